@@ -1,0 +1,30 @@
+# Quick start: `make run` starts the app, `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
+
+.PHONY: setup run test browser validate clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+browser:
+	@bash scripts/ensure-browser.sh
+
+run: setup
+	$(BIN)/python -m streamlit run app.py
+
+validate: setup
+	$(BIN)/python -m quiz validate
+
+test: setup browser
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,3 @@
+from quiz.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""Cross-reference checks of a card against its ruleset, and of its answer key."""
+
+from __future__ import annotations
+
+from quiz.card_model import KnowledgeCard, ScenarioCard
+from quiz.engine import judge
+from quiz.errors import FactError, QuizError
+from quiz.ruleset_check import Finding, citation_problems
+from quiz.ruleset_model import Ruleset
+
+
+def check_card(
+    card: ScenarioCard | KnowledgeCard, rulesets: dict[str, Ruleset], folder: str | None
+) -> list[Finding]:
+    """Every problem of a structurally valid card, as (location, message) pairs."""
+    ruleset = rulesets.get(card.ruleset)
+    if ruleset is None:
+        return [(("ruleset",), f"unknown ruleset {card.ruleset!r}; known: {', '.join(rulesets)}")]
+    found: list[Finding] = []
+    if folder is not None and folder != card.ruleset and folder in rulesets:
+        found.append((("ruleset",), f"card of {card.ruleset!r} is in the folder of {folder!r}"))
+    found += [(("source", "ja"), m) for m in citation_problems(card.source, ruleset.source_lines)]
+    if isinstance(card, ScenarioCard):
+        found += _check_scenario(card, ruleset)
+    return found
+
+
+def _check_scenario(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
+    if ruleset.infraction(card.infraction) is None:
+        known = ", ".join(i.id for i in ruleset.infractions)
+        return [(("infraction",), f"unknown infraction {card.infraction!r}; known: {known}")]
+    try:
+        verdict = judge(ruleset, card.infraction, card.facts)
+    except FactError as error:
+        return [(("facts", error.fact) if error.fact in card.facts else ("facts",), str(error))]
+    except QuizError as error:
+        return [(("facts",), str(error))]
+    expect = card.expect
+    if expect is None:
+        return []
+    found: list[Finding] = []
+    if ruleset.penalty(expect.penalty) is None:
+        found.append((("expect", "penalty"), f"unknown penalty {expect.penalty!r}"))
+    elif expect.penalty != verdict.penalty:
+        found.append(
+            (("expect", "penalty"), f"expects {expect.penalty} but the engine gives {verdict.penalty} "
+             f"({' > '.join(verdict.trace)})")
+        )
+    unknown_fixes = [f for f in expect.fixes if ruleset.fix(f) is None]
+    if unknown_fixes:
+        found.append((("expect", "fixes"), f"unknown fix {unknown_fixes[0]!r}"))
+    elif set(expect.fixes) != set(verdict.fixes):
+        found.append(
+            (("expect", "fixes"), f"expects {sorted(expect.fixes)} but the engine gives {sorted(verdict.fixes)}")
+        )
+    if expect.infraction is not None and expect.infraction != verdict.infraction:
+        found.append(
+            (("expect", "infraction"), f"expects {expect.infraction} but the engine judges it as {verdict.infraction}")
+        )
+    if expect.players is not None and expect.players != verdict.players:
+        found.append((("expect", "players"), f"expects {expect.players} but the engine gives {verdict.players}"))
+    return found

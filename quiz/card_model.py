@@ -1,0 +1,73 @@
+"""Models of card files: scenario cards (judged by the engine) and knowledge cards."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import Field, model_validator
+
+from quiz.ruleset_model import Citation
+from quiz.text import StrictModel, Text
+
+CardId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=120)]
+
+
+class Expect(StrictModel):
+    """What the author expects the engine to decide; checked at validation."""
+
+    penalty: str
+    fixes: list[str] = Field(default_factory=list)
+    infraction: str | None = None
+    players: Literal["offender", "both"] | None = None
+
+
+class CardBase(StrictModel):
+    id: CardId
+    ruleset: str
+    title: Text
+    tags: list[str] = Field(default_factory=list)
+    difficulty: int = Field(default=1, ge=1, le=3)
+    source: Citation
+
+
+class ScenarioCard(CardBase):
+    kind: Literal["scenario"]
+    situation: Text
+    infraction: str
+    facts: dict[str, bool | int] = Field(default_factory=dict)
+    expect: Expect | None = None
+
+
+class Choice(StrictModel):
+    id: str = Field(pattern=r"^[a-z0-9_-]+$")
+    text: Text
+
+
+class KnowledgeCard(CardBase):
+    kind: Literal["knowledge"]
+    question: Text
+    choices: list[Choice] = Field(min_length=2)
+    answer: str
+    explanation: Text
+
+    @model_validator(mode="after")
+    def _answer_is_a_choice(self) -> "KnowledgeCard":
+        ids = [c.id for c in self.choices]
+        if len(set(ids)) != len(ids):
+            raise ValueError("choice ids must be unique")
+        if self.answer not in ids:
+            raise ValueError(f"answer {self.answer!r} is not one of the choices {ids}")
+        return self
+
+
+Card = Annotated[Union[ScenarioCard, KnowledgeCard], Field(discriminator="kind")]
+
+
+class CardFile(StrictModel):
+    """A card file: a list of cards (validated one by one by the loader)."""
+
+    cards: list[Card]
+
+
+def card_kind(raw: Any) -> str | None:
+    return raw.get("kind") if isinstance(raw, dict) else None

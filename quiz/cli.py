@@ -1,0 +1,83 @@
+"""Command line: ``python -m quiz validate|coverage|verdict|schema``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from quiz.coverage import coverage
+from quiz.engine import judge
+from quiz.errors import QuizError
+from quiz.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m quiz", description="Judge-training quiz tools")
+    commands = parser.add_subparsers(dest="command", required=True)
+    validate = commands.add_parser("validate", help="check rulesets and cards")
+    validate.add_argument("paths", nargs="*", type=Path, help="card files or folders (default: all shipped)")
+    commands.add_parser("coverage", help="cards per rule branch")
+    verdict = commands.add_parser("verdict", help="the engine's verdict as JSON")
+    verdict.add_argument("ruleset")
+    verdict.add_argument("infraction")
+    verdict.add_argument("facts", nargs="*", metavar="fact=value")
+    commands.add_parser("schema", help="write the JSON Schemas to schemas/")
+    args = parser.parse_args(argv)
+    handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "schema": _schema}
+    return handler[args.command](args)
+
+
+def _validate(args: argparse.Namespace) -> int:
+    content = load_content(RULESETS_DIR, args.paths or [SCENARIOS_DIR], Path.cwd())
+    for problem in content.problems:
+        print(problem)
+    print(content.summary())
+    return EXIT_PROBLEMS if content.problems else EXIT_OK
+
+
+def _coverage(args: argparse.Namespace) -> int:
+    content = load_content()
+    for problem in content.problems:
+        print(problem, file=sys.stderr)
+    rows = coverage(content)
+    width = max(len(row.branch) for row in rows)
+    for row in rows:
+        print(f"{row.branch:<{width}}  {row.cards:>3}{'' if row.ok else '  < 2'}")
+    short = [row for row in rows if not row.ok]
+    print(f"{len(rows)} branches, {len(short)} with fewer than 2 cards")
+    return EXIT_PROBLEMS if short else EXIT_OK
+
+
+def _verdict(args: argparse.Namespace) -> int:
+    facts: dict[str, str] = {}
+    for item in args.facts:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            print(f"error: facts are given as name=value, not {item!r}", file=sys.stderr)
+            return EXIT_USAGE
+        facts[name] = value
+    content = load_content(card_paths=[])
+    ruleset = content.rulesets.get(args.ruleset)
+    if ruleset is None:
+        print(f"error: unknown ruleset {args.ruleset!r}; known: {', '.join(content.rulesets)}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        verdict = judge(ruleset, args.infraction, facts)
+    except QuizError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(json.dumps(verdict.to_json(), ensure_ascii=False, indent=2))
+    return EXIT_OK
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from quiz.schema import write_schemas
+
+    for path in write_schemas():
+        print(f"wrote {path}")
+    return EXIT_OK

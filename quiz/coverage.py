@@ -1,0 +1,40 @@
+"""How many scenario cards exercise each rule branch of each ruleset."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from quiz.engine import judge
+from quiz.loader import Content
+from quiz.ruleset_model import Ruleset
+
+MIN_CARDS_PER_BRANCH = 2
+
+
+@dataclass(frozen=True, slots=True)
+class BranchCount:
+    branch: str
+    cards: int
+
+    @property
+    def ok(self) -> bool:
+        return self.cards >= MIN_CARDS_PER_BRANCH
+
+
+def branches(ruleset: Ruleset) -> list[str]:
+    """Every branch id of a ruleset, in document order; the ids verdict traces use."""
+    found = [f"{ruleset.id}/{inf.id}/{rule.id}" for inf in ruleset.infractions for rule in inf.rules]
+    found += [f"{ruleset.id}/escalation/{e.id}" for e in ruleset.escalations]
+    found += [f"{ruleset.id}/upgrade/{u.id}" for u in ruleset.upgrades]
+    return found
+
+
+def coverage(content: Content) -> list[BranchCount]:
+    """Card counts for every branch of every loaded ruleset."""
+    counts = {b: 0 for rs in content.rulesets.values() for b in branches(rs)}
+    for card in content.scenario_cards:
+        verdict = judge(content.rulesets[card.ruleset], card.infraction, card.facts)
+        for step in set(verdict.trace):
+            if step in counts:
+                counts[step] += 1
+    return [BranchCount(branch, n) for branch, n in counts.items()]

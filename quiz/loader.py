@@ -1,0 +1,196 @@
+"""Loading content: rulesets and card files, validated, with every problem located.
+
+One broken file never stops the rest: its problems are collected and everything else
+loads. Problems read ``path:line: field: message``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from pydantic import TypeAdapter, ValidationError
+
+from quiz.card_check import check_card
+from quiz.card_model import Card, KnowledgeCard, ScenarioCard
+from quiz.errors import Problem
+from quiz.ruleset_check import check_ruleset
+from quiz.ruleset_model import Ruleset
+from quiz.yaml_source import YamlProblem, locate, parse_yaml
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+RULESETS_DIR = PROJECT_ROOT / "rulesets"
+SCENARIOS_DIR = PROJECT_ROOT / "scenarios"
+SOURCES_DIR_NAME = "sources"
+CARD_ADAPTER: TypeAdapter = TypeAdapter(Card)
+CARD_KINDS = ("scenario", "knowledge")
+UNION_MEMBERS = frozenset({"bool", "int", "str", "float", "list", "dict", "none"})
+
+
+@dataclass
+class Content:
+    """Everything that loaded, and every problem found on the way."""
+
+    rulesets: dict[str, Ruleset] = field(default_factory=dict)
+    cards: dict[str, ScenarioCard | KnowledgeCard] = field(default_factory=dict)
+    card_files: dict[str, str] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def scenario_cards(self) -> list[ScenarioCard]:
+        return [c for c in self.cards.values() if isinstance(c, ScenarioCard)]
+
+    @property
+    def knowledge_cards(self) -> list[KnowledgeCard]:
+        return [c for c in self.cards.values() if isinstance(c, KnowledgeCard)]
+
+    def summary(self) -> str:
+        infractions = sum(len(r.infractions) for r in self.rulesets.values())
+        return (
+            f"{len(self.rulesets)} rulesets, {infractions} infractions, "
+            f"{len(self.scenario_cards)} scenario cards, {len(self.knowledge_cards)} knowledge cards, "
+            f"{len(self.problems)} errors"
+        )
+
+
+def load_content(
+    rulesets_dir: Path = RULESETS_DIR,
+    card_paths: Sequence[Path] = (SCENARIOS_DIR,),
+    base: Path = PROJECT_ROOT,
+) -> Content:
+    """Load every ruleset in ``rulesets_dir`` and every card file under ``card_paths``."""
+    content = Content()
+    for path in sorted(rulesets_dir.glob("*.yaml")):
+        ruleset = _load_ruleset(path, base, content.problems)
+        if ruleset is not None:
+            if ruleset.id in content.rulesets:
+                content.problems.append(Problem(_show(path, base), 1, "id", f"duplicate ruleset {ruleset.id!r}"))
+            else:
+                content.rulesets[ruleset.id] = ruleset
+    for path in card_files(card_paths):
+        _load_card_file(path, base, content)
+    return content
+
+
+def card_files(paths: Iterable[Path]) -> list[Path]:
+    """The YAML files named, and those under the folders named, in a stable order."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*.yaml") if p.is_file())
+        elif path.exists():
+            found.append(path)
+    return found
+
+
+def _show(path: Path, base: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(base.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _read(path: Path, base: Path, problems: list[Problem]) -> tuple[str, Any] | None:
+    shown = _show(path, base)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        problems.append(Problem(shown, 1, "file", f"cannot be read: {error}"))
+        return None
+    try:
+        return text, parse_yaml(text)
+    except YamlProblem as error:
+        problems.append(Problem(shown, error.line, "yaml", error.message))
+        return None
+
+
+def _located(shown: str, text: str, prefix: tuple, findings: Iterable[tuple[tuple, str]]) -> list[Problem]:
+    return [
+        Problem(shown, locate(text, prefix + tuple(loc)), _field_name(prefix + tuple(loc)), message)
+        for loc, message in findings
+    ]
+
+
+def _field_name(loc: tuple) -> str:
+    name = ""
+    for part in loc:
+        name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else str(part))
+    return name or "file"
+
+
+def _pydantic_findings(error: ValidationError) -> list[tuple[tuple, str]]:
+    findings: list[tuple[tuple, str]] = []
+    seen: set[tuple] = set()
+    for item in error.errors(include_url=False):
+        loc = tuple(item["loc"])
+        if loc and loc[0] in CARD_KINDS:
+            loc = loc[1:]  # the tag pydantic adds for the card kind
+        loc = tuple(part for part in loc if part not in UNION_MEMBERS)  # union members tried
+        if loc in seen:
+            continue
+        seen.add(loc)
+        message = item["msg"]
+        if item["type"] == "extra_forbidden":
+            message = "unknown field"
+        elif item["type"] == "missing":
+            message = "required field is missing"
+        findings.append((loc, message))
+    return findings
+
+
+def _load_ruleset(path: Path, base: Path, problems: list[Problem]) -> Ruleset | None:
+    read = _read(path, base, problems)
+    if read is None:
+        return None
+    text, data = read
+    shown = _show(path, base)
+    try:
+        ruleset = Ruleset.model_validate(data)
+    except ValidationError as error:
+        problems += _located(shown, text, (), _pydantic_findings(error))
+        return None
+    source = path.parent / SOURCES_DIR_NAME / ruleset.document.source_file
+    source_lines: list[str] | None = None
+    if source.is_file():
+        source_lines = source.read_text(encoding="utf-8").splitlines()
+        ruleset.attach_source(source_lines)
+    else:
+        problems += _located(shown, text, (), [(("document", "source_file"), f"no such file {source}")])
+    findings = check_ruleset(ruleset, source_lines)
+    if findings:
+        problems += _located(shown, text, (), findings)
+        return None
+    return ruleset
+
+
+def _load_card_file(path: Path, base: Path, content: Content) -> None:
+    read = _read(path, base, content.problems)
+    if read is None:
+        return
+    text, data = read
+    shown = _show(path, base)
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+        content.problems.append(Problem(shown, 1, "cards", "a card file is a mapping with a list under 'cards'"))
+        return
+    extra = [key for key in data if key != "cards"]
+    if extra:
+        content.problems += _located(shown, text, (), [((extra[0],), "unknown field")])
+    folder = path.parent.name
+    for index, raw in enumerate(data["cards"]):
+        prefix = ("cards", index)
+        try:
+            card = CARD_ADAPTER.validate_python(raw)
+        except ValidationError as error:
+            content.problems += _located(shown, text, prefix, _pydantic_findings(error))
+            continue
+        if card.id in content.cards:
+            where = content.card_files[card.id]
+            content.problems += _located(shown, text, prefix, [(("id",), f"duplicate card id {card.id!r} (first in {where})")])
+            continue
+        findings = check_card(card, content.rulesets, folder)
+        if findings:
+            content.problems += _located(shown, text, prefix, findings)
+            continue
+        content.cards[card.id] = card
+        content.card_files[card.id] = shown

@@ -1,0 +1,166 @@
+"""Models of a ruleset file: one penalty document encoded as data."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, PrivateAttr, model_validator
+
+from quiz.facts import FactSpec
+from quiz.text import StrictModel, Text
+
+Id = str
+Scope = Literal[
+    "current_game", "next_game", "current_match", "next_match", "event", "future_events"
+]
+Condition = dict[str, Any]
+CONDITION_DOC = (
+    "Structured condition: {fact: value} or {fact: {gte|gt|lte|lt|eq|ne: n}}; "
+    "keys all/any take lists of conditions, not takes one. All keys must hold."
+)
+
+
+def _id_field(description: str = "") -> Any:
+    return Field(pattern=r"^[a-z][a-z0-9_]*$", description=description)
+
+
+class Citation(StrictModel):
+    """Line(s) of the source document, verbatim in Japanese, with an English rendering."""
+
+    ja: str = Field(min_length=1, description="Verbatim line(s) of the seed, joined by newlines")
+    en: str = Field(min_length=1)
+
+
+class Document(StrictModel):
+    title: Text
+    version: str | None = None
+    source_file: str = Field(description="The seed text in rulesets/sources/")
+    publisher: Text | None = None
+
+
+class Penalty(StrictModel):
+    """One rung of the penalty ladder."""
+
+    id: Id = _id_field()
+    name: Text
+    meaning: Text
+    recorded: bool | None = Field(description="Officially recorded; null where the document does not say")
+    applies_to: Scope = "current_game"
+    between_games_applies_to: Scope | None = None
+    optional_fixes: list[Id] = Field(default_factory=list)
+    citation: Citation
+
+
+class Category(StrictModel):
+    id: Id = _id_field()
+    name: Text
+
+
+class Fix(StrictModel):
+    id: Id = _id_field()
+    name: Text
+    citation: Citation
+
+
+class Rule(StrictModel):
+    """One branch of an infraction: tried in order, the first whose ``when`` holds wins."""
+
+    id: Id = _id_field()
+    when: Condition | None = Field(default=None, description=CONDITION_DOC)
+    becomes: Id | None = Field(default=None, description="Judge as this infraction instead")
+    penalty: Id | None = None
+    fixes: list[Id] = Field(default_factory=list)
+    optional_fixes: list[Id] = Field(default_factory=list)
+    players: Literal["offender", "both"] = "offender"
+    citation: Citation
+    explain: Text
+
+    @model_validator(mode="after")
+    def _one_outcome(self) -> "Rule":
+        if (self.becomes is None) == (self.penalty is None):
+            raise ValueError("a rule gives exactly one of penalty or becomes")
+        if self.becomes is not None and (self.fixes or self.optional_fixes):
+            raise ValueError("a rule with becomes takes its fixes from that infraction")
+        return self
+
+
+class Infraction(StrictModel):
+    id: Id = _id_field()
+    category: Id
+    name: Text
+    description: Text
+    requires: list[Id] = Field(default_factory=list, description="Facts that must be given")
+    rules: list[Rule] = Field(min_length=1)
+
+
+class Upgrade(StrictModel):
+    """A discretionary upgrade: ``accepted`` also holds penalties ``steps`` rungs higher."""
+
+    id: Id = _id_field()
+    when: Condition = Field(description=CONDITION_DOC)
+    infractions: list[Id] | None = Field(default=None, description="Only these (default: all)")
+    steps: int = Field(default=1, ge=1)
+    citation: Citation
+    explain: Text
+
+
+class Escalation(StrictModel):
+    """Replaces a standard penalty by a heavier one; the first that holds wins."""
+
+    id: Id = _id_field()
+    from_penalties: list[Id] = Field(alias="from", min_length=1)
+    when: Condition = Field(description=CONDITION_DOC)
+    to: Id
+    fixes: list[Id] = Field(default_factory=list)
+    optional_fixes: list[Id] = Field(default_factory=list)
+    citation: Citation
+    explain: Text
+
+
+class Principle(StrictModel):
+    """A principle taught in explanations but not graded."""
+
+    id: Id = _id_field()
+    text: Text
+    citation: Citation
+
+
+class Ruleset(StrictModel):
+    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    document: Document
+    facts: list[FactSpec] = Field(min_length=1)
+    ladder: list[Penalty] = Field(min_length=1, description="Lightest first")
+    categories: list[Category] = Field(min_length=1)
+    fixes: list[Fix] = Field(default_factory=list)
+    infractions: list[Infraction] = Field(min_length=1)
+    upgrades: list[Upgrade] = Field(default_factory=list)
+    escalations: list[Escalation] = Field(default_factory=list)
+    principles: list[Principle] = Field(default_factory=list)
+
+    _source_lines: list[str] = PrivateAttr(default_factory=list)
+    _compiled: Any = PrivateAttr(default=None)
+
+    def attach_source(self, lines: list[str]) -> None:
+        """Give the ruleset its document's lines, so citations can name line numbers."""
+        self._source_lines = list(lines)
+        self._compiled = None
+
+    @property
+    def source_lines(self) -> list[str]:
+        return self._source_lines
+
+    def infraction(self, infraction_id: str) -> Infraction | None:
+        return next((i for i in self.infractions if i.id == infraction_id), None)
+
+    def penalty(self, penalty_id: str) -> Penalty | None:
+        return next((p for p in self.ladder if p.id == penalty_id), None)
+
+    def fix(self, fix_id: str) -> Fix | None:
+        return next((f for f in self.fixes if f.id == fix_id), None)
+
+    def category(self, category_id: str) -> Category | None:
+        return next((c for c in self.categories if c.id == category_id), None)
+
+    def rank(self, penalty_id: str) -> int:
+        """Position of a penalty on the ladder, 0 for the lightest."""
+        return [p.id for p in self.ladder].index(penalty_id)

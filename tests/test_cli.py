@@ -1,0 +1,78 @@
+"""The command line, run as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "quiz", *args], cwd=cwd, capture_output=True, text=True, timeout=120,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+
+
+def test_verdict_prints_json_with_the_contract_keys():
+    result = run("verdict", "yugioh-ocg", "tardiness", "minutes_late=10")
+    assert result.returncode == 0, result.stderr
+    verdict = json.loads(result.stdout)
+    assert {"penalty", "accepted", "fixes", "optional_fixes", "applies_to", "citations", "trace"} <= set(verdict)
+    assert verdict["penalty"] == "match_loss"
+    assert verdict["trace"] == ["yugioh-ocg/tardiness/from_10"]
+    assert verdict["citations"][0]["ja"].startswith("- 指定の集合時間後１０分経過しても")
+
+
+def test_verdict_with_booleans():
+    result = run("verdict", "pokemon-card-ja", "extra_draw", "intentional=true")
+    assert json.loads(result.stdout)["penalty"] == "disqualification"
+
+
+def test_verdict_errors_exit_2_with_one_line():
+    for args, needle in [
+        (("verdict", "chess", "tardiness"), "unknown ruleset 'chess'"),
+        (("verdict", "yugioh-ocg", "napping"), "unknown infraction 'napping'"),
+        (("verdict", "yugioh-ocg", "tardiness", "minutes_late=5", "mood=1"), "unknown fact 'mood'"),
+        (("verdict", "yugioh-ocg", "tardiness", "minutes_late=soon"), "whole number"),
+        (("verdict", "yugioh-ocg", "tardiness", "minutes_late"), "name=value"),
+    ]:
+        result = run(*args)
+        assert result.returncode == 2, args
+        assert needle in result.stderr and len(result.stderr.strip().splitlines()) == 1
+        assert result.stdout == ""
+
+
+def test_validate_shipped_content():
+    result = run("validate")
+    assert result.returncode == 0, result.stdout
+    last = result.stdout.strip().splitlines()[-1]
+    assert last.startswith("2 rulesets, 32 infractions, ") and last.endswith(", 0 errors")
+
+
+def test_validate_reports_a_broken_file(tmp_path):
+    bad = tmp_path / "yugioh-ocg" / "bad.yaml"
+    bad.parent.mkdir()
+    bad.write_text("cards:\n  - id: x\n    kind: scenario\n", encoding="utf-8")
+    result = run("validate", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 1
+    lines = result.stdout.strip().splitlines()
+    assert lines[0].startswith("yugioh-ocg/bad.yaml:2: cards[0].")
+    assert lines[-1].endswith("errors") and not lines[-1].endswith(" 0 errors")
+
+
+def test_coverage_table():
+    result = run("coverage")
+    assert result.returncode == 0, result.stdout
+    assert "yugioh-ocg/tardiness/from_5" in result.stdout
+    assert result.stdout.strip().splitlines()[-1].endswith("0 with fewer than 2 cards")
+
+
+def test_committed_schemas_are_current():
+    from quiz.schema import SCHEMA_DIR, schema_texts
+
+    for name, text in schema_texts().items():
+        assert (SCHEMA_DIR / name).read_text(encoding="utf-8") == text, f"run: python -m quiz schema ({name})"

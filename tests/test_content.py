@@ -1,0 +1,100 @@
+"""The shipped content: complete, valid, and faithful to the documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from quiz.coverage import coverage
+from quiz.ruleset_check import citation_problems
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_SEEDS = ROOT.parent / "shared" / "seeds"
+
+# The id contract of CONTENT.md: outside checks use exactly these.
+CONTRACT = {
+    "yugioh-ocg": {
+        "ladder": ["caution", "warning", "duel_loss", "match_loss", "disqualification", "disqualification_no_prize"],
+        "fixes": {"add_cards_to_40", "replace_illegal_cards", "match_deck_to_list", "rewind_game", "continue_game",
+                  "destroy_used_card", "return_extra_to_top", "return_seen_cards", "make_indistinguishable"},
+        "infractions": {"deck_too_few_cards", "deck_too_many_copies", "deck_unusable_card", "deck_over_limit",
+                        "decklist_mismatch", "rules_misplay", "extra_draw", "extra_look", "intentional_violation",
+                        "tardiness", "marked_cards", "slow_play", "result_by_chance", "result_bribery",
+                        "false_result_report", "received_advice", "talked_to_others", "supporter_harassment"},
+    },
+    "pokemon-card-ja": {
+        "ladder": ["caution", "warning", "prize_penalty", "game_loss", "disqualification", "suspension"],
+        "fixes": {"restore_game_state", "hand_penalty", "opponent_takes_prizes"},
+        "infractions": {"card_revealed", "skipped_confirmation", "missed_opponent_prize", "extra_draw", "slow_play",
+                        "forgot_prize", "cards_mixed_into_deck", "second_supporter", "effect_misplayed",
+                        "result_collusion", "decklist_mismatch", "trash_to_hand_intentional",
+                        "marking_or_stacking", "harm_or_damage"},
+    },
+}
+FACTS = {"intentional", "identifiable", "decisive", "restorable", "significant_decision_made", "minutes_late",
+         "pattern", "affected_result", "prior_same_infraction", "prior_cautions", "prior_warnings",
+         "between_games", "both_players"}
+
+
+def test_shipped_content_has_no_problems(content):
+    assert [str(p) for p in content.problems] == []
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(CONTRACT))
+def test_ruleset_ids_follow_the_contract(content, ruleset_id):
+    ruleset = content.rulesets[ruleset_id]
+    contract = CONTRACT[ruleset_id]
+    assert [p.id for p in ruleset.ladder] == contract["ladder"]
+    assert {f.id for f in ruleset.fixes} == contract["fixes"]
+    assert {i.id for i in ruleset.infractions} == contract["infractions"]
+    assert {f.id for f in ruleset.facts} == FACTS
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(CONTRACT))
+def test_every_cited_line_occurs_in_the_seed(content, ruleset_id):
+    ruleset = content.rulesets[ruleset_id]
+    citations = [p.citation for p in ruleset.ladder] + [f.citation for f in ruleset.fixes]
+    citations += [r.citation for i in ruleset.infractions for r in i.rules]
+    citations += [u.citation for u in ruleset.upgrades] + [e.citation for e in ruleset.escalations]
+    citations += [c.source for c in content.cards.values() if c.ruleset == ruleset_id]
+    assert len(citations) > 40
+    for citation in citations:
+        assert citation_problems(citation, ruleset.source_lines) == []
+
+
+@pytest.mark.skipif(not SHARED_SEEDS.is_dir(), reason="../shared/seeds is not beside this checkout")
+def test_bundled_sources_are_the_seeds_verbatim():
+    for seed in SHARED_SEEDS.glob("*.txt"):
+        assert (ROOT / "rulesets" / "sources" / seed.name).read_bytes() == seed.read_bytes()
+
+
+def test_card_counts(content):
+    assert len(content.scenario_cards) >= 90
+    assert len(content.knowledge_cards) >= 15
+    for ruleset_id in CONTRACT:
+        assert any(c.ruleset == ruleset_id for c in content.knowledge_cards)
+
+
+def test_afterword_cases(content, ygo):
+    afterword_start = ygo.source_lines.index("追記 †")
+    afterword = [
+        c for c in content.scenario_cards
+        if c.ruleset == "yugioh-ocg"
+        and any(c.source.ja.split("\n")[0] in line for line in ygo.source_lines[afterword_start:])
+    ]
+    assert len(afterword) >= 8
+
+
+def test_every_branch_has_two_cards(content):
+    short = [row.branch for row in coverage(content) if not row.ok]
+    assert short == []
+
+
+def test_every_scenario_card_states_its_answer_key(content):
+    assert all(card.expect is not None for card in content.scenario_cards)
+
+
+def test_ids_are_unique_across_rulesets(content):
+    ids = [card.id for card in content.cards.values()]
+    assert len(ids) == len(set(ids))
