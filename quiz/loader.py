@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -17,12 +17,14 @@ from quiz.card_model import Card, KnowledgeCard, ScenarioCard
 from quiz.errors import Problem
 from quiz.ruleset_check import check_ruleset
 from quiz.ruleset_model import Ruleset
+from quiz.themes import Theme, ThemeFile
 from quiz.yaml_source import YamlProblem, locate, parse_yaml
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 RULESETS_DIR = PROJECT_ROOT / "rulesets"
 SCENARIOS_DIR = PROJECT_ROOT / "scenarios"
 SOURCES_DIR_NAME = "sources"
+THEMES_FILE = Path("themes") / "comparison.yaml"
 CARD_ADAPTER: TypeAdapter = TypeAdapter(Card)
 CARD_KINDS = ("scenario", "knowledge")
 UNION_MEMBERS = frozenset({"bool", "int", "str", "float", "list", "dict", "none"})
@@ -35,7 +37,15 @@ class Content:
     rulesets: dict[str, Ruleset] = field(default_factory=dict)
     cards: dict[str, ScenarioCard | KnowledgeCard] = field(default_factory=dict)
     card_files: dict[str, str] = field(default_factory=dict)
+    themes: list[Theme] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    _memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def memo(self, key: str, compute: Callable[[], Any]) -> Any:
+        """A value derived from this content, computed once."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     @property
     def scenario_cards(self) -> list[ScenarioCard]:
@@ -68,6 +78,9 @@ def load_content(
                 content.problems.append(Problem(_show(path, base), 1, "id", f"duplicate ruleset {ruleset.id!r}"))
             else:
                 content.rulesets[ruleset.id] = ruleset
+    themes = rulesets_dir / THEMES_FILE
+    if themes.is_file():
+        _load_themes(themes, base, content)
     for path in card_files(card_paths):
         _load_card_file(path, base, content)
     return content
@@ -194,3 +207,30 @@ def _load_card_file(path: Path, base: Path, content: Content) -> None:
             continue
         content.cards[card.id] = card
         content.card_files[card.id] = shown
+
+
+def _load_themes(path: Path, base: Path, content: Content) -> None:
+    read = _read(path, base, content.problems)
+    if read is None:
+        return
+    text, data = read
+    shown = _show(path, base)
+    try:
+        themes = ThemeFile.model_validate(data).themes
+    except ValidationError as error:
+        content.problems += _located(shown, text, (), _pydantic_findings(error))
+        return
+    findings = []
+    for index, theme in enumerate(themes):
+        for ruleset_id, ids in theme.infractions.items():
+            ruleset = content.rulesets.get(ruleset_id)
+            if ruleset is None:
+                findings.append((("themes", index, "infractions", ruleset_id), f"unknown ruleset {ruleset_id!r}"))
+                continue
+            for n, infraction_id in enumerate(ids):
+                if ruleset.infraction(infraction_id) is None:
+                    findings.append(
+                        (("themes", index, "infractions", ruleset_id, n), f"unknown infraction {infraction_id!r}")
+                    )
+    content.problems += _located(shown, text, (), findings)
+    content.themes = themes if not findings else []

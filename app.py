@@ -1,0 +1,22 @@
+"""Streamlit entry point: the sidebar shared by every page, and the page router."""
+
+from pathlib import Path
+
+import streamlit as st
+
+from quiz.i18n import t
+from quiz.ui.shell import render_sidebar
+
+PAGES = Path(__file__).resolve().parent / "quiz" / "ui" / "pages"
+
+st.set_page_config(page_title="Judge Trainer", page_icon="⚖️", layout="wide")
+shell = render_sidebar()
+navigation = st.navigation(
+    [
+        st.Page(PAGES / "practice.py", title=t("nav.practice", shell.language), icon="🃏", url_path="practice", default=True),
+        st.Page(PAGES / "progress.py", title=t("nav.progress", shell.language), icon="📈", url_path="progress"),
+        st.Page(PAGES / "reference.py", title=t("nav.reference", shell.language), icon="📖", url_path="reference"),
+    ],
+    position="top",
+)
+navigation.run()

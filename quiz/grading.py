@@ -1,0 +1,73 @@
+"""Grading a trainee's answer against the engine's verdict (or a knowledge card's key)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from quiz.card_model import KnowledgeCard
+from quiz.ruleset_model import Ruleset
+from quiz.verdict import Verdict
+
+PartResult = Literal["correct", "accepted", "wrong"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioAnswer:
+    infraction: str | None
+    penalty: str | None
+    fixes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioGrade:
+    infraction: PartResult
+    penalty: PartResult
+    fixes: PartResult
+    penalty_steps: int | None
+    missing_fixes: tuple[str, ...]
+    extra_fixes: tuple[str, ...]
+
+    @property
+    def correct(self) -> bool:
+        """Every part right; a penalty the document allows at the judge's discretion counts."""
+        return self.infraction == "correct" and self.penalty != "wrong" and self.fixes == "correct"
+
+
+@dataclass(frozen=True, slots=True)
+class KnowledgeGrade:
+    chosen: str | None
+    answer: str
+
+    @property
+    def correct(self) -> bool:
+        return self.chosen == self.answer
+
+
+def grade_scenario(ruleset: Ruleset, verdict: Verdict, answer: ScenarioAnswer) -> ScenarioGrade:
+    """Mark each part: the infraction the engine settled on, the penalty, the fixes.
+
+    The fixes are right when every required fix is chosen and nothing chosen is outside
+    the required and optional fixes; an empty choice is right when no fix is required.
+    """
+    infraction: PartResult = "correct" if answer.infraction == verdict.infraction else "wrong"
+    if answer.penalty == verdict.penalty:
+        penalty: PartResult = "correct"
+    elif answer.penalty in verdict.accepted:
+        penalty = "accepted"
+    else:
+        penalty = "wrong"
+    steps = None
+    ranks = {p.id: i for i, p in enumerate(ruleset.ladder)}
+    if answer.penalty in ranks:
+        steps = ranks[answer.penalty] - ranks[verdict.penalty]
+    chosen = set(answer.fixes)
+    missing = tuple(f for f in verdict.fixes if f not in chosen)
+    allowed = set(verdict.fixes) | set(verdict.optional_fixes)
+    extra = tuple(sorted(chosen - allowed))
+    fixes: PartResult = "correct" if not missing and not extra else "wrong"
+    return ScenarioGrade(infraction, penalty, fixes, steps, missing, extra)
+
+
+def grade_knowledge(card: KnowledgeCard, chosen: str | None) -> KnowledgeGrade:
+    return KnowledgeGrade(chosen=chosen, answer=card.answer)

@@ -1,0 +1,125 @@
+"""Practice flow in the core: which cards are in play, and turning an answer into a record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from quiz.attempt import AttemptRecord
+from quiz.card_model import KnowledgeCard, ScenarioCard
+from quiz.engine import judge
+from quiz.grading import KnowledgeGrade, ScenarioAnswer, ScenarioGrade, grade_knowledge, grade_scenario
+from quiz.loader import Content
+from quiz.verdict import Verdict
+
+KNOWLEDGE_CATEGORY = "knowledge"
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioOutcome:
+    verdict: Verdict
+    grade: ScenarioGrade
+    record: AttemptRecord
+
+
+@dataclass(frozen=True, slots=True)
+class KnowledgeOutcome:
+    grade: KnowledgeGrade
+    record: AttemptRecord
+
+
+def verdict_for(content: Content, card: ScenarioCard) -> Verdict:
+    return judge(content.rulesets[card.ruleset], card.infraction, card.facts)
+
+
+def card_category(content: Content, card: ScenarioCard | KnowledgeCard) -> str:
+    """The category a card is practised under: its judged infraction's, or ``knowledge``."""
+    if isinstance(card, KnowledgeCard):
+        return KNOWLEDGE_CATEGORY
+    ruleset = content.rulesets[card.ruleset]
+    infraction = ruleset.infraction(verdict_for(content, card).infraction)
+    return infraction.category if infraction else KNOWLEDGE_CATEGORY
+
+
+def card_pool(content: Content, rulesets: Iterable[str], categories: Iterable[str] | None = None) -> list[str]:
+    """Ids of the cards of the chosen rulesets, in file order.
+
+    ``categories`` (when given) holds ``ruleset/category`` keys, ``ruleset/knowledge`` for
+    knowledge cards.
+    """
+    wanted_rulesets = set(rulesets)
+    wanted = set(categories) if categories is not None else None
+    keys = content.memo("card_category_keys", lambda: {
+        card.id: f"{card.ruleset}/{card_category(content, card)}" for card in content.cards.values()
+    })
+    return [
+        card.id
+        for card in content.cards.values()
+        if card.ruleset in wanted_rulesets and (wanted is None or keys[card.id] in wanted)
+    ]
+
+
+def answer_scenario(
+    content: Content, card: ScenarioCard, answer: ScenarioAnswer, trainee_id: int, seconds: float,
+    mode: str = "practice", exam_id: int | None = None,
+) -> ScenarioOutcome:
+    """Judge the card, grade the answer and build the record to store."""
+    ruleset = content.rulesets[card.ruleset]
+    verdict = verdict_for(content, card)
+    grade = grade_scenario(ruleset, verdict, answer)
+    infraction = ruleset.infraction(verdict.infraction)
+    record = AttemptRecord(
+        trainee_id=trainee_id,
+        card_id=card.id,
+        ruleset=card.ruleset,
+        category=infraction.category if infraction else None,
+        card_kind="scenario",
+        mode=mode,
+        chosen_infraction=answer.infraction,
+        standard_infraction=verdict.infraction,
+        chosen_penalty=answer.penalty,
+        standard_penalty=verdict.penalty,
+        chosen_fixes=tuple(sorted(answer.fixes)),
+        standard_fixes=tuple(sorted(verdict.fixes)),
+        chosen_choice=None,
+        correct_choice=None,
+        infraction_result=grade.infraction,
+        penalty_result=grade.penalty,
+        fixes_result=grade.fixes,
+        correct=grade.correct,
+        penalty_steps=grade.penalty_steps,
+        seconds=round(max(seconds, 0.0), 2),
+        exam_id=exam_id,
+    )
+    return ScenarioOutcome(verdict, grade, record)
+
+
+def answer_knowledge(
+    card: KnowledgeCard, chosen: str | None, trainee_id: int, seconds: float,
+    mode: str = "practice", exam_id: int | None = None,
+) -> KnowledgeOutcome:
+    grade = grade_knowledge(card, chosen)
+    record = AttemptRecord(
+        trainee_id=trainee_id,
+        card_id=card.id,
+        ruleset=card.ruleset,
+        category=None,
+        card_kind="knowledge",
+        mode=mode,
+        chosen_infraction=None,
+        standard_infraction=None,
+        chosen_penalty=None,
+        standard_penalty=None,
+        chosen_fixes=(),
+        standard_fixes=(),
+        chosen_choice=chosen,
+        correct_choice=card.answer,
+        infraction_result=None,
+        penalty_result=None,
+        fixes_result=None,
+        correct=grade.correct,
+        penalty_steps=None,
+        seconds=round(max(seconds, 0.0), 2),
+        exam_id=exam_id,
+    )
+    return KnowledgeOutcome(grade, record)

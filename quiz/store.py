@@ -1,0 +1,289 @@
+"""The database of trainees and their attempts, over SQLAlchemy Core.
+
+Works on SQLite now (a file under ``data/`` by default) and uses no dialect-specific SQL,
+so another database only needs its URL in ``QUIZ_DATABASE_URL``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import pandas as pd
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+    create_engine,
+    event,
+    insert,
+    inspect,
+    select,
+)
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import IntegrityError
+
+from quiz.attempt import ATTEMPT_FIELDS, FIX_FIELDS, FIX_SEPARATOR, AttemptRecord, utc_now
+from quiz.errors import QuizError
+
+SCHEMA_VERSION = 1
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+URL_VARIABLE = "QUIZ_DATABASE_URL"
+NAME_MAX = 60
+SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON")
+
+
+class SchemaVersionError(QuizError, RuntimeError):
+    """The database was written by a newer version of the app than this one."""
+
+
+class UTCDateTime(TypeDecorator):
+    """A timezone-aware datetime, stored in UTC and always read back aware, in UTC."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"a naive datetime cannot be stored: {value!r}")
+        return value.astimezone(timezone.utc)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc)
+
+
+class FixList(TypeDecorator):
+    """A set of fix ids, stored as one sorted comma-joined string and read back as a tuple."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_bind_param(self, value: Iterable[str] | None, dialect: Any) -> str:
+        return FIX_SEPARATOR.join(sorted(value or ()))
+
+    def process_result_value(self, value: str | None, dialect: Any) -> tuple[str, ...]:
+        return tuple(value.split(FIX_SEPARATOR)) if value else ()
+
+
+metadata = MetaData()
+
+schema_version = Table(
+    "schema_version",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("version", Integer, nullable=False),
+)
+
+trainees = Table(
+    "trainees",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(NAME_MAX), nullable=False, unique=True),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+attempts = Table(
+    "attempts",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), nullable=False),
+    Column("card_id", String(120), nullable=False),
+    Column("ruleset", String(64), nullable=False),
+    Column("category", String(64)),
+    Column("card_kind", String(16), nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("chosen_infraction", String(64)),
+    Column("standard_infraction", String(64)),
+    Column("chosen_penalty", String(64)),
+    Column("standard_penalty", String(64)),
+    Column("chosen_fixes", FixList, nullable=False),
+    Column("standard_fixes", FixList, nullable=False),
+    Column("chosen_choice", String(64)),
+    Column("correct_choice", String(64)),
+    Column("infraction_result", String(16)),
+    Column("penalty_result", String(16)),
+    Column("fixes_result", String(16)),
+    Column("correct", Boolean, nullable=False),
+    Column("penalty_steps", Integer),
+    Column("seconds", Float, nullable=False),
+    Column("answered_at", UTCDateTime, nullable=False),
+    Column("exam_id", Integer),
+    Index("ix_attempts_trainee_answered", "trainee_id", "answered_at"),
+    Index("ix_attempts_card", "card_id"),
+)
+
+FRAME_COLUMNS: tuple[str, ...] = ("id", *ATTEMPT_FIELDS)
+_TEXT = "str"
+FRAME_DTYPES: dict[str, Any] = {
+    "id": "int64",
+    "trainee_id": "int64",
+    "correct": "bool",
+    "penalty_steps": "Int64",
+    "seconds": "float64",
+    "answered_at": pd.DatetimeTZDtype("us", "UTC"),
+    "exam_id": "Int64",
+    **{name: "object" for name in FIX_FIELDS},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Trainee:
+    """A person who answers cards."""
+
+    id: int
+    name: str
+    created_at: datetime
+
+
+def database_url(url: str | None = None) -> str:
+    """The URL given, else ``$QUIZ_DATABASE_URL``, else the SQLite file ``data/quiz.db``."""
+    return url or os.environ.get(URL_VARIABLE) or f"sqlite:///{DATA_DIR / 'quiz.db'}"
+
+
+def attempts_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """Attempt rows (``id`` and every AttemptRecord field) as a typed DataFrame.
+
+    ``answered_at`` is tz-aware UTC, fixes are tuples, nullable integers are ``Int64``
+    and text columns use pandas' string dtype; an empty frame has the same columns.
+    """
+    frame = pd.DataFrame.from_records(list(rows), columns=list(FRAME_COLUMNS))
+    dtypes = {name: FRAME_DTYPES.get(name, _TEXT) for name in FRAME_COLUMNS}
+    frame["answered_at"] = pd.to_datetime(frame["answered_at"], utc=True)
+    return frame.astype(dtypes)
+
+
+class Store:
+    """Trainees and their attempts in one database; every write is committed at once."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = make_url(database_url(url))
+        if self.url.get_backend_name() == "sqlite":
+            _make_folder(self.url.database)
+        self.engine: Engine = create_engine(self.url)
+        if self.url.get_backend_name() == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        try:
+            _prepare(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
+
+    def trainee(self, name: str) -> Trainee:
+        """The trainee of that name, created if new (name stripped, 1 to 60 characters)."""
+        name = _valid_name(name)
+        found = self.find_trainee(name)
+        if found is not None:
+            return found
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(trainees).values(name=name, created_at=utc_now()))
+        except IntegrityError:  # created meanwhile by another session
+            pass
+        created = self.find_trainee(name)
+        assert created is not None
+        return created
+
+    def find_trainee(self, name: str) -> Trainee | None:
+        """The trainee of that name (stripped), or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(trainees).where(trainees.c.name == name.strip())).one_or_none()
+        return Trainee(**row._mapping) if row is not None else None
+
+    def trainees(self) -> list[Trainee]:
+        """Every trainee, ordered by name."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(trainees).order_by(trainees.c.name)).all()
+        return [Trainee(**row._mapping) for row in rows]
+
+    def record(self, attempt: AttemptRecord) -> int:
+        """Store one attempt in its own transaction, committed on return; its new id."""
+        with self.engine.begin() as conn:
+            result = conn.execute(insert(attempts).values(**asdict(attempt)))
+        return int(result.inserted_primary_key[0])
+
+    def attempts(self, trainee_id: int | None = None) -> pd.DataFrame:
+        """Every attempt (of one trainee if given), oldest first; see ``attempts_frame``."""
+        query = select(*(attempts.c[name] for name in FRAME_COLUMNS))
+        if trainee_id is not None:
+            query = query.where(attempts.c.trainee_id == trainee_id)
+        query = query.order_by(attempts.c.answered_at, attempts.c.id)
+        with self.engine.connect() as conn:
+            rows = [row._mapping for row in conn.execute(query)]
+        return attempts_frame(rows)
+
+    def card_results(self, trainee_id: int) -> dict[str, list[bool]]:
+        """Card id -> whether each attempt of the trainee was right, oldest first."""
+        query = (
+            select(attempts.c.card_id, attempts.c.correct)
+            .where(attempts.c.trainee_id == trainee_id)
+            .order_by(attempts.c.answered_at, attempts.c.id)
+        )
+        results: dict[str, list[bool]] = {}
+        with self.engine.connect() as conn:
+            for card_id, correct in conn.execute(query):
+                results.setdefault(card_id, []).append(bool(correct))
+        return results
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+
+def _valid_name(name: str) -> str:
+    stripped = name.strip()
+    if not 1 <= len(stripped) <= NAME_MAX:
+        raise ValueError(f"a trainee name must be 1 to {NAME_MAX} characters, got {len(stripped)}")
+    return stripped
+
+
+def _make_folder(database: str | None) -> None:
+    """Create the folder of a SQLite file (not for in-memory databases)."""
+    if database and database != ":memory:" and not database.startswith("file:"):
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL journal, a 5 s busy timeout and foreign keys, on every new SQLite connection."""
+    cursor = dbapi_connection.cursor()
+    for pragma in SQLITE_PRAGMAS:
+        cursor.execute(pragma)
+    cursor.close()
+
+
+def _prepare(engine: Engine) -> None:
+    """Refuse a newer schema, create missing tables and record the schema version."""
+    with engine.begin() as conn:
+        found = _stored_version(conn)
+        if found is not None and found > SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"the database has schema version {found}, but this app knows only up to "
+                f"{SCHEMA_VERSION}; update the app (the database was left untouched)"
+            )
+        metadata.create_all(conn)
+        if found is None:
+            conn.execute(insert(schema_version).values(id=1, version=SCHEMA_VERSION))
+
+
+def _stored_version(conn: Connection) -> int | None:
+    if not inspect(conn).has_table(schema_version.name):
+        return None
+    return conn.execute(select(schema_version.c.version)).scalar_one_or_none()

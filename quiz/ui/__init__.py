@@ -1,0 +1,1 @@
+"""The Streamlit pages and widgets; the only package that imports streamlit."""

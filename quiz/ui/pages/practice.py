@@ -1,0 +1,76 @@
+"""Practice: one card at a time, answered, checked, stored and explained."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import streamlit as st
+
+from quiz.card_model import KnowledgeCard, ScenarioCard
+from quiz.practice import answer_knowledge, answer_scenario, card_pool
+from quiz.selection import next_card
+from quiz.ui import shell as shell_module
+from quiz.ui import widgets
+
+ROUND_KEY = "practice_round"  # card ids of a round started elsewhere (e.g. recent mistakes)
+
+shell = shell_module.current()
+st.title(shell.t("practice.title"), anchor=False)
+if shell.trainee is None:
+    st.info(shell.t("practice.need_trainee"))
+    st.stop()
+
+state = st.session_state.setdefault("practice", {"queue": [], "card": None, "outcome": None, "shown_at": 0.0, "n": 0})
+round_ids = [cid for cid in st.session_state.get(ROUND_KEY) or [] if cid in shell.content.cards]
+pool = round_ids or card_pool(shell.content, shell.rulesets, shell.categories)
+if round_ids:
+    st.caption(shell.t("practice.round", count=len(round_ids)))
+    if st.button(shell.t("practice.end_round")):
+        st.session_state.pop(ROUND_KEY, None)
+        state.update(queue=[], card=None, outcome=None)
+        st.rerun()
+if not pool:
+    st.warning(shell.t("practice.empty_pool"))
+    st.stop()
+
+
+def deal_next() -> None:
+    results = shell.store.card_results(shell.trainee.id) if not state["queue"] else {}
+    card_id, state["queue"] = next_card(state["queue"], pool, results, random.Random())
+    state.update(card=card_id, outcome=None, shown_at=time.time(), n=state["n"] + 1)
+
+
+if state["card"] not in pool and state["outcome"] is None:
+    deal_next()
+card = shell.content.cards[state["card"]]
+widgets.card_header(shell, card)
+widgets.card_body(shell, card)
+form_key = f"answer-{state['n']}"
+
+if state["outcome"] is None:
+    if isinstance(card, ScenarioCard):
+        answer = widgets.scenario_form(shell, card, form_key)
+        if answer is not None:
+            outcome = answer_scenario(shell.content, card, answer, shell.trainee.id, time.time() - state["shown_at"])
+            shell.store.record(outcome.record)
+            state["outcome"] = outcome
+    elif isinstance(card, KnowledgeCard):
+        chosen = widgets.knowledge_form(shell, card, form_key)
+        if chosen is not None:
+            outcome = answer_knowledge(card, chosen, shell.trainee.id, time.time() - state["shown_at"])
+            shell.store.record(outcome.record)
+            state["outcome"] = outcome
+
+if state["outcome"] is not None:
+    if isinstance(card, ScenarioCard):
+        widgets.scenario_feedback(shell, card, state["outcome"])
+    else:
+        widgets.knowledge_feedback(shell, card, state["outcome"])
+    if st.button(shell.t("practice.next"), type="primary", key=f"next-{state['n']}"):
+        if round_ids and not state["queue"]:  # the round is over: back to the chosen pool
+            st.session_state.pop(ROUND_KEY, None)
+            state.update(card=None, outcome=None, queue=[])
+        else:
+            deal_next()
+        st.rerun()

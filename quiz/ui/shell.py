@@ -1,0 +1,148 @@
+"""The frame of every page: the sidebar (trainee, language, games, categories).
+
+Choices live in the URL query string (``trainee``, ``lang``) so a refresh or a shared
+link keeps them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from quiz.i18n import pick_language, t
+from quiz.loader import Content
+from quiz.practice import KNOWLEDGE_CATEGORY
+from quiz.store import Store, Trainee
+from quiz.text import LANGUAGES
+from quiz.ui import resources
+
+LANGUAGE_NAMES = {"ja": "日本語", "en": "English"}
+SESSION_KEY = "shell"
+
+
+@dataclass(frozen=True)
+class Shell:
+    """What every page needs: the language, the trainee and the chosen pool of cards."""
+
+    language: str
+    trainee: Trainee | None
+    rulesets: tuple[str, ...]
+    categories: tuple[str, ...]
+    content: Content
+    store: Store
+
+    def t(self, key: str, **values: object) -> str:
+        return t(key, self.language, **values)
+
+
+def category_key(ruleset_id: str, category_id: str) -> str:
+    return f"{ruleset_id}/{category_id}"
+
+
+def render_sidebar() -> Shell:
+    """Draw the sidebar and remember the result for the page that runs next."""
+    content, store = resources.content(), resources.store()
+    language = _language()
+    with st.sidebar:
+        trainee = _trainee(store, language)
+        rulesets = _rulesets(content, language)
+        categories = _categories(content, rulesets, language)
+        if content.problems:
+            st.caption(t("shell.content_problems", language, count=len(content.problems)))
+    shell = Shell(language, trainee, tuple(rulesets), tuple(categories), content, store)
+    st.session_state[SESSION_KEY] = shell
+    return shell
+
+
+def current() -> Shell:
+    """The shell drawn by the entry point in this run (pages run after it)."""
+    shell = st.session_state.get(SESSION_KEY)
+    return shell if shell is not None else render_sidebar()
+
+
+def _language() -> str:
+    default = pick_language(st.query_params.get("lang"), st.context.locale)
+    st.session_state.setdefault("language", default)
+    choice = st.sidebar.radio(
+        "言語 / Language", LANGUAGES, key="language", format_func=LANGUAGE_NAMES.__getitem__, horizontal=True
+    )
+    if st.query_params.get("lang") != choice:  # keep it in the URL for refreshes and links
+        st.query_params["lang"] = choice
+    return choice
+
+
+def _trainee(store: Store, language: str) -> Trainee | None:
+    st.subheader(t("shell.trainee", language))
+    requested = st.query_params.get("trainee") or st.session_state.get("trainee_name")
+    trainee = None
+    if requested:
+        try:
+            trainee = store.trainee(requested)
+        except ValueError:
+            st.query_params.pop("trainee", None)
+        else:
+            st.session_state["trainee_name"] = trainee.name
+            if st.query_params.get("trainee") != trainee.name:
+                st.query_params["trainee"] = trainee.name
+    names = [tr.name for tr in store.trainees()]
+    current_name = trainee.name if trainee else None
+    picked = st.selectbox(
+        t("shell.pick_trainee", language),
+        names,
+        index=names.index(current_name) if current_name in names else None,
+        placeholder=t("shell.pick_placeholder", language),
+    )
+    if picked and picked != current_name:
+        st.query_params["trainee"] = st.session_state["trainee_name"] = picked
+        st.rerun()
+    with st.form("new-trainee", clear_on_submit=True, border=False):
+        new_name = st.text_input(t("shell.new_trainee", language), max_chars=60)
+        if st.form_submit_button(t("shell.create", language)) and new_name.strip():
+            try:
+                created = store.trainee(new_name)
+            except ValueError as error:
+                st.error(str(error))
+            else:
+                st.query_params["trainee"] = st.session_state["trainee_name"] = created.name
+                st.rerun()
+    return trainee
+
+
+def _rulesets(content: Content, language: str) -> list[str]:
+    ids = list(content.rulesets)
+    st.subheader(t("shell.games", language))
+    return st.multiselect(
+        t("shell.games", language),
+        ids,
+        default=ids,
+        key="games",
+        format_func=lambda rid: content.rulesets[rid].document.title.get(language),
+        label_visibility="collapsed",
+    )
+
+
+def _categories(content: Content, rulesets: list[str], language: str) -> list[str]:
+    options: list[str] = []
+    labels: dict[str, str] = {}
+    for rid in rulesets:
+        ruleset = content.rulesets[rid]
+        short = ruleset.document.title.get(language)
+        for category in ruleset.categories:
+            key = category_key(rid, category.id)
+            options.append(key)
+            labels[key] = f"{short} › {category.name.get(language)}"
+        key = category_key(rid, KNOWLEDGE_CATEGORY)
+        options.append(key)
+        labels[key] = f"{short} › {t('shell.knowledge', language)}"
+    if "categories" in st.session_state:  # drop choices of games no longer selected
+        st.session_state["categories"] = [c for c in st.session_state["categories"] if c in labels]
+    chosen = st.multiselect(
+        t("shell.categories", language),
+        options,
+        default=None,
+        key="categories",
+        format_func=labels.__getitem__,
+        placeholder=t("shell.all_categories", language),
+    )
+    return chosen or options

@@ -1,0 +1,182 @@
+"""Widgets shared by every page that shows cards, answers and verdicts."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from quiz.card_model import KnowledgeCard, ScenarioCard
+from quiz.engine import line_numbers
+from quiz.explain import when_penalty_applies
+from quiz.grading import ScenarioAnswer
+from quiz.markdown import escape_markdown, quote_block
+from quiz.practice import KnowledgeOutcome, ScenarioOutcome
+from quiz.ruleset_model import Ruleset
+from quiz.ui.shell import Shell
+from quiz.verdict import CitedLine
+
+MARKS = {"correct": "✅", "accepted": "🟡", "wrong": "❌"}
+
+
+def card_header(shell: Shell, card: ScenarioCard | KnowledgeCard) -> None:
+    """Title, game, tags and difficulty of a card."""
+    ruleset = shell.content.rulesets[card.ruleset]
+    st.subheader(card.title.get(shell.language), anchor=False)
+    stars = "★" * card.difficulty + "☆" * (3 - card.difficulty)
+    tags = " ".join(f"`{escape_markdown(tag)}`" for tag in card.tags)
+    st.caption(f"{escape_markdown(ruleset.document.title.get(shell.language))} · {stars} {tags}")
+
+
+def card_body(shell: Shell, card: ScenarioCard | KnowledgeCard) -> None:
+    text = card.situation if isinstance(card, ScenarioCard) else card.question
+    with st.container(border=True):
+        st.markdown(escape_markdown(text.get(shell.language)))
+
+
+def scenario_form(shell: Shell, card: ScenarioCard, form_key: str) -> ScenarioAnswer | None:
+    """The three-part answer form; returns the answer once "check" is pressed with all parts."""
+    ruleset = shell.content.rulesets[card.ruleset]
+    lang = shell.language
+    order = {c.id: i for i, c in enumerate(ruleset.categories)}
+    infractions = sorted(ruleset.infractions, key=lambda i: order.get(i.category, 99))
+    names = {
+        i.id: f"{ruleset.category(i.category).name.get(lang)} › {i.name.get(lang)}"  # type: ignore[union-attr]
+        for i in infractions
+    }
+    with st.form(form_key):
+        infraction = st.selectbox(
+            shell.t("answer.infraction"), [i.id for i in infractions], index=None,
+            format_func=names.__getitem__, placeholder=shell.t("answer.pick_infraction"),
+        )
+        penalty = st.radio(
+            shell.t("answer.penalty"), [p.id for p in ruleset.ladder], index=None,
+            format_func=lambda pid: ruleset.penalty(pid).name.get(lang),  # type: ignore[union-attr]
+            horizontal=True,
+        )
+        fixes = st.multiselect(
+            shell.t("answer.fixes"), [f.id for f in ruleset.fixes],
+            format_func=lambda fid: ruleset.fix(fid).name.get(lang),  # type: ignore[union-attr]
+            placeholder=shell.t("answer.no_fix"), help=shell.t("answer.fixes_help"),
+        )
+        pressed = st.form_submit_button(shell.t("answer.check"), type="primary")
+    if not pressed:
+        return None
+    if infraction is None or penalty is None:
+        st.warning(shell.t("answer.incomplete"))
+        return None
+    return ScenarioAnswer(infraction=infraction, penalty=penalty, fixes=tuple(fixes))
+
+
+def knowledge_form(shell: Shell, card: KnowledgeCard, form_key: str) -> str | None:
+    lang = shell.language
+    texts = {c.id: c.text.get(lang) for c in card.choices}
+    with st.form(form_key):
+        chosen = st.radio(shell.t("answer.choose"), list(texts), index=None, format_func=texts.__getitem__)
+        pressed = st.form_submit_button(shell.t("answer.check"), type="primary")
+    if not pressed:
+        return None
+    if chosen is None:
+        st.warning(shell.t("answer.incomplete"))
+        return None
+    return chosen
+
+
+def _names(ruleset: Ruleset, fixes: tuple[str, ...] | list[str], lang: str) -> str:
+    return ", ".join(ruleset.fix(f).name.get(lang) for f in fixes)  # type: ignore[union-attr]
+
+
+def citation(shell: Shell, cited: CitedLine) -> None:
+    """A quoted line of the document: the Japanese original and its English rendering."""
+    where = shell.t("feedback.lines", document=cited.document, lines=_line_span(cited.lines))
+    st.markdown(f"{quote_block(cited.ja)}\n\n*{escape_markdown(where)}*")
+    if shell.language != "ja":
+        st.caption(escape_markdown(cited.en))
+
+
+def _line_span(lines: tuple[int, ...]) -> str:
+    if not lines:
+        return "?"
+    return str(lines[0]) if len(lines) == 1 else f"{min(lines)}–{max(lines)}"
+
+
+def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome) -> None:
+    """Marks per part, the standard answer, why, the decisive lines, and what would change it."""
+    ruleset = shell.content.rulesets[card.ruleset]
+    lang, verdict, grade, record = shell.language, outcome.verdict, outcome.grade, outcome.record
+    if grade.correct:
+        st.success(shell.t("feedback.all_right"))
+    else:
+        st.error(shell.t("feedback.some_wrong"))
+    infraction_name = ruleset.infraction(verdict.infraction).name.get(lang)  # type: ignore[union-attr]
+    chosen_infraction = ruleset.infraction(record.chosen_infraction or "")
+    penalty_name = ruleset.penalty(verdict.penalty).name.get(lang)  # type: ignore[union-attr]
+    chosen_penalty = ruleset.penalty(record.chosen_penalty or "")
+    cols = st.columns(3)
+    parts = [
+        ("answer.infraction", grade.infraction, chosen_infraction.name.get(lang) if chosen_infraction else "—"),
+        ("answer.penalty", grade.penalty, chosen_penalty.name.get(lang) if chosen_penalty else "—"),
+        ("answer.fixes", grade.fixes, _names(ruleset, record.chosen_fixes, lang) or shell.t("answer.no_fix")),
+    ]
+    for col, (label, result, chosen) in zip(cols, parts):
+        with col:
+            st.markdown(f"{MARKS[result]} **{shell.t(label)}** · {shell.t('mark.' + result)}")
+            st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
+    if grade.penalty == "accepted":
+        st.info(shell.t("feedback.accepted", penalty=chosen_penalty.name.get(lang) if chosen_penalty else ""))
+
+    st.markdown(f"#### {shell.t('feedback.standard')}")
+    lines = [
+        f"- **{shell.t('answer.infraction')}**: {escape_markdown(infraction_name)}",
+        f"- **{shell.t('answer.penalty')}**: {escape_markdown(penalty_name)}"
+        + (f" ({shell.t('feedback.both_players')})" if verdict.players == "both" else ""),
+        f"- **{shell.t('answer.fixes')}**: {escape_markdown(_names(ruleset, verdict.fixes, lang) or shell.t('answer.no_fix'))}",
+    ]
+    if verdict.optional_fixes:
+        lines.append(f"- **{shell.t('feedback.optional_fixes')}**: {escape_markdown(_names(ruleset, verdict.optional_fixes, lang))}")
+    if len(verdict.accepted) > 1:
+        also = ", ".join(ruleset.penalty(p).name.get(lang) for p in verdict.accepted[1:])  # type: ignore[union-attr]
+        lines.append(f"- **{shell.t('feedback.also_accepted')}**: {escape_markdown(also)}")
+    lines.append(f"- **{shell.t('feedback.applies_to')}**: {shell.t('scope.' + verdict.applies_to)}")
+    st.markdown("\n".join(lines))
+
+    st.markdown(f"#### {shell.t('feedback.why')}")
+    st.markdown("\n".join(f"- {escape_markdown(e.get(lang))}" for e in verdict.explanations))
+    if grade.penalty == "wrong" and chosen_penalty is not None:
+        conditions = when_penalty_applies(ruleset, verdict.infraction, chosen_penalty.id, lang)
+        if conditions:
+            st.markdown(f"**{escape_markdown(shell.t('feedback.when_chosen', penalty=chosen_penalty.name.get(lang)))}**")
+            st.markdown("\n".join(f"- {escape_markdown(c)}" for c in conditions))
+        else:
+            st.markdown(escape_markdown(shell.t("feedback.never_here", penalty=chosen_penalty.name.get(lang))))
+    if grade.missing_fixes:
+        st.markdown(escape_markdown(shell.t("feedback.missing_fixes", fixes=_names(ruleset, grade.missing_fixes, lang))))
+    if grade.extra_fixes:
+        st.markdown(escape_markdown(shell.t("feedback.extra_fixes", fixes=_names(ruleset, grade.extra_fixes, lang))))
+
+    st.markdown(f"#### {shell.t('feedback.document')}")
+    for cited in verdict.citations:
+        if cited.role in ("rule", "escalation", "upgrade"):
+            citation(shell, cited)
+    with st.expander(shell.t("feedback.more_lines")):
+        for cited in verdict.citations:
+            if cited.role not in ("rule", "escalation", "upgrade"):
+                citation(shell, cited)
+    source_line(shell, card)
+
+
+def source_line(shell: Shell, card: ScenarioCard | KnowledgeCard) -> None:
+    ruleset = shell.content.rulesets[card.ruleset]
+    st.caption(shell.t("feedback.source"))
+    citation(shell, CitedLine(ruleset.document.title.ja, "source", card.source.ja, card.source.en,
+                              line_numbers(card.source.ja, ruleset.source_lines)))
+
+
+def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutcome) -> None:
+    lang = shell.language
+    answer = next(c for c in card.choices if c.id == card.answer)
+    if outcome.grade.correct:
+        st.success(shell.t("feedback.all_right"))
+    else:
+        st.error(shell.t("feedback.knowledge_wrong", answer=answer.text.get(lang)))
+    st.markdown(f"#### {shell.t('feedback.why')}")
+    st.markdown(escape_markdown(card.explanation.get(lang)))
+    source_line(shell, card)

@@ -1,0 +1,294 @@
+"""The store: every field round-trips, trainees are got or created, writes are durable."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from sqlalchemy import create_engine, inspect
+from sqlalchemy.exc import IntegrityError
+
+from quiz.attempt import ATTEMPT_FIELDS, AttemptRecord
+from quiz.store import SCHEMA_VERSION, SchemaVersionError, Store, database_url
+
+JST = timezone(timedelta(hours=9))
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'quiz.db'}"
+
+
+@pytest.fixture
+def store(db_url: str):
+    store = Store(db_url)
+    yield store
+    store.dispose()
+
+
+def scenario(trainee_id: int, **changes) -> AttemptRecord:
+    """A scenario attempt with every field set to something other than its default."""
+    values = dict(
+        trainee_id=trainee_id,
+        card_id="ygo-tardiness-7",
+        ruleset="yugioh-ocg",
+        category="procedure",
+        card_kind="scenario",
+        mode="exam",
+        chosen_infraction="tardiness",
+        standard_infraction="tardiness",
+        chosen_penalty="warning",
+        standard_penalty="duel_loss",
+        chosen_fixes=("rewind_game", "destroy_used_card"),
+        standard_fixes=("continue_game",),
+        infraction_result="correct",
+        penalty_result="wrong",
+        fixes_result="wrong",
+        correct=False,
+        penalty_steps=-1,
+        seconds=12.25,
+        answered_at=datetime(2024, 5, 1, 21, 30, 15, 123456, tzinfo=JST),
+        exam_id=7,
+    )
+    return AttemptRecord(**(values | changes))
+
+
+def knowledge(trainee_id: int, **changes) -> AttemptRecord:
+    """A knowledge attempt: no infraction, penalty or fixes, and every optional field None."""
+    values = dict(
+        trainee_id=trainee_id,
+        card_id="pkm-knowledge-3",
+        ruleset="pokemon-card-ja",
+        category=None,
+        card_kind="knowledge",
+        chosen_choice="b",
+        correct_choice="c",
+        correct=False,
+        seconds=4.0,
+        answered_at=datetime(2024, 5, 2, 9, 0, tzinfo=timezone.utc),
+    )
+    return AttemptRecord(**(values | changes))
+
+
+def from_row(row: pd.Series) -> AttemptRecord:
+    """The record a frame row stands for (missing values back to None)."""
+    values = {name: row[name] for name in ATTEMPT_FIELDS}
+    for name, value in values.items():
+        if not isinstance(value, tuple) and pd.isna(value):
+            values[name] = None
+    values["answered_at"] = row["answered_at"].to_pydatetime()
+    return AttemptRecord(**values)
+
+
+# --- attempts round-trip ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", [scenario, knowledge])
+def test_every_field_round_trips(store: Store, make) -> None:
+    trainee = store.trainee("Aki")
+    original = make(trainee.id)
+    attempt_id = store.record(original)
+
+    frame = store.attempts()
+    assert list(frame["id"]) == [attempt_id]
+    row = frame.iloc[0]
+    assert from_row(row) == original
+    assert row["answered_at"].utcoffset() == timedelta(0)
+    assert isinstance(row["chosen_fixes"], tuple) and isinstance(row["standard_fixes"], tuple)
+
+
+def test_answered_at_is_kept_as_the_same_instant_in_utc(store: Store) -> None:
+    trainee = store.trainee("Aki")
+    store.record(scenario(trainee.id))  # 2024-05-01 21:30:15.123456 at +09:00
+    answered = store.attempts()["answered_at"]
+    assert isinstance(answered.dtype, pd.DatetimeTZDtype) and str(answered.dtype.tz) == "UTC"
+    # 21:30 at +09:00 is 12:30 UTC the same day.
+    assert answered.iloc[0] == pd.Timestamp("2024-05-01 12:30:15.123456", tz="UTC")
+
+
+def test_fixes_are_stored_sorted_and_comma_joined(store: Store) -> None:
+    trainee = store.trainee("Aki")
+    store.record(scenario(trainee.id, chosen_fixes=("rewind_game", "destroy_used_card")))
+    with store.engine.connect() as conn:
+        stored = conn.exec_driver_sql("SELECT chosen_fixes, standard_fixes FROM attempts").one()
+    assert tuple(stored) == ("destroy_used_card,rewind_game", "continue_game")
+    assert store.attempts()["chosen_fixes"].iloc[0] == ("destroy_used_card", "rewind_game")
+
+
+def test_attempts_are_ordered_by_time_then_id(store: Store) -> None:
+    trainee = store.trainee("Aki")
+    noon = datetime(2024, 5, 3, 12, tzinfo=timezone.utc)
+    late = store.record(scenario(trainee.id, card_id="late", answered_at=noon + timedelta(hours=1)))
+    tie_1 = store.record(scenario(trainee.id, card_id="tie-1", answered_at=noon))
+    tie_2 = store.record(scenario(trainee.id, card_id="tie-2", answered_at=noon))
+    early = store.record(scenario(trainee.id, card_id="early", answered_at=noon - timedelta(days=1)))
+    assert list(store.attempts()["id"]) == [early, tie_1, tie_2, late]
+
+
+def test_attempts_filtered_by_trainee(store: Store) -> None:
+    aki, ken = store.trainee("Aki"), store.trainee("Ken")
+    store.record(scenario(aki.id, card_id="a-1"))
+    store.record(scenario(ken.id, card_id="k-1"))
+    store.record(knowledge(aki.id, card_id="a-2"))
+    assert list(store.attempts(aki.id)["card_id"]) == ["a-1", "a-2"]
+    assert list(store.attempts(ken.id)["card_id"]) == ["k-1"]
+    assert sorted(store.attempts()["card_id"]) == ["a-1", "a-2", "k-1"]
+
+
+def test_an_empty_frame_has_every_column(store: Store) -> None:
+    for frame in (store.attempts(), store.attempts(store.trainee("Aki").id)):
+        assert frame.empty
+        assert list(frame.columns) == ["id", *ATTEMPT_FIELDS]
+        assert isinstance(frame["answered_at"].dtype, pd.DatetimeTZDtype)
+
+
+def test_card_results_are_per_card_oldest_first(store: Store) -> None:
+    aki, ken = store.trainee("Aki"), store.trainee("Ken")
+    day = datetime(2024, 5, 1, tzinfo=timezone.utc)
+    # Recorded out of order: card "a" was wrong on day 1 and right on day 2.
+    store.record(scenario(aki.id, card_id="a", correct=True, answered_at=day + timedelta(days=1)))
+    store.record(scenario(aki.id, card_id="a", correct=False, answered_at=day))
+    store.record(scenario(aki.id, card_id="b", correct=True, answered_at=day))
+    store.record(scenario(ken.id, card_id="a", correct=False, answered_at=day + timedelta(days=2)))
+    assert store.card_results(aki.id) == {"a": [False, True], "b": [True]}
+    assert store.card_results(ken.id) == {"a": [False]}
+    assert store.card_results(999) == {}
+
+
+def test_an_attempt_of_an_unknown_trainee_is_refused(store: Store) -> None:
+    with pytest.raises(IntegrityError):
+        store.record(scenario(999))
+    assert store.attempts().empty
+
+
+def test_a_naive_answered_at_is_refused() -> None:
+    with pytest.raises(ValueError, match="timezone-aware"):
+        scenario(1, answered_at=datetime(2024, 5, 1, 12))
+
+
+def test_an_invalid_attempt_names_every_problem() -> None:
+    with pytest.raises(ValueError) as caught:
+        scenario(1, mode="quiz", penalty_result="maybe", chosen_fixes=("a,b",))
+    message = str(caught.value)
+    assert "mode 'quiz'" in message and "penalty_result 'maybe'" in message and "chosen_fixes" in message
+
+
+# --- trainees -----------------------------------------------------------------------------
+
+
+def test_trainee_is_got_or_created(store: Store) -> None:
+    first = store.trainee("Aki")
+    again = store.trainee("  Aki ")
+    assert again == first
+    assert first.name == "Aki"
+    assert first.created_at.utcoffset() == timedelta(0)
+    assert store.trainees() == [first]
+    assert store.find_trainee(" Aki") == first
+    assert store.find_trainee("Nobody") is None
+
+
+def test_trainees_are_ordered_by_name(store: Store) -> None:
+    for name in ("Mika", "Aki", "Ken"):
+        store.trainee(name)
+    assert [t.name for t in store.trainees()] == ["Aki", "Ken", "Mika"]
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 61])
+def test_a_bad_name_is_refused(store: Store, name: str) -> None:
+    with pytest.raises(ValueError, match="1 to 60"):
+        store.trainee(name)
+    assert store.trainees() == []
+
+
+@pytest.mark.parametrize("name", ["x", "x" * 60, " " + "y" * 60 + " ", "山田 太郎"])
+def test_a_good_name_is_kept(store: Store, name: str) -> None:
+    assert store.trainee(name).name == name.strip()
+
+
+def test_parameters_are_bound_not_pasted(store: Store) -> None:
+    name = "Robert'); DROP TABLE trainees;--"
+    bobby = store.trainee(name)
+    assert bobby.name == name
+    assert inspect(store.engine).has_table("trainees")
+    assert store.find_trainee(name) == bobby
+    assert store.trainees() == [bobby]
+
+
+# --- the database -------------------------------------------------------------------------
+
+
+def test_a_record_survives_reopening(db_url: str) -> None:
+    first = Store(db_url)
+    original = scenario(first.trainee("Aki").id)
+    first.record(original)
+    first.dispose()
+
+    reopened = Store(db_url)
+    try:
+        assert reopened.find_trainee("Aki") is not None
+        assert [from_row(row) for _, row in reopened.attempts().iterrows()] == [original]
+    finally:
+        reopened.dispose()
+
+
+def test_a_record_is_committed_before_record_returns(store: Store, db_url: str) -> None:
+    other = Store(db_url)
+    try:
+        store.record(scenario(store.trainee("Aki").id))
+        assert len(other.attempts()) == 1
+    finally:
+        other.dispose()
+
+
+def test_sqlite_runs_in_wal_mode_with_a_busy_timeout_and_foreign_keys(store: Store) -> None:
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+
+
+def test_schema_version_is_recorded_once(db_url: str) -> None:
+    Store(db_url).dispose()
+    store = Store(db_url)  # a second construction changes nothing
+    try:
+        with store.engine.connect() as conn:
+            rows = conn.exec_driver_sql("SELECT version FROM schema_version").all()
+        assert SCHEMA_VERSION == 1
+        assert [tuple(r) for r in rows] == [(1,)]
+    finally:
+        store.dispose()
+
+
+def test_a_newer_schema_is_refused(db_url: str) -> None:
+    store = Store(db_url)
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE schema_version SET version = 2")
+    store.dispose()
+    with pytest.raises(SchemaVersionError, match="schema version 2.*only up to 1"):
+        Store(db_url)
+    engine = create_engine(db_url)
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT version FROM schema_version").scalar_one() == 2
+    engine.dispose()
+
+
+def test_database_url_prefers_argument_then_environment_then_data_folder(monkeypatch) -> None:
+    monkeypatch.delenv("QUIZ_DATABASE_URL", raising=False)
+    assert database_url() == f"sqlite:///{ROOT / 'data' / 'quiz.db'}"
+    monkeypatch.setenv("QUIZ_DATABASE_URL", "sqlite:///elsewhere.db")
+    assert database_url() == "sqlite:///elsewhere.db"
+    assert database_url("sqlite:///given.db") == "sqlite:///given.db"
+
+
+def test_the_database_folder_is_created_on_first_run(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "new" / "folder" / "quiz.db"
+    monkeypatch.setenv("QUIZ_DATABASE_URL", f"sqlite:///{path}")
+    store = Store()
+    try:
+        assert path.is_file()
+        assert store.trainee("Aki").id == 1
+    finally:
+        store.dispose()

@@ -1,0 +1,45 @@
+"""AppTest fixtures: the real app on a temporary SQLite database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from quiz.store import Store
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+@pytest.fixture
+def database_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    url = f"sqlite:///{tmp_path / 'quiz.db'}"
+    monkeypatch.setenv("QUIZ_DATABASE_URL", url)
+    return url
+
+
+@pytest.fixture
+def store(database_url: str):
+    store = Store(database_url)
+    yield store
+    store.dispose()
+
+
+@pytest.fixture
+def open_app(database_url: str):
+    """Start the app as a trainee in a language, optionally on another page."""
+
+    def start(trainee: str | None = "Aiko", lang: str = "en", page: str | None = None) -> AppTest:
+        at = AppTest.from_file(APP, default_timeout=60)
+        if trainee:
+            at.query_params["trainee"] = trainee
+        at.query_params["lang"] = lang
+        at.run()
+        if page:
+            at.switch_page(page)
+            at.run()
+        assert not at.exception, at.exception
+        return at
+
+    return start

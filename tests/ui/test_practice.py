@@ -1,0 +1,110 @@
+"""The practice page: answering right and wrong stores the right rows and shows the marks."""
+
+from __future__ import annotations
+
+from quiz.card_model import KnowledgeCard, ScenarioCard
+from quiz.engine import judge
+from quiz.loader import load_content
+
+CONTENT = load_content()
+
+
+def _current(at) -> ScenarioCard | KnowledgeCard:
+    return CONTENT.cards[at.session_state["practice"]["card"]]
+
+
+def _until_scenario(at):
+    """Press "next" past knowledge cards until a scenario card shows."""
+    for _ in range(60):
+        if isinstance(_current(at), ScenarioCard):
+            return _current(at)
+        at.session_state["practice"]["card"] = None
+        at.run()
+    raise AssertionError("no scenario card dealt")
+
+
+def _form_widgets(at):
+    infraction = next(w for w in at.selectbox if w.label in ("Infraction", "違反"))
+    penalty = next(w for w in at.radio if w.label in ("Penalty", "罰則"))
+    fixes = next(w for w in at.multiselect if w.label in ("Fix", "処置"))
+    check = next(b for b in at.button if b.label in ("Check", "答え合わせ"))
+    return infraction, penalty, fixes, check
+
+
+def test_without_a_trainee_the_page_asks_for_one(open_app):
+    at = open_app(trainee=None)
+    assert any("Choose or add a trainee" in i.value for i in at.info)
+
+
+def test_right_answer_is_stored_and_marked(open_app, store):
+    at = open_app()
+    card = _until_scenario(at)
+    verdict = judge(CONTENT.rulesets[card.ruleset], card.infraction, card.facts)
+    infraction, penalty, fixes, check = _form_widgets(at)
+    infraction.set_value(verdict.infraction)
+    penalty.set_value(verdict.penalty)
+    fixes.set_value(list(verdict.fixes))
+    check.click().run()
+    assert not at.exception
+    assert [s.value for s in at.success] == ["Right on every part."]
+    rows = store.attempts()
+    assert len(rows) == 1
+    row = rows.iloc[0]
+    assert row["card_id"] == card.id and bool(row["correct"])
+    assert (row["infraction_result"], row["penalty_result"], row["fixes_result"]) == ("correct", "correct", "correct")
+    assert row["standard_penalty"] == verdict.penalty and row["seconds"] >= 0
+    assert sum("✅" in m.value for m in at.markdown) == 3
+
+
+def test_wrong_answer_is_stored_and_explained(open_app, store):
+    at = open_app()
+    card = _until_scenario(at)
+    ruleset = CONTENT.rulesets[card.ruleset]
+    verdict = judge(ruleset, card.infraction, card.facts)
+    wrong_penalty = next(p.id for p in ruleset.ladder if p.id not in verdict.accepted)
+    wrong_infraction = next(i.id for i in ruleset.infractions if i.id != verdict.infraction)
+    infraction, penalty, fixes, check = _form_widgets(at)
+    infraction.set_value(wrong_infraction)
+    penalty.set_value(wrong_penalty)
+    check.click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["Not quite — see below."]
+    row = store.attempts().iloc[0]
+    assert not bool(row["correct"])
+    assert (row["infraction_result"], row["penalty_result"]) == ("wrong", "wrong")
+    assert row["chosen_penalty"] == wrong_penalty
+    texts = " ".join(m.value for m in at.markdown)
+    assert "❌" in texts and "What the document says" in " ".join(m.value for m in at.markdown)
+    wrong_name = ruleset.penalty(wrong_penalty).name.en
+    assert f"{wrong_name} would be right when" in texts or f"{wrong_name} is not given" in texts
+
+
+def test_incomplete_answer_is_not_stored(open_app, store):
+    at = open_app()
+    _until_scenario(at)
+    *_, check = _form_widgets(at)
+    check.click().run()
+    assert [w.value for w in at.warning] == ["Choose the infraction and the penalty first."]
+    assert store.attempts().empty
+
+
+def test_next_card_after_an_answer(open_app, store):
+    at = open_app()
+    card = _until_scenario(at)
+    verdict = judge(CONTENT.rulesets[card.ruleset], card.infraction, card.facts)
+    infraction, penalty, fixes, check = _form_widgets(at)
+    infraction.set_value(verdict.infraction)
+    penalty.set_value(verdict.penalty)
+    fixes.set_value(list(verdict.fixes))
+    check.click().run()
+    next(b for b in at.button if b.label == "Next card").click().run()
+    assert at.session_state["practice"]["card"] != card.id
+    assert at.session_state["practice"]["outcome"] is None
+
+
+def test_switching_language_changes_the_texts(open_app):
+    at = open_app(lang="en")
+    assert at.title[0].value == "Practice"
+    at.radio(key="language").set_value("ja").run()
+    assert at.title[0].value == "練習"
+    assert at.query_params["lang"] == ["ja"] or at.query_params["lang"] == "ja"
