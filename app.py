@@ -9,13 +9,13 @@ from quiz.ui.shell import render_sidebar
 
 PAGES = Path(__file__).resolve().parent / "quiz" / "ui" / "pages"
 
-st.set_page_config(page_title="Judge Trainer", page_icon="⚖️", layout="wide")
+st.set_page_config(page_title="Judge Trainer", page_icon=":material/gavel:", layout="wide")
 shell = render_sidebar()
 navigation = st.navigation(
     [
-        st.Page(PAGES / "practice.py", title=t("nav.practice", shell.language), icon="🃏", url_path="practice", default=True),
-        st.Page(PAGES / "progress.py", title=t("nav.progress", shell.language), icon="📈", url_path="progress"),
-        st.Page(PAGES / "reference.py", title=t("nav.reference", shell.language), icon="📖", url_path="reference"),
+        st.Page(PAGES / "practice.py", title=t("nav.practice", shell.language), icon=":material/style:", default=True),
+        st.Page(PAGES / "progress.py", title=t("nav.progress", shell.language), icon=":material/monitoring:", url_path="progress"),
+        st.Page(PAGES / "reference.py", title=t("nav.reference", shell.language), icon=":material/menu_book:", url_path="reference"),
     ],
     position="top",
 )

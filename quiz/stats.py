@@ -85,7 +85,10 @@ def penalty_confusion(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def leniency(df: pd.DataFrame) -> Leniency:
-    """Among attempts with a wrong penalty: the sign and size of the error in ladder steps."""
+    """Among attempts with a wrong penalty: the sign and size of the error in ladder steps.
+
+    ``errors`` counts every wrong penalty; the rest only those with ``penalty_steps``.
+    """
     wrong = df[df["penalty_result"] == "wrong"]
     steps = pd.to_numeric(wrong["penalty_steps"], errors="coerce").dropna().astype("int64")
     by_steps = steps.value_counts().sort_index().rename_axis("steps").reset_index(name="count")

@@ -171,15 +171,17 @@ def test_leniency_signs_and_mean_steps(frame) -> None:
         answer(1, False, penalty_result="wrong", penalty_steps=-1),
         answer(2, False, penalty_result="wrong", penalty_steps=-1),
         answer(2, False, penalty_result="wrong", penalty_steps=1),
+        answer(2, False, penalty_result="wrong", penalty_steps=0),  # another penalty of the same rank
+        answer(2, False, penalty_result="wrong", penalty_steps=None),  # no penalty chosen: no steps
         answer(3, True, penalty_result="accepted", penalty_steps=1),  # a harsher answer allowed: no error
         answer(3, True, penalty_result="correct", penalty_steps=0),
         quiz_answer(4, False),
     ]
     result = stats.leniency(frame(history))
-    assert (result.errors, result.too_lenient, result.too_harsh) == (4, 3, 1)
-    assert result.mean_steps == pytest.approx((-2 - 1 - 1 + 1) / 4)
+    assert (result.errors, result.too_lenient, result.too_harsh) == (6, 3, 1)
+    assert result.mean_steps == pytest.approx((-2 - 1 - 1 + 1 + 0) / 5)  # over the five with steps
     assert list(result.by_steps.columns) == ["steps", "count"]
-    assert list(result.by_steps.itertuples(index=False, name=None)) == [(-2, 1), (-1, 2), (1, 1)]
+    assert list(result.by_steps.itertuples(index=False, name=None)) == [(-2, 1), (-1, 2), (0, 1), (1, 1)]
 
 
 def test_leniency_without_penalty_errors(frame) -> None:

@@ -45,6 +45,7 @@ def render_sidebar() -> Shell:
     content, store = resources.content(), resources.store()
     language = _language()
     with st.sidebar:
+        st.markdown(f"### :material/gavel: {t('app.name', language)}")
         trainee = _trainee(store, language)
         rulesets = _rulesets(content, language)
         categories = _categories(content, rulesets, language)

@@ -14,7 +14,11 @@ from quiz.ruleset_model import Ruleset
 from quiz.ui.shell import Shell
 from quiz.verdict import CitedLine
 
-MARKS = {"correct": "✅", "accepted": "🟡", "wrong": "❌"}
+MARKS = {
+    "correct": ":green[:material/check_circle:]",
+    "accepted": ":orange[:material/check_circle:]",
+    "wrong": ":red[:material/cancel:]",
+}
 
 
 def card_header(shell: Shell, card: ScenarioCard | KnowledgeCard) -> None:
@@ -22,7 +26,7 @@ def card_header(shell: Shell, card: ScenarioCard | KnowledgeCard) -> None:
     ruleset = shell.content.rulesets[card.ruleset]
     st.subheader(card.title.get(shell.language), anchor=False)
     stars = "★" * card.difficulty + "☆" * (3 - card.difficulty)
-    tags = " ".join(f"`{escape_markdown(tag)}`" for tag in card.tags)
+    tags = " ".join(f"`{tag.replace('`', '')}`" for tag in card.tags)
     st.caption(f"{escape_markdown(ruleset.document.title.get(shell.language))} · {stars} {tags}")
 
 

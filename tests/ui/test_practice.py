@@ -53,7 +53,7 @@ def test_right_answer_is_stored_and_marked(open_app, store):
     assert row["card_id"] == card.id and bool(row["correct"])
     assert (row["infraction_result"], row["penalty_result"], row["fixes_result"]) == ("correct", "correct", "correct")
     assert row["standard_penalty"] == verdict.penalty and row["seconds"] >= 0
-    assert sum("✅" in m.value for m in at.markdown) == 3
+    assert sum(":green[:material/check_circle:]" in m.value for m in at.markdown) == 3
 
 
 def test_wrong_answer_is_stored_and_explained(open_app, store):
@@ -74,7 +74,7 @@ def test_wrong_answer_is_stored_and_explained(open_app, store):
     assert (row["infraction_result"], row["penalty_result"]) == ("wrong", "wrong")
     assert row["chosen_penalty"] == wrong_penalty
     texts = " ".join(m.value for m in at.markdown)
-    assert "❌" in texts and "What the document says" in " ".join(m.value for m in at.markdown)
+    assert ":red[:material/cancel:]" in texts and "What the document says" in " ".join(m.value for m in at.markdown)
     wrong_name = ruleset.penalty(wrong_penalty).name.en
     assert f"{wrong_name} would be right when" in texts or f"{wrong_name} is not given" in texts
 

@@ -20,7 +20,7 @@ if shell.trainee is None:
 frame = progress_frame(shell.store.attempts(shell.trainee.id), shell.rulesets)
 if frame.empty:
     st.info(shell.t("progress.empty"))
-    st.page_link("quiz/ui/pages/practice.py", label=shell.t("progress.start"), icon="🃏")
+    st.page_link("quiz/ui/pages/practice.py", label=shell.t("progress.start"), icon=":material/style:")
     st.stop()
 
 labels = {key: shell.t(f"chart.{key}") for key in (

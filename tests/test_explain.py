@@ -1,0 +1,28 @@
+"""Conditions in words, and when a chosen penalty would be right."""
+
+from __future__ import annotations
+
+from quiz.explain import describe_condition, when_penalty_applies
+
+
+def test_describe_comparison_and_booleans(ygo):
+    assert describe_condition(ygo, {"minutes_late": {"gte": 5}}, "en") == "Minutes late after the call ≥ 5"
+    text = describe_condition(ygo, {"any": [{"identifiable": False}, {"decisive": True}]}, "en")
+    assert text == "(The extra card can be identified: no or Decisively affects the game: yes)"
+    assert describe_condition(ygo, {"intentional": True}, "ja") == "故意である: はい"
+
+
+def test_when_a_duel_loss_would_be_right_for_tardiness(ygo):
+    found = when_penalty_applies(ygo, "tardiness", "duel_loss", "en")
+    assert found[0] == "Minutes late after the call ≥ 5 (unless: Minutes late after the call ≥ 10)"
+
+
+def test_escalation_is_named_for_pokemon(pkm):
+    assert when_penalty_applies(pkm, "card_revealed", "prize_penalty", "en") == [
+        "Warnings already received at this event ≥ 1"
+    ]
+
+
+def test_other_infractions_are_named_when_none_fits(pkm):
+    names = when_penalty_applies(pkm, "card_revealed", "suspension", "en")
+    assert names == ["Harm or damage"]

@@ -1,0 +1,61 @@
+"""The progress page with an empty and a full history."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from quiz.attempt import AttemptRecord
+from quiz.loader import load_content
+
+CONTENT = load_content()
+
+
+def _record(trainee_id: int, card_id: str, correct: bool, days_ago: int, chosen: str, standard: str) -> AttemptRecord:
+    card = CONTENT.cards[card_id]
+    result = "correct" if correct else "wrong"
+    return AttemptRecord(
+        trainee_id=trainee_id, card_id=card_id, ruleset=card.ruleset, category="tardiness", card_kind="scenario",
+        mode="practice", chosen_infraction="tardiness", standard_infraction="tardiness", chosen_penalty=chosen,
+        standard_penalty=standard, chosen_fixes=(), standard_fixes=(), chosen_choice=None, correct_choice=None,
+        infraction_result="correct", penalty_result=result, fixes_result="correct", correct=correct,
+        penalty_steps=0 if correct else -1, seconds=12.0,
+        answered_at=dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=days_ago),
+    )
+
+
+def test_empty_history_shows_a_start_message(open_app):
+    at = open_app(page="quiz/ui/pages/progress.py")
+    assert at.title[0].value == "Progress"
+    assert [i.value for i in at.info] == ["No answers yet. Practise a few cards and your progress shows up here."]
+    assert not at.metric
+
+
+def test_full_history_shows_figures_and_mistakes(open_app, store):
+    trainee = store.trainee("Aiko")
+    other = store.trainee("Ben")
+    ygo_cards = [c.id for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg"][:3]
+    store.record(_record(trainee.id, ygo_cards[0], True, 2, "warning", "warning"))
+    store.record(_record(trainee.id, ygo_cards[1], False, 1, "warning", "duel_loss"))
+    store.record(_record(trainee.id, ygo_cards[2], True, 0, "match_loss", "match_loss"))
+    store.record(_record(other.id, ygo_cards[0], False, 0, "caution", "warning"))  # not Aiko's
+    at = open_app(page="quiz/ui/pages/progress.py")
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Answered"] == "3"
+    assert metrics["Accuracy"] == "67%"
+    assert metrics["Current streak"] == "3 days"
+    assert metrics["Too lenient"] == "1" and metrics["Too harsh"] == "0"
+    mistakes = at.dataframe[0].value
+    assert list(mistakes["Card"]) == [CONTENT.cards[ygo_cards[1]].title.en]
+    button = next(b for b in at.button if b.label.startswith("Practise these"))
+    assert button.label == "Practise these 1 cards"
+    button.click().run()
+    assert at.session_state["practice_round"] == [ygo_cards[1]]
+
+
+def test_progress_in_japanese(open_app, store):
+    trainee = store.trainee("Aiko")
+    card = CONTENT.scenario_cards[0].id
+    store.record(_record(trainee.id, card, True, 0, "warning", "warning"))
+    at = open_app(lang="ja", page="quiz/ui/pages/progress.py")
+    assert at.title[0].value == "成績"
+    assert {m.label for m in at.metric} >= {"回答数", "正答率"}

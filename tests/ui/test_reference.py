@@ -1,0 +1,37 @@
+"""The reference page: the ladders, the searchable infractions, the comparison."""
+
+from __future__ import annotations
+
+
+def test_reference_lists_both_ladders_and_filters(open_app):
+    at = open_app(page="quiz/ui/pages/reference.py")
+    assert at.title[0].value == "Reference"
+    assert [t.label for t in at.tabs][-1] == "Compare the games"
+    ladders = [df.value for df in at.dataframe if "Officially recorded" in df.value.columns]
+    assert len(ladders) == 2
+    assert list(ladders[1]["Original (Japanese)"])[:2] == ["注意", "警告"]
+    ygo_tab = next(t for t in at.tabs if "Yu-Gi-Oh" in t.label)
+    search = ygo_tab.text_input[0]
+    before = next(df.value for df in ygo_tab.dataframe if "When" in df.value.columns)
+    search.set_value("tardiness").run()
+    ygo_tab = next(t for t in at.tabs if "Yu-Gi-Oh" in t.label)
+    after = next(df.value for df in ygo_tab.dataframe if "When" in df.value.columns)
+    assert len(after) == 3 < len(before)
+    assert set(after["Infraction"]) == {"Tardiness"}
+
+
+def test_reference_search_in_japanese(open_app):
+    at = open_app(lang="ja", page="quiz/ui/pages/reference.py")
+    ygo_tab = next(t for t in at.tabs if "遊戯王" in t.label)
+    ygo_tab.text_input[0].set_value("遅刻").run()
+    ygo_tab = next(t for t in at.tabs if "遊戯王" in t.label)
+    table = next(df.value for df in ygo_tab.dataframe if "条件" in df.value.columns)
+    assert len(table) == 3 and "英訳" not in table.columns
+
+
+def test_comparison_has_both_games(open_app):
+    at = open_app(page="quiz/ui/pages/reference.py")
+    compare = at.tabs[-1].dataframe[0].value
+    assert "Theme" in compare.columns and len(compare.columns) == 3
+    row = compare[compare["Theme"] == "Drawing extra cards"].iloc[0]
+    assert "Warning" in row.iloc[1] and "Warning" in row.iloc[2]
