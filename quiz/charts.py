@@ -22,26 +22,26 @@ def accuracy_over_time(daily: pd.DataFrame, labels: dict[str, str]) -> alt.Layer
     return alt.layer(bars, line).properties(height=260)
 
 
-def accuracy_bars(data: pd.DataFrame, column: str, title: str, labels: dict[str, str]) -> alt.Chart:
+def accuracy_bars(data: pd.DataFrame, column: str, title: str, labels: dict[str, str]) -> alt.LayerChart:
     """Horizontal accuracy bars, one per value of ``column`` (already labelled)."""
-    return (
-        alt.Chart(data)
-        .mark_bar()
-        .encode(
-            y=alt.Y(f"{column}:N", title=title, sort=None),
-            x=alt.X("accuracy:Q", title=labels["accuracy"], axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
-            color=alt.Color("accuracy:Q", scale=alt.Scale(scheme="redyellowgreen", domain=[0, 1]), legend=None),
-            tooltip=[f"{column}:N", alt.Tooltip("answered:Q", title=labels["answered"]),
-                     alt.Tooltip("accuracy:Q", title=labels["accuracy"], format=".0%")],
-        )
-        .properties(height=alt.Step(26))
+    data = data.assign(label=[f"{a:.0%} ({n})" for a, n in zip(data["accuracy"], data["answered"])])
+    base = alt.Chart(data).encode(
+        y=alt.Y(f"{column}:N", title=title, sort=None, axis=alt.Axis(labelLimit=260)),
+        x=alt.X("accuracy:Q", title=labels["accuracy"], axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        tooltip=[f"{column}:N", alt.Tooltip("answered:Q", title=labels["answered"]),
+                 alt.Tooltip("accuracy:Q", title=labels["accuracy"], format=".0%")],
     )
+    bars = base.mark_bar().encode(
+        color=alt.Color("accuracy:Q", scale=alt.Scale(scheme="redyellowgreen", domain=[0, 1]), legend=None)
+    )
+    text = base.mark_text(align="left", dx=4).encode(text="label:N")
+    return alt.layer(bars, text).properties(height=alt.Step(26))
 
 
 def confusion_heatmap(confusion: pd.DataFrame, order: list[str], labels: dict[str, str]) -> alt.LayerChart:
     """Chosen penalty against the standard one; the diagonal is right."""
     base = alt.Chart(confusion).encode(
-        x=alt.X("chosen:N", title=labels["chosen"], sort=order),
+        x=alt.X("chosen:N", title=labels["chosen"], sort=order, axis=alt.Axis(labelAngle=0)),
         y=alt.Y("standard:N", title=labels["standard"], sort=order),
     )
     cells = base.mark_rect().encode(
@@ -59,10 +59,10 @@ def leniency_bars(by_steps: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         alt.Chart(data)
         .mark_bar()
         .encode(
-            x=alt.X("steps:O", title=labels["steps"]),
+            x=alt.X("steps:O", title=labels["steps"], axis=alt.Axis(labelAngle=0)),
             y=alt.Y("count:Q", title=labels["count"]),
             color=alt.Color("side:N", title="", scale=alt.Scale(range=["#1f77b4", "#d62728"])),
             tooltip=["steps:O", "count:Q"],
         )
-        .properties(height=220)
+        .properties(height=220, width=alt.Step(48))
     )

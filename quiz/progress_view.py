@@ -21,7 +21,7 @@ def category_labels(content: Content, language: str, knowledge: str) -> dict[str
     """``ruleset/category`` -> "Game › Category" in ``language``."""
     labels: dict[str, str] = {}
     for ruleset in content.rulesets.values():
-        game = ruleset.document.title.get(language)
+        game = ruleset.document.short_name.get(language)
         for category in ruleset.categories:
             labels[f"{ruleset.id}/{category.id}"] = f"{game} › {category.name.get(language)}"
         labels[f"{ruleset.id}/{KNOWLEDGE_CATEGORY}"] = f"{game} › {knowledge}"

@@ -33,6 +33,7 @@ class Citation(StrictModel):
 
 class Document(StrictModel):
     title: Text
+    short_name: Text = Field(description="A short name of the game for menus and charts")
     version: str | None = None
     source_file: str = Field(description="The seed text in rulesets/sources/")
     publisher: Text | None = None

@@ -43,9 +43,10 @@ def category_key(ruleset_id: str, category_id: str) -> str:
 def render_sidebar() -> Shell:
     """Draw the sidebar and remember the result for the page that runs next."""
     content, store = resources.content(), resources.store()
+    title = st.sidebar.empty()
     language = _language()
+    title.markdown(f"### :material/gavel: {t('app.name', language)}")
     with st.sidebar:
-        st.markdown(f"### :material/gavel: {t('app.name', language)}")
         trainee = _trainee(store, language)
         rulesets = _rulesets(content, language)
         categories = _categories(content, rulesets, language)
@@ -118,7 +119,7 @@ def _rulesets(content: Content, language: str) -> list[str]:
         ids,
         default=ids,
         key="games",
-        format_func=lambda rid: content.rulesets[rid].document.title.get(language),
+        format_func=lambda rid: content.rulesets[rid].document.short_name.get(language),
         label_visibility="collapsed",
     )
 
@@ -128,7 +129,7 @@ def _categories(content: Content, rulesets: list[str], language: str) -> list[st
     labels: dict[str, str] = {}
     for rid in rulesets:
         ruleset = content.rulesets[rid]
-        short = ruleset.document.title.get(language)
+        short = ruleset.document.short_name.get(language)
         for category in ruleset.categories:
             key = category_key(rid, category.id)
             options.append(key)

@@ -21,13 +21,13 @@ MARKS = {
 }
 
 
-def card_header(shell: Shell, card: ScenarioCard | KnowledgeCard) -> None:
-    """Title, game, tags and difficulty of a card."""
+def card_header(shell: Shell, card: ScenarioCard | KnowledgeCard, answered: bool) -> None:
+    """Title, game and difficulty of a card; its tags (which may give the answer away) once answered."""
     ruleset = shell.content.rulesets[card.ruleset]
     st.subheader(card.title.get(shell.language), anchor=False)
     stars = "★" * card.difficulty + "☆" * (3 - card.difficulty)
-    tags = " ".join(f"`{tag.replace('`', '')}`" for tag in card.tags)
-    st.caption(f"{escape_markdown(ruleset.document.title.get(shell.language))} · {stars} {tags}")
+    tags = " ".join(f"`{tag.replace('`', '')}`" for tag in card.tags) if answered else ""
+    st.caption(f"{escape_markdown(ruleset.document.short_name.get(shell.language))} · {stars} {tags}")
 
 
 def card_body(shell: Shell, card: ScenarioCard | KnowledgeCard) -> None:

@@ -44,7 +44,7 @@ def deal_next() -> None:
 if state["card"] not in pool and state["outcome"] is None:
     deal_next()
 card = shell.content.cards[state["card"]]
-widgets.card_header(shell, card)
+widgets.card_header(shell, card, answered=state["outcome"] is not None)
 widgets.card_body(shell, card)
 form_key = f"answer-{state['n']}"
 
@@ -55,12 +55,14 @@ if state["outcome"] is None:
             outcome = answer_scenario(shell.content, card, answer, shell.trainee.id, time.time() - state["shown_at"])
             shell.store.record(outcome.record)
             state["outcome"] = outcome
+            st.rerun()
     elif isinstance(card, KnowledgeCard):
         chosen = widgets.knowledge_form(shell, card, form_key)
         if chosen is not None:
             outcome = answer_knowledge(card, chosen, shell.trainee.id, time.time() - state["shown_at"])
             shell.store.record(outcome.record)
             state["outcome"] = outcome
+            st.rerun()
 
 if state["outcome"] is not None:
     if isinstance(card, ScenarioCard):

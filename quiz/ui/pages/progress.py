@@ -44,7 +44,7 @@ with left:
     st.altair_chart(charts.accuracy_bars(parts, "part", "", labels), use_container_width=True)
     st.subheader(shell.t("progress.by_game"), anchor=False)
     games = stats.accuracy_by(frame, "ruleset")
-    games["ruleset"] = games["ruleset"].map(lambda r: shell.content.rulesets[r].document.title.get(shell.language)
+    games["ruleset"] = games["ruleset"].map(lambda r: shell.content.rulesets[r].document.short_name.get(shell.language)
                                             if r in shell.content.rulesets else r)
     st.altair_chart(charts.accuracy_bars(games, "ruleset", "", labels), use_container_width=True)
 with right:
