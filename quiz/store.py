@@ -8,25 +8,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import pandas as pd
 from sqlalchemy import (
-    Boolean,
-    Column,
-    DateTime,
     Engine,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    TypeDecorator,
     create_engine,
     event,
     insert,
@@ -36,100 +24,19 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError
 
-from quiz.attempt import ATTEMPT_FIELDS, FIX_FIELDS, FIX_SEPARATOR, AttemptRecord, utc_now
+from quiz.attempt import ATTEMPT_FIELDS, FIX_FIELDS, AttemptRecord, utc_now
 from quiz.errors import QuizError
+from quiz.tables import NAME_MAX, attempts, metadata, schema_version, trainees
 
 SCHEMA_VERSION = 1
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 URL_VARIABLE = "QUIZ_DATABASE_URL"
-NAME_MAX = 60
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON")
 
 
 class SchemaVersionError(QuizError, RuntimeError):
     """The database was written by a newer version of the app than this one."""
 
-
-class UTCDateTime(TypeDecorator):
-    """A timezone-aware datetime, stored in UTC and always read back aware, in UTC."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError(f"a naive datetime cannot be stored: {value!r}")
-        return value.astimezone(timezone.utc)
-
-    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
-
-
-class FixList(TypeDecorator):
-    """A set of fix ids, stored as one sorted comma-joined string and read back as a tuple."""
-
-    impl = Text
-    cache_ok = True
-
-    def process_bind_param(self, value: Iterable[str] | None, dialect: Any) -> str:
-        return FIX_SEPARATOR.join(sorted(value or ()))
-
-    def process_result_value(self, value: str | None, dialect: Any) -> tuple[str, ...]:
-        return tuple(value.split(FIX_SEPARATOR)) if value else ()
-
-
-metadata = MetaData()
-
-schema_version = Table(
-    "schema_version",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=False),
-    Column("version", Integer, nullable=False),
-)
-
-trainees = Table(
-    "trainees",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("name", String(NAME_MAX), nullable=False, unique=True),
-    Column("created_at", UTCDateTime, nullable=False),
-)
-
-attempts = Table(
-    "attempts",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("trainee_id", Integer, ForeignKey("trainees.id"), nullable=False),
-    Column("card_id", String(120), nullable=False),
-    Column("ruleset", String(64), nullable=False),
-    Column("category", String(64)),
-    Column("card_kind", String(16), nullable=False),
-    Column("mode", String(16), nullable=False),
-    Column("chosen_infraction", String(64)),
-    Column("standard_infraction", String(64)),
-    Column("chosen_penalty", String(64)),
-    Column("standard_penalty", String(64)),
-    Column("chosen_fixes", FixList, nullable=False),
-    Column("standard_fixes", FixList, nullable=False),
-    Column("chosen_choice", String(64)),
-    Column("correct_choice", String(64)),
-    Column("infraction_result", String(16)),
-    Column("penalty_result", String(16)),
-    Column("fixes_result", String(16)),
-    Column("correct", Boolean, nullable=False),
-    Column("penalty_steps", Integer),
-    Column("seconds", Float, nullable=False),
-    Column("answered_at", UTCDateTime, nullable=False),
-    Column("exam_id", Integer),
-    Index("ix_attempts_trainee_answered", "trainee_id", "answered_at"),
-    Index("ix_attempts_card", "card_id"),
-)
 
 FRAME_COLUMNS: tuple[str, ...] = ("id", *ATTEMPT_FIELDS)
 _TEXT = "str"

@@ -1,0 +1,111 @@
+"""Every table of the database, on one MetaData, with the column types they share.
+
+Features add their tables here, so that ``Store`` creates them all. Adding a table needs
+no schema version change; altering an existing one does.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Iterable
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+)
+
+from quiz.attempt import FIX_SEPARATOR
+
+NAME_MAX = 60
+
+
+class UTCDateTime(TypeDecorator):
+    """A timezone-aware datetime, stored in UTC and always read back aware, in UTC."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"a naive datetime cannot be stored: {value!r}")
+        return value.astimezone(timezone.utc)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc)
+
+
+class FixList(TypeDecorator):
+    """A set of fix ids, stored as one sorted comma-joined string and read back as a tuple."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_bind_param(self, value: Iterable[str] | None, dialect: Any) -> str:
+        return FIX_SEPARATOR.join(sorted(value or ()))
+
+    def process_result_value(self, value: str | None, dialect: Any) -> tuple[str, ...]:
+        return tuple(value.split(FIX_SEPARATOR)) if value else ()
+
+
+metadata = MetaData()
+
+schema_version = Table(
+    "schema_version",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("version", Integer, nullable=False),
+)
+
+trainees = Table(
+    "trainees",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(NAME_MAX), nullable=False, unique=True),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+attempts = Table(
+    "attempts",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), nullable=False),
+    Column("card_id", String(120), nullable=False),
+    Column("ruleset", String(64), nullable=False),
+    Column("category", String(64)),
+    Column("card_kind", String(16), nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("chosen_infraction", String(64)),
+    Column("standard_infraction", String(64)),
+    Column("chosen_penalty", String(64)),
+    Column("standard_penalty", String(64)),
+    Column("chosen_fixes", FixList, nullable=False),
+    Column("standard_fixes", FixList, nullable=False),
+    Column("chosen_choice", String(64)),
+    Column("correct_choice", String(64)),
+    Column("infraction_result", String(16)),
+    Column("penalty_result", String(16)),
+    Column("fixes_result", String(16)),
+    Column("correct", Boolean, nullable=False),
+    Column("penalty_steps", Integer),
+    Column("seconds", Float, nullable=False),
+    Column("answered_at", UTCDateTime, nullable=False),
+    Column("exam_id", Integer),
+    Index("ix_attempts_trainee_answered", "trainee_id", "answered_at"),
+    Index("ix_attempts_card", "card_id"),
+)
