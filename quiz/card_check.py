@@ -19,7 +19,7 @@ def check_card(
     found: list[Finding] = []
     if folder is not None and folder != card.ruleset and folder in rulesets:
         found.append((("ruleset",), f"card of {card.ruleset!r} is in the folder of {folder!r}"))
-    found += [(("source", "ja"), m) for m in citation_problems(card.source, ruleset.source_lines)]
+    found += [(("source", "ja"), m) for m in citation_problems(card.source, ruleset.quotes_source)]
     if isinstance(card, ScenarioCard):
         found += _check_scenario(card, ruleset)
     return found

@@ -27,8 +27,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     verdict.add_argument("infraction")
     verdict.add_argument("facts", nargs="*", metavar="fact=value")
     commands.add_parser("schema", help="write the JSON Schemas to schemas/")
+    bench = commands.add_parser("bench", help="measure the app at scale against floors")
+    bench.add_argument("--quick", action="store_true", help="small sizes, for CI")
+    bench.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     args = parser.parse_args(argv)
-    handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "schema": _schema}
+    handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "schema": _schema, "bench": _bench}
     return handler[args.command](args)
 
 
@@ -80,4 +83,12 @@ def _schema(args: argparse.Namespace) -> int:
 
     for path in write_schemas():
         print(f"wrote {path}")
+    return EXIT_OK
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from quiz.bench.run import report, run_bench
+
+    figures = run_bench(quick=args.quick, json_path=args.json, log=lambda m: print(m, file=sys.stderr))
+    print(report(figures))
     return EXIT_OK

@@ -19,6 +19,7 @@ from quiz.text import Text
 from quiz.verdict import CitedLine, Verdict
 
 MAX_HOPS = 8
+MEMO_LIMIT = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,12 +40,15 @@ class _Compiled:
     upgrades: tuple[tuple[Upgrade, Predicate, frozenset[str] | None, CitedLine], ...]
     penalty_citations: dict[str, CitedLine]
     fix_citations: dict[str, CitedLine]
+    fact_order: tuple[str, ...]
+    memo: dict[tuple, Verdict]
 
 
 def compile_ruleset(ruleset: Ruleset) -> _Compiled:
     """Parse every condition of a (checked) ruleset once; cached on the ruleset."""
-    if ruleset._compiled is not None:
-        return ruleset._compiled
+    cached = ruleset.__pydantic_private__["_compiled"]  # plain dict access: judge is hot
+    if cached is not None:
+        return cached
     facts = {spec.id: spec for spec in ruleset.facts}
     source_lines = ruleset.source_lines
     title = ruleset.document.title.ja
@@ -79,6 +83,8 @@ def compile_ruleset(ruleset: Ruleset) -> _Compiled:
         ),
         penalty_citations={p.id: cite(p.citation, "penalty") for p in ruleset.ladder},
         fix_citations={f.id: cite(f.citation, "fix") for f in ruleset.fixes},
+        fact_order=tuple(facts),
+        memo={},
     )
     ruleset._compiled = compiled
     return compiled
@@ -123,6 +129,18 @@ def judge(ruleset: Ruleset, infraction: str, facts: Mapping[str, Any] | None = N
             f"known: {', '.join(book.infractions)}"
         )
     resolved = resolve_facts(book.facts, facts or {}, entry[0].requires)
+    key = (infraction, *(resolved.get(name) for name in book.fact_order))
+    verdict = book.memo.get(key)
+    if verdict is None:
+        verdict = _decide(ruleset, book, infraction, resolved)
+        if len(book.memo) >= MEMO_LIMIT:
+            book.memo.clear()
+        book.memo[key] = verdict
+    return verdict
+
+
+def _decide(ruleset: Ruleset, book: _Compiled, infraction: str, resolved: Mapping[str, Any]) -> Verdict:
+    """The verdict for resolved facts (pure: the same facts always give the same verdict)."""
     trace: list[str] = []
     citations: list[CitedLine] = []
     explanations: list[Text] = []

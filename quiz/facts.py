@@ -30,6 +30,11 @@ class FactSpec(StrictModel):
 
 def coerce_value(spec: FactSpec, value: Any) -> FactValue:
     """Turn ``value`` into the fact's type, accepting the spellings a command line uses."""
+    kind = type(value)
+    if kind is bool and spec.type == "bool":
+        return value
+    if kind is int and spec.type == "int" and (spec.min is None or value >= spec.min):
+        return value
     if spec.type == "bool":
         if isinstance(value, bool):
             return value
@@ -57,16 +62,15 @@ def resolve_facts(
     required: tuple[str, ...] | list[str] = (),
 ) -> dict[str, FactValue]:
     """Check ``given`` facts and fill in defaults; raise FactError on the first problem."""
-    unknown = sorted(set(given) - set(specs))
+    unknown = sorted(name for name in given if name not in specs)
     if unknown:
         raise FactError(f"unknown fact {unknown[0]!r}; known facts: {', '.join(sorted(specs))}", unknown[0])
     missing = [name for name in required if name not in given]
     if missing:
         raise FactError(f"fact {missing[0]} is required for this infraction", missing[0])
-    resolved: dict[str, FactValue] = {}
-    for name, spec in specs.items():
-        if name in given:
-            resolved[name] = coerce_value(spec, given[name])
-        elif spec.default is not None:
-            resolved[name] = spec.default
+    resolved: dict[str, FactValue] = {
+        name: spec.default for name, spec in specs.items() if spec.default is not None
+    }
+    for name, value in given.items():
+        resolved[name] = coerce_value(specs[name], value)
     return resolved

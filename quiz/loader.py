@@ -6,6 +6,7 @@ loads. Problems read ``path:line: field: message``.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -84,6 +85,50 @@ def load_content(
     for path in card_files(card_paths):
         _load_card_file(path, base, content)
     return content
+
+
+_CACHE: dict[tuple, Content] = {}
+
+
+def load_content_cached(
+    rulesets_dir: Path = RULESETS_DIR,
+    card_paths: Sequence[Path] = (SCENARIOS_DIR,),
+    base: Path = PROJECT_ROOT,
+) -> Content:
+    """``load_content``, reused while no file under the given paths has changed.
+
+    The fingerprint is every file's path, size and modification time, so an edit, an
+    added or a removed file loads afresh.
+    """
+    key = (str(rulesets_dir), tuple(map(str, card_paths)), str(base), _fingerprint([rulesets_dir, *card_paths]))
+    content = _CACHE.get(key)
+    if content is None:
+        _CACHE.clear()
+        content = _CACHE[key] = load_content(rulesets_dir, card_paths, base)
+    return content
+
+
+def _fingerprint(paths: Iterable[Path]) -> tuple:
+    stamps = []
+    for path in paths:
+        stack = [str(path)]
+        while stack:
+            current = stack.pop()
+            try:
+                entries = list(os.scandir(current))
+            except NotADirectoryError:
+                info = os.stat(current)
+                stamps.append((current, info.st_size, info.st_mtime_ns))
+                continue
+            except FileNotFoundError:
+                continue
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif entry.name.endswith((".yaml", ".txt")):
+                    info = entry.stat()
+                    stamps.append((entry.path, info.st_size, info.st_mtime_ns))
+    return tuple(sorted(stamps))
 
 
 def card_files(paths: Iterable[Path]) -> list[Path]:

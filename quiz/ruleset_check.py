@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 from quiz.conditions import ConditionError, parse_condition
 from quiz.ruleset_model import Citation, Ruleset
@@ -96,12 +96,20 @@ def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> li
     return found
 
 
-def citation_problems(citation: Citation, source_lines: list[str]) -> list[str]:
-    """Messages for each quoted Japanese line that does not occur in the source."""
+def citation_problems(citation: Citation, source: list[str] | Callable[[str], bool]) -> list[str]:
+    """Messages for each quoted Japanese line that does not occur in the source.
+
+    ``source`` is the document's lines, or a test of whether a quoted line occurs in them.
+    """
+    if callable(source):
+        occurs = source
+    else:
+        lines = source
+        occurs = lambda part: any(part in line for line in lines)  # noqa: E731
     return [
         f"quoted line not found in the source document: {part!r}"
         for part in citation.ja.split("\n")
-        if part.strip() and not any(part in line for line in source_lines)
+        if part.strip() and not occurs(part)
     ]
 
 

@@ -140,15 +140,25 @@ class Ruleset(StrictModel):
 
     _source_lines: list[str] = PrivateAttr(default_factory=list)
     _compiled: Any = PrivateAttr(default=None)
+    _quoted: dict[str, bool] = PrivateAttr(default_factory=dict)
 
     def attach_source(self, lines: list[str]) -> None:
         """Give the ruleset its document's lines, so citations can name line numbers."""
         self._source_lines = list(lines)
         self._compiled = None
+        self._quoted = {}
 
     @property
     def source_lines(self) -> list[str]:
-        return self._source_lines
+        return self.__pydantic_private__["_source_lines"]  # plain dict access: read per card
+
+    def quotes_source(self, part: str) -> bool:
+        """Whether ``part`` occurs within one line of the source document (memoised)."""
+        quoted = self.__pydantic_private__["_quoted"]
+        found = quoted.get(part)
+        if found is None:
+            found = quoted[part] = any(part in line for line in self.source_lines)
+        return found
 
     def infraction(self, infraction_id: str) -> Infraction | None:
         return next((i for i in self.infractions if i.id == infraction_id), None)

@@ -1,0 +1,1 @@
+"""The benchmark: ``python -m quiz bench`` measures the app at scale against floors."""

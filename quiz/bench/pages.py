@@ -1,0 +1,64 @@
+"""Warm AppTest reruns of a page against its floor script."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from quiz.loader import PROJECT_ROOT
+
+APP = PROJECT_ROOT / "app.py"
+FLOORS = Path(__file__).resolve().parent / "floors"
+
+
+@dataclass(frozen=True)
+class PageFigures:
+    rerun_s: float
+    floor_s: float
+
+    @property
+    def ratio_to_floor(self) -> float:
+        return self.rerun_s / self.floor_s if self.floor_s else float("inf")
+
+    def to_json(self) -> dict[str, float]:
+        return {"rerun_s": self.rerun_s, "floor_s": self.floor_s, "ratio_to_floor": self.ratio_to_floor}
+
+
+def measure_page(
+    page: str, floor: str, query: dict[str, str], repeats: int,
+    prepare: Callable[[object], None] | None = None,
+) -> PageFigures:
+    """Median warm rerun of ``page`` (a path under quiz/ui/pages) and of its floor script.
+
+    Both are run once to warm up; then reruns alternate so both see the same load.
+    """
+    from streamlit.testing.v1 import AppTest
+
+    app = AppTest.from_file(str(APP), default_timeout=300)
+    for key, value in query.items():
+        app.query_params[key] = value
+    app.run()
+    app.switch_page(page)
+    app.run()
+    if prepare is not None:
+        prepare(app)
+    _check(app, page)
+    floor_app = AppTest.from_file(str(FLOORS / floor), default_timeout=300)
+    floor_app.run()
+    page_times, floor_times = [], []
+    for _ in range(repeats):
+        for target, into in ((app, page_times), (floor_app, floor_times)):
+            start = time.perf_counter()
+            target.run()
+            into.append(time.perf_counter() - start)
+    _check(app, page)
+    return PageFigures(statistics.median(page_times), statistics.median(floor_times))
+
+
+def _check(app: object, page: str) -> None:
+    exceptions = getattr(app, "exception")
+    if exceptions:
+        raise RuntimeError(f"{page} raised: {exceptions[0].value}")

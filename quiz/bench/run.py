@@ -1,0 +1,215 @@
+"""``python -m quiz bench``: build content and history at scale, measure, print, save JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import yaml
+
+from quiz import engine
+from quiz.attempt import AttemptRecord
+from quiz.bench import cold_start, pages, synthetic
+from quiz.bench.timing import alternating_medians, median_seconds, peak_rss_mb
+from quiz.facts import resolve_facts
+from quiz.loader import RULESETS_DIR, card_files, load_content, load_content_cached
+from quiz.store import Store
+from quiz.yaml_source import SafeLoader
+
+SEED = 20261129
+
+
+@dataclass(frozen=True)
+class Sizes:
+    cards: int
+    attempts: int
+    trainees: int
+    heavy_attempts: int
+    repeats: int
+
+
+FULL = Sizes(cards=10_000, attempts=1_000_000, trainees=200, heavy_attempts=100_000, repeats=5)
+QUICK = Sizes(cards=500, attempts=20_000, trainees=20, heavy_attempts=5_000, repeats=3)
+
+
+def run_bench(quick: bool = False, json_path: Path | None = None, log=print) -> dict:
+    """Measure everything; returns the figures (also written to ``json_path``)."""
+    sizes = QUICK if quick else FULL
+    rng = random.Random(SEED)
+    figures: dict = {"sizes": {"cards": sizes.cards, "attempts": sizes.attempts, "trainees": sizes.trainees}}
+    with tempfile.TemporaryDirectory(prefix="quiz-bench-") as tmp:
+        folder = Path(tmp)
+        shipped = load_content()
+        log(f"writing {sizes.cards} cards ...")
+        card_ids = synthetic.write_cards(shipped, sizes.cards, folder / "cards", rng)
+        figures.update(_content_figures(folder / "cards", sizes))
+        content = load_content_cached(RULESETS_DIR, [folder / "cards"])
+        figures.update(_engine_figures(content))
+        log(f"writing {sizes.attempts} attempts by {sizes.trainees} trainees ...")
+        url = f"sqlite:///{folder / 'bench.db'}"
+        store = Store(url)
+        trainee_ids = synthetic.write_history(
+            store, content, card_ids, sizes.attempts, sizes.trainees, sizes.heavy_attempts, rng
+        )
+        figures["answer_write_ms"] = _answer_write_ms(store, content, trainee_ids[-1], card_ids)
+        heavy = next(t.name for t in store.trainees() if t.id == trainee_ids[0])
+        env = {"QUIZ_DATABASE_URL": url, "QUIZ_CONTENT_DIR": str(folder / "cards"),
+               "QUIZ_SUPERVISOR_PASSWORD": "bench-password"}
+        log("measuring pages ...")
+        with _environment(env):
+            figures["pages"] = _page_figures(heavy, sizes.repeats)
+        log("measuring cold start ...")
+        figures.update(_cold_start_figures(env, heavy))
+        store.dispose()
+    figures["peak_rss_mb"] = peak_rss_mb()
+    if json_path is not None:
+        json_path.write_text(json.dumps(figures, indent=2), encoding="utf-8")
+    return figures
+
+
+def _content_figures(folder: Path, sizes: Sizes) -> dict:
+    texts = [path.read_text(encoding="utf-8") for path in card_files([folder])]
+
+    def floor() -> None:
+        for text in texts:
+            yaml.load(text, Loader=SafeLoader)  # noqa: S506 - the safe loader
+
+    def cold() -> None:
+        loaded = load_content(RULESETS_DIR, [folder])
+        if loaded.problems:
+            raise RuntimeError(f"synthetic content has problems: {loaded.problems[0]}")
+
+    floor_s, cold_s = alternating_medians(floor, cold, sizes.repeats)
+    load_content_cached(RULESETS_DIR, [folder])
+    cached_s = median_seconds(lambda: load_content_cached(RULESETS_DIR, [folder]), 20)
+    return {
+        "content_bytes": sum(len(t.encode("utf-8")) for t in texts),
+        "content_load_cold_s": cold_s,
+        "yaml_floor_s": floor_s,
+        "content_load_ratio_to_floor": cold_s / floor_s,
+        "content_load_cached_s": cached_s,
+    }
+
+
+def _engine_figures(content) -> dict:
+    cases = [(content.rulesets[c.ruleset], c.infraction, c.facts) for c in content.scenario_cards]
+    start = time.perf_counter()
+    for ruleset, infraction, facts in cases:
+        engine.judge(ruleset, infraction, facts)
+    as_used = len(cases) / (time.perf_counter() - start)
+    resolved = []
+    for ruleset, infraction, facts in cases:
+        book = engine.compile_ruleset(ruleset)
+        resolved.append((ruleset, book, infraction, resolve_facts(book.facts, facts)))
+    start = time.perf_counter()
+    for ruleset, book, infraction, facts in resolved:
+        engine._decide(ruleset, book, infraction, facts)  # noqa: SLF001 - the unmemoised path
+    unmemoised = len(cases) / (time.perf_counter() - start)
+    return {"verdicts_per_s": as_used, "verdicts_per_s_unmemoised": unmemoised, "verdict_count": len(cases)}
+
+
+def _answer_write_ms(store: Store, content, trainee_id: int, card_ids: list[str]) -> float:
+    save = _saver(store)
+    card = content.cards[card_ids[0]]
+
+    def write() -> None:
+        save(AttemptRecord(trainee_id=trainee_id, card_id=card.id, ruleset=card.ruleset, category=None,
+                           card_kind="scenario", correct=True, seconds=10.0))
+
+    return median_seconds(write, 200) * 1000
+
+
+def _saver(store: Store):
+    """The app's own answer writer (with the review schedule when that feature exists)."""
+    try:
+        from quiz.answers import save_answer
+    except ImportError:
+        return store.record
+    return lambda record: save_answer(store, record)
+
+
+def _page_figures(heavy: str, repeats: int) -> dict:
+    query = {"trainee": heavy, "lang": "en"}
+    figures = {
+        "practice": pages.measure_page("quiz/ui/pages/practice.py", "practice.py", query, repeats).to_json(),
+        "progress": pages.measure_page("quiz/ui/pages/progress.py", "progress.py", query, repeats).to_json(),
+    }
+    team_page = pages.APP.parent / "quiz" / "ui" / "pages" / "team.py"
+    if team_page.exists():
+        figures["team"] = pages.measure_page("quiz/ui/pages/team.py", "team.py", query, repeats,
+                                             prepare=_unlock_team).to_json()
+    return figures
+
+
+def _unlock_team(app) -> None:
+    """Log in on the Team page as a supervisor would."""
+    password = next((w for w in app.text_input if w.proto.type == w.proto.PASSWORD), None)
+    if password is None:
+        return
+    password.set_value(os.environ["QUIZ_SUPERVISOR_PASSWORD"])
+    next(b for b in app.button if b.label).click()
+    app.run()
+
+
+def _cold_start_figures(env: dict[str, str], heavy: str) -> dict:
+    if cold_start.chromium_path() is None:
+        return {"cold_start_s": None, "cold_start_floor_s": None}
+    app = cold_start.cold_start_seconds(pages.APP, env, f"?trainee={heavy}&lang=en", "Check")
+    floor = cold_start.cold_start_seconds(pages.FLOORS / "practice.py", env, "", "Check")
+    return {"cold_start_s": app, "cold_start_floor_s": floor, "cold_start_ratio_to_floor": app / floor}
+
+
+@contextmanager
+def _environment(values: dict[str, str]) -> Iterator[None]:
+    saved = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+
+
+def report(figures: dict) -> str:
+    """The figures as a table, each with its target and whether it is met."""
+    rows = [
+        ("content load, cold (s)", figures["content_load_cold_s"], None),
+        ("libyaml floor (s)", figures["yaml_floor_s"], None),
+        ("content load / floor", figures["content_load_ratio_to_floor"], ("≤", 2.0)),
+        ("content load, cached (s)", figures["content_load_cached_s"], ("≤", 0.010)),
+        ("verdicts per second", figures["verdicts_per_s"], ("≥", 100_000)),
+        ("verdicts per second, unmemoised", figures["verdicts_per_s_unmemoised"], None),
+        ("store one answer (ms)", figures["answer_write_ms"], ("≤", 20.0)),
+    ]
+    limits = {"practice": 1.5, "progress": 2.0, "team": 2.0}
+    for name, page in figures["pages"].items():
+        rows.append((f"{name} page rerun (s)", page["rerun_s"], None))
+        rows.append((f"{name} floor rerun (s)", page["floor_s"], None))
+        rows.append((f"{name} page / floor", page["ratio_to_floor"], ("≤", limits[name])))
+    if figures.get("cold_start_s") is not None:
+        rows.append(("cold start (s)", figures["cold_start_s"], None))
+        rows.append(("cold start floor (s)", figures["cold_start_floor_s"], None))
+        rows.append(("cold start / floor", figures["cold_start_ratio_to_floor"], ("≤", 1.5)))
+    rows.append(("peak RSS (MiB)", figures["peak_rss_mb"], None))
+    sizes = figures["sizes"]
+    lines = [f"sizes: {sizes['cards']} cards, {sizes['attempts']} attempts, {sizes['trainees']} trainees", ""]
+    for label, value, target in rows:
+        verdict = ""
+        if target is not None:
+            op, limit = target
+            met = value <= limit if op == "≤" else value >= limit
+            verdict = f"target {op} {limit:g}: {'met' if met else 'MISSED'}"
+        lines.append(f"{label:<36} {value:>14,.4f}  {verdict}")
+    return "\n".join(lines)

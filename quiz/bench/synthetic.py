@@ -1,0 +1,103 @@
+"""Synthetic content and history at scale, built from the shipped cards."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from pathlib import Path
+from typing import Sequence
+
+import yaml
+from sqlalchemy import insert
+
+from quiz.card_model import ScenarioCard
+from quiz.engine import judge
+from quiz.loader import Content
+from quiz.store import Store
+from quiz.tables import attempts, trainees
+
+CARDS_PER_FILE = 100
+DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def write_cards(content: Content, count: int, folder: Path, rng: random.Random) -> list[str]:
+    """Write ``count`` valid scenario cards, copies of shipped ones with new ids and titles.
+
+    Cards go to ``folder/<ruleset>/bench-NNN.yaml``, a hundred to a file; returns the ids.
+    """
+    templates = [c for c in content.scenario_cards if not getattr(c, "parameters", None)]
+    ids: list[str] = []
+    files: dict[tuple[str, int], list[dict]] = {}
+    for number in range(count):
+        template = rng.choice(templates)
+        data = template.model_dump(mode="json", exclude_none=True, by_alias=True)
+        data["id"] = f"bench-{number:06d}"
+        data["title"] = {lang: f"{text} #{number}" for lang, text in data["title"].items()}
+        files.setdefault((template.ruleset, number // CARDS_PER_FILE), []).append(data)
+        ids.append(data["id"])
+    for (ruleset, index), cards in files.items():
+        path = folder / ruleset / f"bench-{index:04d}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(yaml.dump({"cards": cards}, Dumper=DUMPER, allow_unicode=True, sort_keys=False), "utf-8")
+    return ids
+
+
+def write_history(
+    store: Store, content: Content, card_ids: Sequence[str], total: int, trainee_count: int,
+    heavy_attempts: int, rng: random.Random, days: int = 365,
+) -> list[int]:
+    """Insert ``total`` attempts by ``trainee_count`` trainees over ``days`` days.
+
+    The first trainee has ``heavy_attempts`` of them (the progress page's worst case); the
+    rest are spread over the others. Returns the trainee ids, the heavy one first.
+    """
+    now = dt.datetime.now(dt.timezone.utc)
+    with store.engine.begin() as conn:
+        ids = [
+            int(conn.execute(insert(trainees).values(name=f"bench-trainee-{n:04d}", created_at=now))
+                .inserted_primary_key[0])
+            for n in range(trainee_count)
+        ]
+    samples = [_sample(content, content.cards[card_id]) for card_id in card_ids[:500]]
+    ladders = {rid: [p.id for p in r.ladder] for rid, r in content.rulesets.items()}
+    rest = max(total - heavy_attempts, 0)
+    owners = [ids[0]] * min(heavy_attempts, total) + [rng.choice(ids[1:] or ids) for _ in range(rest)]
+    batch: list[dict] = []
+    for owner in owners:
+        sample = rng.choice(samples)
+        right = rng.random() < 0.7
+        ladder = ladders[sample["ruleset"]]
+        chosen = sample["standard_penalty"] if right else rng.choice(ladder)
+        steps = ladder.index(chosen) - ladder.index(sample["standard_penalty"])
+        batch.append(dict(sample, trainee_id=owner, correct=steps == 0, chosen_penalty=chosen,
+                          penalty_result="correct" if steps == 0 else "wrong", penalty_steps=steps,
+                          seconds=rng.uniform(5, 90),
+                          answered_at=now - dt.timedelta(seconds=rng.uniform(0, days * 86400))))
+        if len(batch) >= 20_000:
+            _insert(store, batch)
+            batch = []
+    if batch:
+        _insert(store, batch)
+    return ids
+
+
+def _insert(store: Store, rows: list[dict]) -> None:
+    with store.engine.begin() as conn:
+        conn.execute(insert(attempts), rows)
+
+
+def _sample(content: Content, card: object) -> dict:
+    """The fixed columns of an attempt at ``card`` (a scenario card)."""
+    assert isinstance(card, ScenarioCard)
+    ruleset = content.rulesets[card.ruleset]
+    verdict = judge(ruleset, card.infraction, card.facts)
+    infraction = ruleset.infraction(verdict.infraction)
+    return {
+        "card_id": card.id, "ruleset": card.ruleset, "category": infraction.category if infraction else None,
+        "card_kind": "scenario", "mode": "practice",
+        "chosen_infraction": verdict.infraction, "standard_infraction": verdict.infraction,
+        "chosen_penalty": verdict.penalty, "standard_penalty": verdict.penalty,
+        "chosen_fixes": verdict.fixes, "standard_fixes": verdict.fixes,
+        "chosen_choice": None, "correct_choice": None,
+        "infraction_result": "correct", "fixes_result": "correct", "exam_id": None,
+    }
