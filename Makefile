@@ -24,7 +24,7 @@ validate: setup
 	$(BIN)/python -m quiz validate
 
 test: setup browser
-	$(BIN)/python -m pytest
+	bash scripts/with-postgres.sh $(BIN)/python -m pytest
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

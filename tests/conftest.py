@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from quiz.loader import Content, load_content
+from tests.databases import postgres_database, sqlite_url
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,3 +25,12 @@ def ygo(content: Content):
 @pytest.fixture(scope="session")
 def pkm(content: Content):
     return content.rulesets["pokemon-card-ja"]
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path):
+    """A database URL: a SQLite file, and (when a server is given) a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path)
+    else:
+        yield from postgres_database()
