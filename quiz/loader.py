@@ -72,8 +72,10 @@ def load_content(
 ) -> Content:
     """Load every ruleset in ``rulesets_dir`` and every card file under ``card_paths``."""
     content = Content()
+    broken_rulesets = 0
     for path in sorted(rulesets_dir.glob("*.yaml")):
         ruleset = _load_ruleset(path, base, content.problems)
+        broken_rulesets += ruleset is None
         if ruleset is not None:
             if ruleset.id in content.rulesets:
                 content.problems.append(Problem(_show(path, base), 1, "id", f"duplicate ruleset {ruleset.id!r}"))
@@ -81,7 +83,7 @@ def load_content(
                 content.rulesets[ruleset.id] = ruleset
     themes = rulesets_dir / THEMES_FILE
     if themes.is_file():
-        _load_themes(themes, base, content)
+        _load_themes(themes, base, content, report_unknown_rulesets=not broken_rulesets)
     for path in card_files(card_paths):
         _load_card_file(path, base, content)
     return content
@@ -132,11 +134,18 @@ def _fingerprint(paths: Iterable[Path]) -> tuple:
 
 
 def card_files(paths: Iterable[Path]) -> list[Path]:
-    """The YAML files named, and those under the folders named, in a stable order."""
+    """The YAML files named, and those under the folders named, in a stable order.
+
+    Hidden files and folders (a name starting with ``.``) under a folder are skipped: a
+    content pack is staged in one until it has been validated.
+    """
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*.yaml") if p.is_file())
+            found += sorted(
+                p for p in path.rglob("*.yaml")
+                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
         elif path.exists():
             found.append(path)
     return found
@@ -254,7 +263,8 @@ def _load_card_file(path: Path, base: Path, content: Content) -> None:
         content.card_files[card.id] = shown
 
 
-def _load_themes(path: Path, base: Path, content: Content) -> None:
+def _load_themes(path: Path, base: Path, content: Content, report_unknown_rulesets: bool) -> None:
+    """The comparison themes; a ruleset that failed to load is left out, not reported again."""
     read = _read(path, base, content.problems)
     if read is None:
         return
@@ -270,7 +280,8 @@ def _load_themes(path: Path, base: Path, content: Content) -> None:
         for ruleset_id, ids in theme.infractions.items():
             ruleset = content.rulesets.get(ruleset_id)
             if ruleset is None:
-                findings.append((("themes", index, "infractions", ruleset_id), f"unknown ruleset {ruleset_id!r}"))
+                if report_unknown_rulesets:
+                    findings.append((("themes", index, "infractions", ruleset_id), f"unknown ruleset {ruleset_id!r}"))
                 continue
             for n, infraction_id in enumerate(ids):
                 if ruleset.infraction(infraction_id) is None:
