@@ -53,7 +53,12 @@ def daily_accuracy(df: pd.DataFrame, tz: str = "UTC") -> pd.DataFrame:
     ``date`` is the local day at midnight (naive datetime64); ``rolling_7d`` is the
     correct/answered ratio of the sums over the seven calendar days ending that day.
     """
-    daily = _tally(df["correct"], _days(df, tz).rename("date"))
+    return with_rolling_7d(_tally(df["correct"], _days(df, tz).rename("date")))
+
+
+def with_rolling_7d(daily: pd.DataFrame) -> pd.DataFrame:
+    """Per-day tallies (indexed by day) with ``rolling_7d`` added, as ``daily_accuracy`` gives."""
+    daily = daily.copy()
     window = daily[["answered", "correct"]].rolling("7D").sum()
     daily["rolling_7d"] = window["correct"] / window["answered"]
     return daily.reset_index()

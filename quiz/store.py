@@ -85,7 +85,7 @@ class Store:
         self.url = make_url(database_url(url))
         if self.url.get_backend_name() == "sqlite":
             _make_folder(self.url.database)
-        self.engine: Engine = create_engine(self.url)
+        self.engine: Engine = create_engine(self.url, **_engine_options(self.url.get_backend_name()))
         if self.url.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
@@ -166,6 +166,13 @@ def _make_folder(database: str | None) -> None:
     """Create the folder of a SQLite file (not for in-memory databases)."""
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _engine_options(backend: str) -> dict[str, Any]:
+    """Per-database options: PostgreSQL sessions work in UTC, so dates group by UTC day."""
+    if backend == "postgresql":
+        return {"connect_args": {"options": "-c timezone=UTC"}, "pool_pre_ping": True}
+    return {}
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -1,0 +1,95 @@
+"""The database-side statistics agree with the pandas ones on the same history."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pandas as pd
+import pytest
+
+from quiz import stats, stats_sql
+from quiz.attempt import AttemptRecord
+from quiz.store import Store
+
+TODAY = dt.date(2026, 3, 20)
+LADDER = ["caution", "warning", "duel_loss", "match_loss"]
+
+
+@pytest.fixture
+def history(db_url):
+    """A seeded, varied history of two trainees over 40 days, stored in the database."""
+    store = Store(db_url)
+    rng = random.Random(5)
+    ids = [store.trainee("Aiko").id, store.trainee("Ben").id]
+    for n in range(400):
+        standard = rng.choice(LADDER)
+        chosen = rng.choice(LADDER + [standard] * 3)
+        knowledge = rng.random() < 0.15
+        steps = LADDER.index(chosen) - LADDER.index(standard)
+        infraction_right = rng.random() < 0.8
+        store.record(AttemptRecord(
+            trainee_id=rng.choice(ids), card_id=f"card-{rng.randrange(30)}",
+            ruleset=rng.choice(["yugioh-ocg", "pokemon-card-ja"]),
+            category=None if knowledge else rng.choice(["deck", "tardiness", "rules"]),
+            card_kind="knowledge" if knowledge else "scenario",
+            chosen_penalty=None if knowledge else chosen, standard_penalty=None if knowledge else standard,
+            infraction_result=None if knowledge else ("correct" if infraction_right else "wrong"),
+            penalty_result=None if knowledge else ("correct" if steps == 0 else rng.choice(["wrong", "accepted"])),
+            fixes_result=None if knowledge else rng.choice(["correct", "wrong"]),
+            penalty_steps=None if knowledge else steps,
+            correct=rng.random() < 0.6, seconds=3.0,
+            answered_at=dt.datetime(2026, 2, 8, tzinfo=dt.timezone.utc)
+            + dt.timedelta(days=rng.choice(list(range(0, 40, 1)) + [41, 41]), hours=rng.uniform(0, 23.9)),
+        ))
+    yield store, ids
+    store.dispose()
+
+
+SCOPES = [
+    lambda ids: (stats_sql.Scope(ids[0], ("yugioh-ocg", "pokemon-card-ja")), [ids[0]], None),
+    lambda ids: (stats_sql.Scope(ids[1], ("pokemon-card-ja",)), [ids[1]], ["pokemon-card-ja"]),
+    lambda ids: (stats_sql.Scope(), ids, None),
+]
+
+
+@pytest.mark.parametrize("make_scope", SCOPES)
+def test_every_figure_matches_pandas(history, make_scope):
+    store, ids = history
+    scope, trainees, rulesets = make_scope(ids)
+    frame = store.attempts()
+    frame = frame[frame["trainee_id"].isin(trainees)]
+    if rulesets:
+        frame = frame[frame["ruleset"].isin(rulesets)]
+    assert len(frame) > 50
+    assert stats_sql.summary(store, scope) == stats.summary(frame)
+    pd.testing.assert_frame_equal(stats_sql.daily_accuracy(store, scope), stats.daily_accuracy(frame),
+                                  check_dtype=False)
+    pd.testing.assert_frame_equal(stats_sql.accuracy_by_part(store, scope), stats.accuracy_by_part(frame),
+                                  check_dtype=False)
+    for column in ("ruleset", "category"):
+        pd.testing.assert_frame_equal(stats_sql.accuracy_by(store, scope, column), stats.accuracy_by(frame, column),
+                                      check_dtype=False)
+    expected = stats.penalty_confusion(frame).sort_values(["standard_penalty", "chosen_penalty"], ignore_index=True)
+    pd.testing.assert_frame_equal(stats_sql.penalty_confusion(store, scope), expected, check_dtype=False)
+    sql_leniency, pandas_leniency = stats_sql.leniency(store, scope), stats.leniency(frame)
+    assert (sql_leniency.errors, sql_leniency.too_lenient, sql_leniency.too_harsh) == (
+        pandas_leniency.errors, pandas_leniency.too_lenient, pandas_leniency.too_harsh)
+    assert sql_leniency.mean_steps == pytest.approx(pandas_leniency.mean_steps)
+    pd.testing.assert_frame_equal(sql_leniency.by_steps, pandas_leniency.by_steps, check_dtype=False)
+    assert stats_sql.practice_streak(store, scope, TODAY) == stats.practice_streak(frame, TODAY)
+    sql_mistakes = stats_sql.recent_mistakes(store, scope, limit=15)
+    pandas_mistakes = stats.recent_mistakes(frame, limit=15)
+    assert list(sql_mistakes["card_id"]) == list(pandas_mistakes["card_id"])
+    assert list(sql_mistakes["answered_at"]) == list(pandas_mistakes["answered_at"])
+
+
+def test_empty_scope(history):
+    store, _ = history
+    scope = stats_sql.Scope(trainee_id=999_999)
+    assert stats_sql.summary(store, scope) == stats.Summary(0, 0, 0.0, 0)
+    assert stats_sql.daily_accuracy(store, scope).empty
+    assert stats_sql.accuracy_by_part(store, scope).empty
+    assert stats_sql.leniency(store, scope).errors == 0
+    assert stats_sql.recent_mistakes(store, scope).empty
+    assert stats_sql.practice_streak(store, scope, TODAY) == stats.Streak(0, 0)
