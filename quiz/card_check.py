@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from quiz.card_model import KnowledgeCard, ScenarioCard
-from quiz.engine import judge
-from quiz.errors import FactError, QuizError
 from quiz.ruleset_check import Finding, citation_problems
 from quiz.ruleset_model import Ruleset
+from quiz.variant_check import changing_answer, judge_every_showing, variant_problems
 
 
 def check_card(
@@ -29,16 +28,19 @@ def _check_scenario(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
     if ruleset.infraction(card.infraction) is None:
         known = ", ".join(i.id for i in ruleset.infractions)
         return [(("infraction",), f"unknown infraction {card.infraction!r}; known: {known}")]
-    try:
-        verdict = judge(ruleset, card.infraction, card.facts)
-    except FactError as error:
-        return [(("facts", error.fact) if error.fact in card.facts else ("facts",), str(error))]
-    except QuizError as error:
-        return [(("facts",), str(error))]
+    found = variant_problems(card, ruleset)
+    if found:
+        return found
+    found, judged = judge_every_showing(card, ruleset)
+    if found:
+        return found
     expect = card.expect
     if expect is None:
         return []
-    found: list[Finding] = []
+    changing = changing_answer(judged)
+    if changing is not None:
+        return [(("expect",), changing)]
+    verdict = judged[0][1]
     if ruleset.penalty(expect.penalty) is None:
         found.append((("expect", "penalty"), f"unknown penalty {expect.penalty!r}"))
     elif expect.penalty != verdict.penalty:

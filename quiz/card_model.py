@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, model_validator
 
+from quiz.parameter_model import FactEntry, Parameter, ParameterName
 from quiz.ruleset_model import Citation
 from quiz.text import StrictModel, Text
 
@@ -34,8 +35,16 @@ class ScenarioCard(CardBase):
     kind: Literal["scenario"]
     situation: Text
     infraction: str
-    facts: dict[str, bool | int] = Field(default_factory=dict)
-    expect: Expect | None = None
+    parameters: dict[ParameterName, Parameter] = Field(
+        default_factory=dict,
+        description="Values drawn afresh for each showing; {name} in the title and situation shows them",
+    )
+    facts: dict[str, FactEntry] = Field(
+        default_factory=dict, description="Fact values: true/false, a number, or {param: name} for a drawn number"
+    )
+    expect: Expect | None = Field(
+        default=None, description="The answer for every showing; leave it out when the answer depends on the values"
+    )
 
 
 class Choice(StrictModel):

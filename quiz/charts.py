@@ -66,3 +66,13 @@ def leniency_bars(by_steps: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         )
         .properties(height=220, width=alt.Step(48))
     )
+
+
+def readiness_bars(readiness: pd.DataFrame, column: str, labels: dict[str, str]) -> alt.LayerChart:
+    """Predicted chance of a right answer today per ``column``, with the cards counted.
+
+    ``readiness`` has ``column``, ``cards`` and ``readiness`` (see ``quiz.review.readiness``);
+    ``labels`` names ``readiness`` and ``cards``. Drawn like the accuracy bars.
+    """
+    data = readiness.rename(columns={"readiness": "accuracy", "cards": "answered"})
+    return accuracy_bars(data, column, "", {"accuracy": labels["readiness"], "answered": labels["cards"]})

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from quiz.engine import judge
 from quiz.loader import Content
 from quiz.ruleset_model import Ruleset
+from quiz.variants import possible_facts
 
 MIN_CARDS_PER_BRANCH = 2
 
@@ -30,11 +31,15 @@ def branches(ruleset: Ruleset) -> list[str]:
 
 
 def coverage(content: Content) -> list[BranchCount]:
-    """Card counts for every branch of every loaded ruleset."""
+    """Card counts for every branch of every loaded ruleset.
+
+    A variant card counts once for every branch that some combination of its values reaches.
+    """
     counts = {b: 0 for rs in content.rulesets.values() for b in branches(rs)}
     for card in content.scenario_cards:
-        verdict = judge(content.rulesets[card.ruleset], card.infraction, card.facts)
-        for step in set(verdict.trace):
+        ruleset = content.rulesets[card.ruleset]
+        reached = {step for facts in possible_facts(card) for step in judge(ruleset, card.infraction, facts).trace}
+        for step in reached:
             if step in counts:
                 counts[step] += 1
     return [BranchCount(branch, n) for branch, n in counts.items()]

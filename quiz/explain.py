@@ -80,3 +80,12 @@ def when_penalty_applies(ruleset: Ruleset, infraction_id: str, penalty_id: str, 
         if i.id != infraction_id and any(r.penalty == penalty_id for r in i.rules)
     ]
     return others
+
+
+def describe_facts(ruleset: Ruleset, facts: Mapping[str, Any], language: str) -> list[str]:
+    """Facts in words, one per line, e.g. ``Minutes late after the call: 7``."""
+    names = {f.id: f.name.get(language) for f in ruleset.facts}
+    return [
+        f"{names.get(key, key)}: {WORDS['yes' if value else 'no'].get(language) if isinstance(value, bool) else value}"
+        for key, value in facts.items()
+    ]

@@ -10,6 +10,7 @@ from quiz.card_model import KnowledgeCard, ScenarioCard
 from quiz.engine import judge
 from quiz.grading import KnowledgeGrade, ScenarioAnswer, ScenarioGrade, grade_knowledge, grade_scenario
 from quiz.loader import Content
+from quiz.variants import CardShowing, seed_facts, show_card
 from quiz.verdict import Verdict
 
 KNOWLEDGE_CATEGORY = "knowledge"
@@ -20,6 +21,7 @@ class ScenarioOutcome:
     verdict: Verdict
     grade: ScenarioGrade
     record: AttemptRecord
+    showing: CardShowing | None = None  # the values the card was shown with (variant cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +30,10 @@ class KnowledgeOutcome:
     record: AttemptRecord
 
 
-def verdict_for(content: Content, card: ScenarioCard) -> Verdict:
-    return judge(content.rulesets[card.ruleset], card.infraction, card.facts)
+def verdict_for(content: Content, card: ScenarioCard, showing: CardShowing | None = None) -> Verdict:
+    """The engine's verdict on the card as shown (by default its showing of the default seed)."""
+    facts = showing.facts if showing is not None else seed_facts(card)
+    return judge(content.rulesets[card.ruleset], card.infraction, facts)
 
 
 def card_category(content: Content, card: ScenarioCard | KnowledgeCard) -> str:
@@ -41,6 +45,13 @@ def card_category(content: Content, card: ScenarioCard | KnowledgeCard) -> str:
     return infraction.category if infraction else KNOWLEDGE_CATEGORY
 
 
+def category_keys(content: Content) -> dict[str, str]:
+    """Card id -> ``ruleset/category`` (``ruleset/knowledge`` for knowledge cards), computed once."""
+    return content.memo("card_category_keys", lambda: {
+        card.id: f"{card.ruleset}/{card_category(content, card)}" for card in content.cards.values()
+    })
+
+
 def card_pool(content: Content, rulesets: Iterable[str], categories: Iterable[str] | None = None) -> list[str]:
     """Ids of the cards of the chosen rulesets, in file order.
 
@@ -49,9 +60,7 @@ def card_pool(content: Content, rulesets: Iterable[str], categories: Iterable[st
     """
     wanted_rulesets = set(rulesets)
     wanted = set(categories) if categories is not None else None
-    keys = content.memo("card_category_keys", lambda: {
-        card.id: f"{card.ruleset}/{card_category(content, card)}" for card in content.cards.values()
-    })
+    keys = category_keys(content)
     return [
         card.id
         for card in content.cards.values()
@@ -61,11 +70,12 @@ def card_pool(content: Content, rulesets: Iterable[str], categories: Iterable[st
 
 def answer_scenario(
     content: Content, card: ScenarioCard, answer: ScenarioAnswer, trainee_id: int, seconds: float,
-    mode: str = "practice", exam_id: int | None = None,
+    mode: str = "practice", exam_id: int | None = None, showing: CardShowing | None = None,
 ) -> ScenarioOutcome:
-    """Judge the card, grade the answer and build the record to store."""
+    """Judge the card as shown (the drawn facts of ``showing``), grade the answer and build the record."""
     ruleset = content.rulesets[card.ruleset]
-    verdict = verdict_for(content, card)
+    showing = showing or show_card(card)
+    verdict = verdict_for(content, card, showing)
     grade = grade_scenario(ruleset, verdict, answer)
     infraction = ruleset.infraction(verdict.infraction)
     record = AttemptRecord(
@@ -91,7 +101,7 @@ def answer_scenario(
         seconds=round(max(seconds, 0.0), 2),
         exam_id=exam_id,
     )
-    return ScenarioOutcome(verdict, grade, record)
+    return ScenarioOutcome(verdict, grade, record, showing)
 
 
 def answer_knowledge(

@@ -17,11 +17,13 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    JSON,
     MetaData,
     String,
     Table,
     Text,
     TypeDecorator,
+    UniqueConstraint,
 )
 
 from quiz.attempt import FIX_SEPARATOR
@@ -108,4 +110,34 @@ attempts = Table(
     Column("exam_id", Integer),
     Index("ix_attempts_trainee_answered", "trainee_id", "answered_at"),
     Index("ix_attempts_card", "card_id"),
+)
+
+exams = Table(
+    "exams",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), nullable=False),
+    Column("preset", String(64), nullable=False),
+    Column("settings", JSON, nullable=False),
+    Column("card_ids", JSON, nullable=False),  # the questions, in order
+    Column("seeds", JSON, nullable=False),  # one per question: the showing of a variant card
+    Column("started_at", UTCDateTime, nullable=False),
+    Column("deadline", UTCDateTime, nullable=False),
+    Column("finished_at", UTCDateTime),
+    Column("score", Integer),
+    Column("passed", Boolean),
+    Index("ix_exams_trainee_started", "trainee_id", "started_at"),
+)
+
+review_schedules = Table(
+    "review_schedules",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), nullable=False),
+    Column("card_id", String(120), nullable=False),
+    Column("fsrs_card", Text, nullable=False),  # fsrs.Card.to_json(): the whole schedule
+    Column("due", UTCDateTime, nullable=False),  # copies of the JSON's, for queries
+    Column("last_review", UTCDateTime),
+    UniqueConstraint("trainee_id", "card_id", name="uq_review_schedules_trainee_card"),
+    Index("ix_review_schedules_trainee_due", "trainee_id", "due"),
 )

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from quiz.loader import Content, load_content
+from quiz.store import Store
 from tests.databases import postgres_database, sqlite_url
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,3 +35,11 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path):
         yield sqlite_url(tmp_path)
     else:
         yield from postgres_database()
+
+
+@pytest.fixture
+def store(db_url: str):
+    """A Store on ``db_url`` (SQLite, and PostgreSQL when a server is given), disposed afterwards."""
+    store = Store(db_url)
+    yield store
+    store.dispose()

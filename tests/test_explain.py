@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quiz.explain import describe_condition, when_penalty_applies
+from quiz.explain import describe_condition, describe_facts, when_penalty_applies
 
 
 def test_describe_comparison_and_booleans(ygo):
@@ -26,3 +26,9 @@ def test_escalation_is_named_for_pokemon(pkm):
 def test_other_infractions_are_named_when_none_fits(pkm):
     names = when_penalty_applies(pkm, "card_revealed", "suspension", "en")
     assert names == ["Harm or damage"]
+
+
+def test_facts_in_words(ygo):
+    facts = {"minutes_late": 7, "intentional": False}
+    assert describe_facts(ygo, facts, "en") == ["Minutes late after the call: 7", "Done on purpose: no"]
+    assert describe_facts(ygo, {"identifiable": True}, "ja") == ["引いたカードを特定できる: はい"]

@@ -21,6 +21,7 @@ from quiz.bench.timing import alternating_medians, median_seconds, peak_rss_mb
 from quiz.facts import resolve_facts
 from quiz.loader import RULESETS_DIR, card_files, load_content, load_content_cached
 from quiz.store import Store
+from quiz.variants import seed_facts
 from quiz.yaml_source import SafeLoader
 
 SEED = 20261129
@@ -99,7 +100,7 @@ def _content_figures(folder: Path, sizes: Sizes) -> dict:
 
 
 def _engine_figures(content) -> dict:
-    cases = [(content.rulesets[c.ruleset], c.infraction, c.facts) for c in content.scenario_cards]
+    cases = [(content.rulesets[c.ruleset], c.infraction, seed_facts(c)) for c in content.scenario_cards]
     start = time.perf_counter()
     for ruleset, infraction, facts in cases:
         engine.judge(ruleset, infraction, facts)

@@ -15,6 +15,7 @@ from quiz.engine import judge
 from quiz.loader import Content
 from quiz.store import Store
 from quiz.tables import attempts, trainees
+from quiz.variants import seed_facts
 
 CARDS_PER_FILE = 100
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -90,7 +91,7 @@ def _sample(content: Content, card: object) -> dict:
     """The fixed columns of an attempt at ``card`` (a scenario card)."""
     assert isinstance(card, ScenarioCard)
     ruleset = content.rulesets[card.ruleset]
-    verdict = judge(ruleset, card.infraction, card.facts)
+    verdict = judge(ruleset, card.infraction, seed_facts(card))
     infraction = ruleset.infraction(verdict.infraction)
     return {
         "card_id": card.id, "ruleset": card.ruleset, "category": infraction.category if infraction else None,

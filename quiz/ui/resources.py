@@ -7,10 +7,9 @@ from pathlib import Path
 
 import streamlit as st
 
+from quiz.content_pack import content_dir
 from quiz.loader import RULESETS_DIR, SCENARIOS_DIR, Content, load_content
 from quiz.store import Store
-
-LOCAL_CONTENT_ENV = "QUIZ_CONTENT_DIR"
 
 
 @st.cache_resource(show_spinner=False)
@@ -20,8 +19,14 @@ def _content(extra: str | None) -> Content:
 
 
 def content() -> Content:
-    """All rulesets and cards (shipped, plus a local folder named by QUIZ_CONTENT_DIR)."""
-    return _content(os.environ.get(LOCAL_CONTENT_ENV))
+    """All rulesets and cards: shipped, plus the local content folder (QUIZ_CONTENT_DIR,
+    default ``content/``) where imported packs go."""
+    return _content(str(content_dir()))
+
+
+def reload_content() -> None:
+    """Forget the loaded content: the next run of any page loads it afresh (after an import)."""
+    _content.clear()
 
 
 @st.cache_resource(show_spinner=False)

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from quiz.attempt import utc_now
 from quiz.i18n import pick_language, t
 from quiz.loader import Content
-from quiz.practice import KNOWLEDGE_CATEGORY
+from quiz.practice import KNOWLEDGE_CATEGORY, card_pool
+from quiz.review_store import due_count
 from quiz.store import Store, Trainee
 from quiz.text import LANGUAGES
 from quiz.ui import resources
@@ -48,11 +50,15 @@ def render_sidebar() -> Shell:
     title.markdown(f"### :material/gavel: {t('app.name', language)}")
     with st.sidebar:
         trainee = _trainee(store, language)
+        due_slot = st.empty()
         rulesets = _rulesets(content, language)
         categories = _categories(content, rulesets, language)
         if content.problems:
             st.caption(t("shell.content_problems", language, count=len(content.problems)))
     shell = Shell(language, trainee, tuple(rulesets), tuple(categories), content, store)
+    if trainee is not None:
+        due = due_count(store, trainee.id, card_pool(content, rulesets, categories), utc_now())
+        due_slot.caption(f":material/event_repeat: {t('review.sidebar_due', language, n=due)}")
     st.session_state[SESSION_KEY] = shell
     return shell
 
@@ -114,10 +120,11 @@ def _trainee(store: Store, language: str) -> Trainee | None:
 def _rulesets(content: Content, language: str) -> list[str]:
     ids = list(content.rulesets)
     st.subheader(t("shell.games", language))
+    # Kept by id: the widget remembers its labels, which a language switch changes.
+    st.session_state["games"] = [rid for rid in st.session_state.get("games", ids) if rid in content.rulesets]
     return st.multiselect(
         t("shell.games", language),
         ids,
-        default=ids,
         key="games",
         format_func=lambda rid: content.rulesets[rid].document.short_name.get(language),
         label_visibility="collapsed",

@@ -6,12 +6,14 @@ import streamlit as st
 
 from quiz.card_model import KnowledgeCard, ScenarioCard
 from quiz.engine import line_numbers
-from quiz.explain import when_penalty_applies
+from quiz.explain import describe_facts, when_penalty_applies
 from quiz.grading import ScenarioAnswer
 from quiz.markdown import escape_markdown, quote_block
 from quiz.practice import KnowledgeOutcome, ScenarioOutcome
 from quiz.ruleset_model import Ruleset
+from quiz.text import Text
 from quiz.ui.shell import Shell
+from quiz.variants import CardShowing, drawn_facts, show_card
 from quiz.verdict import CitedLine
 
 MARKS = {
@@ -21,23 +23,36 @@ MARKS = {
 }
 
 
-def card_header(shell: Shell, card: ScenarioCard | KnowledgeCard, answered: bool) -> None:
+def _shown(card: ScenarioCard | KnowledgeCard, showing: CardShowing | None) -> tuple[Text, Text]:
+    """The title and body text as shown: a scenario's texts filled with the showing's values."""
+    if isinstance(card, KnowledgeCard):
+        return card.title, card.question
+    showing = showing or show_card(card)
+    return showing.title, showing.situation
+
+
+def card_header(
+    shell: Shell, card: ScenarioCard | KnowledgeCard, answered: bool, showing: CardShowing | None = None
+) -> None:
     """Title, game and difficulty of a card; its tags (which may give the answer away) once answered."""
     ruleset = shell.content.rulesets[card.ruleset]
-    st.subheader(card.title.get(shell.language), anchor=False)
+    st.subheader(_shown(card, showing)[0].get(shell.language), anchor=False)
     stars = "★" * card.difficulty + "☆" * (3 - card.difficulty)
     tags = " ".join(f"`{tag.replace('`', '')}`" for tag in card.tags) if answered else ""
     st.caption(f"{escape_markdown(ruleset.document.short_name.get(shell.language))} · {stars} {tags}")
 
 
-def card_body(shell: Shell, card: ScenarioCard | KnowledgeCard) -> None:
-    text = card.situation if isinstance(card, ScenarioCard) else card.question
+def card_body(shell: Shell, card: ScenarioCard | KnowledgeCard, showing: CardShowing | None = None) -> None:
+    """The situation (filled with the showing's values) or the question, in a box."""
+    text = _shown(card, showing)[1]
     with st.container(border=True):
         st.markdown(escape_markdown(text.get(shell.language)))
 
 
-def scenario_form(shell: Shell, card: ScenarioCard, form_key: str) -> ScenarioAnswer | None:
-    """The three-part answer form; returns the answer once "check" is pressed with all parts."""
+def scenario_form(
+    shell: Shell, card: ScenarioCard, form_key: str, submit_label: str | None = None
+) -> ScenarioAnswer | None:
+    """The three-part answer form; returns the answer once "check" (or ``submit_label``) is pressed with all parts."""
     ruleset = shell.content.rulesets[card.ruleset]
     lang = shell.language
     order = {c.id: i for i, c in enumerate(ruleset.categories)}
@@ -61,7 +76,7 @@ def scenario_form(shell: Shell, card: ScenarioCard, form_key: str) -> ScenarioAn
             format_func=lambda fid: ruleset.fix(fid).name.get(lang),  # type: ignore[union-attr]
             placeholder=shell.t("answer.no_fix"), help=shell.t("answer.fixes_help"),
         )
-        pressed = st.form_submit_button(shell.t("answer.check"), type="primary")
+        pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
     if not pressed:
         return None
     if infraction is None or penalty is None:
@@ -70,12 +85,12 @@ def scenario_form(shell: Shell, card: ScenarioCard, form_key: str) -> ScenarioAn
     return ScenarioAnswer(infraction=infraction, penalty=penalty, fixes=tuple(fixes))
 
 
-def knowledge_form(shell: Shell, card: KnowledgeCard, form_key: str) -> str | None:
+def knowledge_form(shell: Shell, card: KnowledgeCard, form_key: str, submit_label: str | None = None) -> str | None:
     lang = shell.language
     texts = {c.id: c.text.get(lang) for c in card.choices}
     with st.form(form_key):
         chosen = st.radio(shell.t("answer.choose"), list(texts), index=None, format_func=texts.__getitem__)
-        pressed = st.form_submit_button(shell.t("answer.check"), type="primary")
+        pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
     if not pressed:
         return None
     if chosen is None:
@@ -143,6 +158,10 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
     st.markdown("\n".join(lines))
 
     st.markdown(f"#### {shell.t('feedback.why')}")
+    drawn = drawn_facts(card, outcome.showing) if outcome.showing is not None else {}
+    if drawn:  # a variant card: the facts drawn for this showing decide the verdict
+        st.markdown(f"**{escape_markdown(shell.t('variants.drawn_facts'))}**")
+        st.markdown("\n".join(f"- {escape_markdown(line)}" for line in describe_facts(ruleset, drawn, lang)))
     st.markdown("\n".join(f"- {escape_markdown(e.get(lang))}" for e in verdict.explanations))
     if grade.penalty == "wrong" and chosen_penalty is not None:
         conditions = when_penalty_applies(ruleset, verdict.infraction, chosen_penalty.id, lang)

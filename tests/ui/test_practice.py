@@ -5,12 +5,18 @@ from __future__ import annotations
 from quiz.card_model import KnowledgeCard, ScenarioCard
 from quiz.engine import judge
 from quiz.loader import load_content
+from quiz.variants import DEFAULT_SEED, show_card
 
 CONTENT = load_content()
 
 
 def _current(at) -> ScenarioCard | KnowledgeCard:
     return CONTENT.cards[at.session_state["practice"]["card"]]
+
+
+def _shown_facts(at, card: ScenarioCard) -> dict:
+    """The facts of the showing on the page (a variant card draws them from the kept seed)."""
+    return dict(show_card(card, at.session_state["practice"].get("seed", DEFAULT_SEED)).facts)
 
 
 def _until_scenario(at):
@@ -39,7 +45,7 @@ def test_without_a_trainee_the_page_asks_for_one(open_app):
 def test_right_answer_is_stored_and_marked(open_app, store):
     at = open_app()
     card = _until_scenario(at)
-    verdict = judge(CONTENT.rulesets[card.ruleset], card.infraction, card.facts)
+    verdict = judge(CONTENT.rulesets[card.ruleset], card.infraction, _shown_facts(at, card))
     infraction, penalty, fixes, check = _form_widgets(at)
     infraction.set_value(verdict.infraction)
     penalty.set_value(verdict.penalty)
@@ -60,7 +66,7 @@ def test_wrong_answer_is_stored_and_explained(open_app, store):
     at = open_app()
     card = _until_scenario(at)
     ruleset = CONTENT.rulesets[card.ruleset]
-    verdict = judge(ruleset, card.infraction, card.facts)
+    verdict = judge(ruleset, card.infraction, _shown_facts(at, card))
     wrong_penalty = next(p.id for p in ruleset.ladder if p.id not in verdict.accepted)
     wrong_infraction = next(i.id for i in ruleset.infractions if i.id != verdict.infraction)
     infraction, penalty, fixes, check = _form_widgets(at)
@@ -91,7 +97,7 @@ def test_incomplete_answer_is_not_stored(open_app, store):
 def test_next_card_after_an_answer(open_app, store):
     at = open_app()
     card = _until_scenario(at)
-    verdict = judge(CONTENT.rulesets[card.ruleset], card.infraction, card.facts)
+    verdict = judge(CONTENT.rulesets[card.ruleset], card.infraction, _shown_facts(at, card))
     infraction, penalty, fixes, check = _form_widgets(at)
     infraction.set_value(verdict.infraction)
     penalty.set_value(verdict.penalty)

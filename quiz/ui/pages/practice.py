@@ -7,11 +7,13 @@ import time
 
 import streamlit as st
 
+from quiz.answers import save_answer
 from quiz.card_model import KnowledgeCard, ScenarioCard
 from quiz.practice import answer_knowledge, answer_scenario, card_pool
 from quiz.selection import next_card
 from quiz.ui import shell as shell_module
 from quiz.ui import widgets
+from quiz.variants import DEFAULT_SEED, new_seed, show_card
 
 ROUND_KEY = "practice_round"  # card ids of a round started elsewhere (e.g. recent mistakes)
 
@@ -38,29 +40,33 @@ if not pool:
 def deal_next() -> None:
     results = shell.store.card_results(shell.trainee.id) if not state["queue"] else {}
     card_id, state["queue"] = next_card(state["queue"], pool, results, random.Random())
-    state.update(card=card_id, outcome=None, shown_at=time.time(), n=state["n"] + 1)
+    state.update(card=card_id, seed=new_seed(), outcome=None, shown_at=time.time(), n=state["n"] + 1)
 
 
 if state["card"] not in pool and state["outcome"] is None:
     deal_next()
 card = shell.content.cards[state["card"]]
-widgets.card_header(shell, card, answered=state["outcome"] is not None)
-widgets.card_body(shell, card)
+# a variant card draws its values from the seed kept with it: the same showing on every rerun
+showing = show_card(card, state.get("seed", DEFAULT_SEED)) if isinstance(card, ScenarioCard) else None
+widgets.card_header(shell, card, answered=state["outcome"] is not None, showing=showing)
+widgets.card_body(shell, card, showing)
 form_key = f"answer-{state['n']}"
 
 if state["outcome"] is None:
     if isinstance(card, ScenarioCard):
         answer = widgets.scenario_form(shell, card, form_key)
         if answer is not None:
-            outcome = answer_scenario(shell.content, card, answer, shell.trainee.id, time.time() - state["shown_at"])
-            shell.store.record(outcome.record)
+            outcome = answer_scenario(
+                shell.content, card, answer, shell.trainee.id, time.time() - state["shown_at"], showing=showing
+            )
+            save_answer(shell.store, outcome.record)
             state["outcome"] = outcome
             st.rerun()
     elif isinstance(card, KnowledgeCard):
         chosen = widgets.knowledge_form(shell, card, form_key)
         if chosen is not None:
             outcome = answer_knowledge(card, chosen, shell.trainee.id, time.time() - state["shown_at"])
-            shell.store.record(outcome.record)
+            save_answer(shell.store, outcome.record)
             state["outcome"] = outcome
             st.rerun()
 

@@ -1,0 +1,33 @@
+"""Saving an answer: the attempt and the card's review schedule, in one transaction."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from sqlalchemy import insert
+from sqlalchemy.exc import IntegrityError
+
+from quiz.attempt import AttemptRecord
+from quiz.review_store import reschedule
+from quiz.store import Store
+from quiz.tables import attempts
+
+
+def save_answer(store: Store, record: AttemptRecord) -> int:
+    """Record the attempt and review the card's schedule, both or neither; the attempt's id.
+
+    Right reviews the card as Good, wrong as Again, at ``record.answered_at``. When another
+    session creates the same schedule row meanwhile, the unique key refuses this insert,
+    nothing is kept, and the whole transaction runs once more (now as an update).
+    """
+    try:
+        return _save(store, record)
+    except IntegrityError:
+        return _save(store, record)
+
+
+def _save(store: Store, record: AttemptRecord) -> int:
+    with store.engine.begin() as conn:
+        result = conn.execute(insert(attempts).values(**asdict(record)))
+        reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
+    return int(result.inserted_primary_key[0])

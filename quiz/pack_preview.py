@@ -1,0 +1,52 @@
+"""The preview of a content pack: each card's title, infraction and the engine's verdict."""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import pandas as pd
+
+from quiz.card_model import KnowledgeCard
+from quiz.content_pack import CardPreview
+from quiz.ruleset_model import Ruleset
+
+PREVIEW_COLUMNS = ["file", "card_id", "game", "kind", "title", "infraction", "verdict"]
+
+
+def preview_table(
+    previews: Sequence[CardPreview], rulesets: Mapping[str, Ruleset], language: str,
+    kinds: Mapping[str, str], no_fix: str,
+) -> pd.DataFrame:
+    """One row per card; ``kinds`` names the card kinds, ``no_fix`` is said when no fix is required.
+
+    A scenario's verdict reads "penalty · fix, fix"; a knowledge card's is its right answer.
+    """
+    rows = []
+    for preview in previews:
+        card = preview.card
+        ruleset = rulesets.get(card.ruleset)
+        game = ruleset.document.short_name.get(language) if ruleset is not None else card.ruleset
+        if isinstance(card, KnowledgeCard):
+            infraction = ""
+            verdict = next(c.text.get(language) for c in card.choices if c.id == card.answer)
+        else:
+            infraction, verdict = _scenario_verdict(preview, ruleset, language, no_fix)
+        rows.append({
+            "file": preview.file, "card_id": card.id, "game": game, "kind": kinds.get(card.kind, card.kind),
+            "title": card.title.get(language), "infraction": infraction, "verdict": verdict,
+        })
+    return pd.DataFrame.from_records(rows, columns=PREVIEW_COLUMNS)
+
+
+def _scenario_verdict(preview: CardPreview, ruleset: Ruleset | None, language: str, no_fix: str) -> tuple[str, str]:
+    verdict = preview.verdict
+    if verdict is None or ruleset is None:
+        return "", ""
+    infraction = ruleset.infraction(verdict.infraction)
+    penalty = ruleset.penalty(verdict.penalty)
+    fixes = [ruleset.fix(f) for f in verdict.fixes]
+    fix_names = ", ".join(f.name.get(language) if f is not None else "?" for f in fixes) or no_fix
+    return (
+        infraction.name.get(language) if infraction is not None else verdict.infraction,
+        f"{penalty.name.get(language) if penalty is not None else verdict.penalty} · {fix_names}",
+    )

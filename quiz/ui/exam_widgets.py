@@ -1,0 +1,94 @@
+"""Widgets of mock exams: presets, the countdown, the results and the history of exams."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Sequence
+
+import streamlit as st
+
+from quiz import exam_store
+from quiz.attempt import AttemptRecord, utc_now
+from quiz.errors import Problem
+from quiz.exam import CUSTOM, Exam, clock_text, score_exam, time_left
+from quiz.exam_presets import ExamPreset, load_presets
+from quiz.exam_view import exam_questions, history_table
+from quiz.practice import ScenarioOutcome
+from quiz.store import Trainee
+from quiz.ui import answering, widgets
+from quiz.ui.shell import Shell
+
+COUNTDOWN_SECONDS = 1
+
+
+@st.cache_resource(show_spinner=False)
+def _presets(known_rulesets: tuple[str, ...]) -> tuple[list[ExamPreset], list[Problem]]:
+    return load_presets(known_rulesets)
+
+
+def presets(shell: Shell) -> tuple[list[ExamPreset], list[Problem]]:
+    """The presets of the games that loaded, and the problems of the presets file."""
+    return _presets(tuple(sorted(shell.content.rulesets)))
+
+
+def exam_name(shell: Shell, preset_id: str) -> str:
+    """The name of a preset (or "Custom exam") in the shell's language; unknown ids as they are."""
+    if preset_id == CUSTOM:
+        return shell.t("exam.custom")
+    names = {p.id: p.name.get(shell.language) for p in presets(shell)[0]}
+    return names.get(preset_id, preset_id)
+
+
+@st.fragment(run_every=COUNTDOWN_SECONDS)
+def countdown(shell: Shell, deadline: datetime) -> None:
+    """The time left, ticking each second; at zero the whole page reruns, which closes the exam."""
+    left = time_left(deadline, utc_now())
+    st.metric(shell.t("exam.time_left"), clock_text(left))
+    if left <= timedelta(0):
+        st.rerun(scope="app")
+
+
+def results(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:
+    """Score, pass or fail, and every wrong or unanswered question explained as in practice."""
+    score = score_exam(exam, records)
+    if exam.timed_out:
+        st.warning(shell.t("exam.time_up"))
+    values = dict(score=score.correct, total=score.total, percent=f"{score.percent:.0%}",
+                  pass_percent=exam.spec.pass_percent)
+    if score.passed:
+        st.success(shell.t("exam.passed", **values))
+    else:
+        st.error(shell.t("exam.failed", **values))
+    cols = st.columns(4)
+    cols[0].metric(shell.t("exam.score"), f"{score.correct} / {score.total}")
+    cols[1].metric(shell.t("exam.percent"), f"{score.percent:.0%}")
+    cols[2].metric(shell.t("exam.pass_mark"), f"{exam.spec.pass_percent}%")
+    cols[3].metric(shell.t("exam.unanswered"), score.unanswered)
+
+    wrong = [q for q in exam_questions(shell.content, exam, records) if not q.correct]
+    st.subheader(shell.t("exam.wrong_answers", n=len(wrong)), anchor=False)
+    if not wrong:
+        st.caption(shell.t("exam.no_wrong"))
+    for question in wrong:
+        with st.container(border=True):
+            st.caption(shell.t("exam.question_number", n=question.number))
+            showing = question.outcome.showing if isinstance(question.outcome, ScenarioOutcome) else None
+            widgets.card_header(shell, question.card, answered=True, showing=showing)
+            widgets.card_body(shell, question.card, showing)
+            if not question.answered:
+                st.caption(shell.t("exam.not_answered"))
+            answering.feedback(shell, question.card, question.outcome)
+
+
+def exam_history(shell: Shell, trainee: Trainee) -> None:
+    """The trainee's exams, newest first: when, which, score and whether passed."""
+    st.subheader(shell.t("exam.history"), anchor=False)
+    history = exam_store.exam_history(shell.store, trainee.id)
+    if history.empty:
+        st.caption(shell.t("exam.no_history"))
+        return
+    names = {preset_id: exam_name(shell, preset_id) for preset_id in history["preset"].unique()}
+    words = {key: shell.t(f"exam.result_{key}") for key in ("passed", "failed", "open")}
+    table = history_table(history, names, words)
+    table.columns = [shell.t(f"exam.col_{column}") for column in table.columns]
+    st.dataframe(table, hide_index=True)

@@ -1,0 +1,219 @@
+"""Mock exam: choose a preset or custom settings, answer against the clock, hand in, see the results.
+
+The exam and each answer live in the database the moment they exist; session state only
+remembers which exam this tab shows and which question is on screen, so a refresh finds
+the open exam again and offers to resume it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import streamlit as st
+
+from quiz import exam_store
+from quiz.attempt import utc_now
+from quiz.card_model import KnowledgeCard, ScenarioCard
+from quiz.exam import CUSTOM, MINUTES_RANGE, PASS_PERCENT_RANGE, QUESTIONS_RANGE, Exam, ExamSpec
+from quiz.exam import answers_by_card, clock_text, draw_exam, next_unanswered, time_left
+from quiz.markdown import escape_markdown
+from quiz.practice import answer_knowledge, answer_scenario, card_pool
+from quiz.progress_view import category_labels
+from quiz.ui import exam_widgets, widgets
+from quiz.ui import shell as shell_module
+from quiz.variants import CardShowing, show_card
+
+STATE_KEY = "mock_exam"
+
+shell = shell_module.current()
+st.title(shell.t("exam.title"), anchor=False)
+if shell.trainee is None:
+    st.info(shell.t("practice.need_trainee"))
+    st.stop()
+trainee = shell.trainee
+state = st.session_state.setdefault(STATE_KEY, {"exam_id": None, "index": 0, "shown_at": 0.0, "result_id": None})
+
+
+def show(exam_id: int | None, result_id: int | None = None) -> None:
+    """Take ``exam_id`` from its first unanswered question, or show the results of ``result_id``."""
+    state.update(exam_id=exam_id, result_id=result_id, index=0, shown_at=time.time())
+
+
+def start(preset_id: str, spec: ExamSpec) -> None:
+    questions, seeds = draw_exam(shell.content, spec, random.Random())
+    try:
+        exam = exam_store.start_exam(shell.store, trainee.id, preset_id, spec, questions, seeds, utc_now())
+    except exam_store.ExamInProgressError:
+        st.warning(shell.t("exam.already_open"))
+        return
+    show(exam.id)
+    st.rerun()
+
+
+def hand_in(exam: Exam) -> None:
+    closed = exam_store.hand_in(shell.store, exam.id, utc_now())
+    show(None, result_id=closed.id)
+    st.rerun()
+
+
+def choose_exam() -> None:
+    """The presets side by side, then the custom settings."""
+    st.caption(shell.t("exam.intro"))
+    presets, problems = exam_widgets.presets(shell)
+    if problems:
+        st.caption(shell.t("exam.preset_problems", count=len(problems)))
+    st.subheader(shell.t("exam.presets"), anchor=False)
+    for column, preset in zip(st.columns(max(len(presets), 1), border=True), presets):
+        with column:
+            st.markdown(f"**{escape_markdown(preset.name.get(shell.language))}**")
+            facts = shell.t("exam.preset_facts", questions=preset.questions, minutes=preset.minutes,
+                            pass_percent=preset.pass_percent)
+            st.markdown(escape_markdown(facts))
+            st.caption(escape_markdown(preset.basis.get(shell.language)))
+            if st.button(shell.t("exam.start"), key=f"exam-start-{preset.id}", type="primary"):
+                start(preset.id, preset.spec)
+    custom_exam()
+
+
+def custom_exam() -> None:
+    st.subheader(shell.t("exam.custom"), anchor=False)
+    with st.container(border=True):
+        cols = st.columns(3)
+        questions = cols[0].number_input(shell.t("exam.custom_questions"), *QUESTIONS_RANGE, value=20, step=1)
+        minutes = cols[1].number_input(shell.t("exam.custom_minutes"), *MINUTES_RANGE, value=30, step=1)
+        pass_percent = cols[2].number_input(shell.t("exam.custom_pass"), *PASS_PERCENT_RANGE, value=80, step=1)
+        games = st.multiselect(
+            shell.t("exam.custom_games"), list(shell.content.rulesets), default=list(shell.rulesets),
+            format_func=lambda rid: shell.content.rulesets[rid].document.short_name.get(shell.language),
+            key="exam-custom-games",
+        )
+        labels = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
+        options = [key for key in labels if key.split("/", 1)[0] in games]
+        categories = st.multiselect(
+            shell.t("exam.custom_categories"), options, format_func=labels.__getitem__,
+            placeholder=shell.t("shell.all_categories"), key="exam-custom-categories",
+        )
+        pool = card_pool(shell.content, games, categories or None)
+        if not pool:
+            st.warning(shell.t("exam.empty_pool"))
+        elif len(pool) < questions:
+            st.caption(shell.t("exam.pool_short", n=len(pool)))
+        else:
+            st.caption(shell.t("exam.pool_size", n=len(pool)))
+        if st.button(shell.t("exam.start"), key="exam-start-custom", type="primary", disabled=not pool):
+            spec = ExamSpec(int(questions), int(minutes), int(pass_percent), tuple(games),
+                            tuple(categories) if categories else None)
+            start(CUSTOM, spec)
+
+
+def offer_resume(exam: Exam) -> None:
+    answered = answers_by_card(exam, exam_store.exam_answers(shell.store, exam.id))
+    st.info(shell.t(
+        "exam.open", name=exam_widgets.exam_name(shell, exam.preset), answered=len(answered), total=exam.total,
+        left=clock_text(time_left(exam.deadline, utc_now())),
+    ))
+    with st.container(horizontal=True):
+        if st.button(shell.t("exam.resume"), type="primary", key="exam-resume", icon=":material/play_arrow:"):
+            show(exam.id)
+            state["index"] = next_unanswered(exam.card_ids, answered, -1) or 0
+            st.rerun()
+        if st.button(shell.t("exam.hand_in_now"), key="exam-hand-in-now"):
+            hand_in(exam)
+
+
+def take_exam(exam: Exam) -> None:
+    """One question at a time, no marks shown; answers are stored as they are given."""
+    answered = answers_by_card(exam, exam_store.exam_answers(shell.store, exam.id))
+    index = min(max(state["index"], 0), exam.total - 1)
+    head, clock = st.columns([4, 1])
+    with head:
+        st.caption(escape_markdown(exam_widgets.exam_name(shell, exam.preset)))
+        st.markdown(f"**{shell.t('exam.question', n=index + 1, total=exam.total)}**")
+        progress = shell.t("exam.answered_count", answered=len(answered), total=exam.total)
+        st.progress(len(answered) / exam.total, text=progress)
+    with clock:
+        exam_widgets.countdown(shell, exam.deadline)
+
+    card_id = exam.card_ids[index]
+    card = shell.content.cards.get(card_id)
+    if card is None:
+        st.warning(shell.t("exam.missing_card"))
+    else:
+        showing = show_card(card, exam.seeds[index]) if isinstance(card, ScenarioCard) else None
+        widgets.card_header(shell, card, answered=False, showing=showing)
+        widgets.card_body(shell, card, showing)
+        if card_id in answered:
+            st.info(shell.t("exam.saved"))
+        else:
+            answer_question(exam, card, showing, index, set(answered))
+
+    unanswered = exam.total - len(answered)
+    with st.container(horizontal=True, vertical_alignment="center"):
+        if st.button(shell.t("exam.previous"), key="exam-previous", disabled=index == 0, icon=":material/arrow_back:"):
+            state.update(index=index - 1, shown_at=time.time())
+            st.rerun()
+        if st.button(shell.t("exam.next"), key="exam-next", disabled=index == exam.total - 1,
+                     icon=":material/arrow_forward:", icon_position="right"):
+            state.update(index=index + 1, shown_at=time.time())
+            st.rerun()
+        st.space("stretch")
+        if unanswered:
+            st.caption(shell.t("exam.unanswered_warning", n=unanswered), width="content")
+        if st.button(shell.t("exam.hand_in"), key="exam-hand-in", type="primary", icon=":material/done_all:"):
+            hand_in(exam)
+
+
+def answer_question(
+    exam: Exam, card: ScenarioCard | KnowledgeCard, showing: CardShowing | None, index: int, answered: set[str]
+) -> None:
+    """The card's answer form; a given answer is stored at once and the next unanswered question shows."""
+    form_key, label = f"exam-{exam.id}-{index}", shell.t("exam.save")
+    seconds = time.time() - state["shown_at"]
+    if isinstance(card, ScenarioCard):
+        answer = widgets.scenario_form(shell, card, form_key, submit_label=label)
+        if answer is None:
+            return
+        record = answer_scenario(
+            shell.content, card, answer, trainee.id, seconds, mode="exam", exam_id=exam.id, showing=showing
+        ).record
+    else:
+        chosen = widgets.knowledge_form(shell, card, form_key, submit_label=label)
+        if chosen is None:
+            return
+        record = answer_knowledge(card, chosen, trainee.id, seconds, mode="exam", exam_id=exam.id).record
+    if exam_store.save_exam_answer(shell.store, record, utc_now()):
+        following = next_unanswered(exam.card_ids, answered | {card.id}, index)
+        state.update(index=index if following is None else following, shown_at=time.time())
+    st.rerun()  # a late answer is not stored; the rerun closes the exam
+
+
+closed = exam_store.close_expired(shell.store, trainee.id, utc_now())
+if state["exam_id"] is not None:  # the exam this tab shows may have run out or been handed in elsewhere
+    shown = exam_store.get_exam(shell.store, state["exam_id"])
+    if shown is None or shown.trainee_id != trainee.id:
+        show(None)
+    elif not shown.is_open:
+        show(None, result_id=shown.id)
+elif closed and state["result_id"] is None:  # time ran out while the tab was closed
+    show(None, result_id=max(closed, key=lambda e: e.deadline).id)
+
+if state["result_id"] is not None:
+    finished = exam_store.get_exam(shell.store, state["result_id"])
+    if finished is not None and finished.trainee_id == trainee.id and not finished.is_open:
+        exam_widgets.results(shell, finished, exam_store.exam_answers(shell.store, finished.id))
+        if st.button(shell.t("exam.back"), key="exam-back"):
+            show(None)
+            st.rerun()
+        st.stop()
+    show(None)
+
+running = exam_store.open_exam(shell.store, trainee.id, utc_now())
+if running is not None and state["exam_id"] == running.id:
+    take_exam(running)
+else:
+    if running is not None:
+        offer_resume(running)
+    else:
+        choose_exam()
+    exam_widgets.exam_history(shell, trainee)

@@ -1,0 +1,121 @@
+"""One trainee's progress: figures, charts, mistakes and the CSV of their answers.
+
+Drawn by the Progress page (for the trainee in the sidebar) and by the Team page's
+drill-down (for the trainee a supervisor picked). ``own`` is false in the drill-down: the
+viewer is not the trainee, so nothing offers to start a practice round for them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import streamlit as st
+
+from quiz import charts, stats
+from quiz.markdown import escape_markdown
+from quiz.progress_view import category_labels, penalty_labels, progress_frame
+from quiz.store import Trainee
+from quiz.ui.shell import Shell
+from quiz.variants import list_title
+
+PRACTICE_PAGE = "quiz/ui/pages/practice.py"
+CHART_LABELS = ("date", "accuracy", "answered", "rolling", "chosen", "standard", "steps", "count", "lenient", "harsh")
+
+
+def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: str = "progress") -> None:
+    """Draw ``trainee``'s progress; ``key`` keeps widget ids apart when drawn twice."""
+    frame = progress_frame(shell.store.attempts(trainee.id), shell.rulesets)
+    if frame.empty:
+        st.info(shell.t("progress.empty"))
+        if own:
+            st.page_link(PRACTICE_PAGE, label=shell.t("progress.start"), icon=":material/style:")
+        return
+
+    labels = {name: shell.t(f"chart.{name}") for name in CHART_LABELS}
+    summary = stats.summary(frame)
+    streak = stats.practice_streak(frame, today=dt.datetime.now(dt.timezone.utc).date())
+    cols = st.columns(4)
+    cols[0].metric(shell.t("progress.answered"), summary.answered)
+    cols[1].metric(shell.t("progress.accuracy"), f"{summary.accuracy:.0%}")
+    cols[2].metric(shell.t("progress.streak"), shell.t("progress.days", n=streak.current))
+    cols[3].metric(shell.t("progress.longest"), shell.t("progress.days", n=streak.longest))
+
+    st.subheader(shell.t("progress.over_time"), anchor=False)
+    st.altair_chart(charts.accuracy_over_time(stats.daily_accuracy(frame), labels), width="stretch")
+
+    left, right = st.columns(2)
+    with left:
+        st.subheader(shell.t("progress.by_part"), anchor=False)
+        parts = stats.accuracy_by_part(frame)
+        parts["part"] = parts["part"].map(lambda p: shell.t(f"part.{p}"))
+        st.altair_chart(charts.accuracy_bars(parts, "part", "", labels), width="stretch")
+        st.subheader(shell.t("progress.by_game"), anchor=False)
+        games = stats.accuracy_by(frame, "ruleset")
+        games["ruleset"] = games["ruleset"].map(
+            lambda r: shell.content.rulesets[r].document.short_name.get(shell.language)
+            if r in shell.content.rulesets else r
+        )
+        st.altair_chart(charts.accuracy_bars(games, "ruleset", "", labels), width="stretch")
+    with right:
+        st.subheader(shell.t("progress.by_category"), anchor=False)
+        names = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
+        by_category = stats.accuracy_by(frame, "category_key")
+        by_category["category_key"] = by_category["category_key"].map(lambda k: names.get(k, k))
+        st.altair_chart(charts.accuracy_bars(by_category, "category_key", "", labels), width="stretch")
+
+    st.subheader(shell.t("progress.confusion"), anchor=False)
+    penalties = penalty_labels(shell.content, shell.language)
+    confusion = stats.penalty_confusion(frame)
+    if confusion.empty:
+        st.caption(shell.t("progress.no_scenarios"))
+    else:
+        confusion = confusion.assign(
+            standard=confusion["standard_penalty"].map(penalties.get),
+            chosen=confusion["chosen_penalty"].map(penalties.get),
+        )
+        order = list(dict.fromkeys(penalties.values()))
+        st.altair_chart(charts.confusion_heatmap(confusion, order, labels), width="stretch")
+
+    st.subheader(shell.t("progress.leniency"), anchor=False)
+    leniency = stats.leniency(frame)
+    cols = st.columns(3)
+    cols[0].metric(shell.t("progress.too_lenient"), leniency.too_lenient)
+    cols[1].metric(shell.t("progress.too_harsh"), leniency.too_harsh)
+    cols[2].metric(shell.t("progress.mean_steps"), f"{leniency.mean_steps:+.2f}")
+    if leniency.errors:
+        st.altair_chart(charts.leniency_bars(leniency.by_steps, labels), width="stretch")
+        st.caption(shell.t("progress.leniency_help"))
+    else:
+        st.caption(shell.t("progress.no_penalty_errors"))
+
+    st.subheader(shell.t("progress.mistakes"), anchor=False)
+    mistakes = stats.recent_mistakes(frame)
+    if mistakes.empty:
+        st.caption(shell.t("progress.no_mistakes"))
+    else:
+        cards = shell.content.cards
+        table = mistakes.assign(
+            title=mistakes["card_id"].map(lambda c: list_title(cards[c]).get(shell.language) if c in cards else c),
+            answered_at=mistakes["answered_at"].dt.strftime("%Y-%m-%d %H:%M"),
+            chosen=mistakes["chosen_penalty"].map(lambda p: penalties.get(p, "")),
+            standard=mistakes["standard_penalty"].map(lambda p: penalties.get(p, "")),
+        )[["title", "answered_at", "chosen", "standard"]]
+        headers = {} if own else {"chosen": "team.col_chosen"}  # not "your" penalty to a supervisor
+        table.columns = [shell.t(headers.get(c, f"progress.col_{c}")) for c in table.columns]
+        st.dataframe(table, hide_index=True, width="stretch")
+        playable = [c for c in mistakes["card_id"] if c in cards]
+        if own and st.button(
+            shell.t("progress.practise_mistakes", n=len(playable)), type="primary", disabled=not playable,
+            key=f"{key}-practise-mistakes",
+        ):
+            st.session_state["practice_round"] = playable
+            st.session_state.pop("practice", None)
+            st.switch_page(PRACTICE_PAGE)
+
+    st.download_button(
+        shell.t("progress.download") if own else shell.t("team.download_answers", name=escape_markdown(trainee.name)),
+        data=frame.drop(columns=["category_key"]).to_csv(index=False).encode("utf-8"),
+        file_name=f"attempts-{escape_markdown(trainee.name)}.csv",
+        mime="text/csv",
+        key=f"{key}-download",
+    )

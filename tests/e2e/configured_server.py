@@ -1,0 +1,39 @@
+"""An app server with a supervisor password and its own content folder (Team and Content tests).
+
+The shared ``app_server`` runs without either; these tests start their own, so an import
+never reaches the project's ``content/`` folder and the password is known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.e2e.server import AppServer
+
+SUPERVISOR_PASSWORD = "e2e-supervisor-パス"
+
+
+class ConfiguredServer(AppServer):
+    """``AppServer`` with ``QUIZ_SUPERVISOR_PASSWORD`` and ``QUIZ_CONTENT_DIR`` set."""
+
+    def __init__(self, workdir: Path) -> None:
+        super().__init__(workdir)
+        self.content_dir = workdir / "content"
+
+    def environment(self) -> dict[str, str]:
+        env = super().environment()
+        env["QUIZ_SUPERVISOR_PASSWORD"] = SUPERVISOR_PASSWORD
+        env["QUIZ_CONTENT_DIR"] = str(self.content_dir)
+        return env
+
+
+@contextmanager
+def running(server: AppServer) -> Iterator[AppServer]:
+    """The server started for the block, and stopped after it whatever happens."""
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()

@@ -1,0 +1,248 @@
+"""Finding Chromium, and driving the Streamlit app in it the way a user does.
+
+Streamlit draws the page asynchronously over a websocket, so every step waits through
+Playwright's auto-waiting locators and ``expect``. ``settle`` waits until the app's script
+run is over before the next action: acting while a run is still going (for example
+following a navigation link while the page is still being drawn) can get an input lost.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "e2e"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+VIEWPORT = {"width": 1400, "height": 1000}
+MAX_SHOT_HEIGHT = 8000  # px; a full-page screenshot taller than this is cut
+
+
+def find_chromium() -> tuple[str | None, str]:
+    """The browser to drive (``QUIZ_CHROMIUM``, else ``chromium`` on PATH) or why there is none."""
+    configured = os.environ.get("QUIZ_CHROMIUM")
+    if configured:
+        if os.path.isfile(configured) and os.access(configured, os.X_OK):
+            return configured, ""
+        return None, f"QUIZ_CHROMIUM={configured!r} is not an executable file"
+    found = shutil.which("chromium")
+    if found:
+        return found, ""
+    return None, "no Chromium: set QUIZ_CHROMIUM or install Debian's chromium (make browser)"
+
+
+def require_browser() -> str:
+    """Skip the calling test module (at import time) unless Playwright and Chromium are there."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        pytest.skip("the playwright package is not installed (requirements-dev.txt)", allow_module_level=True)
+    path, reason = find_chromium()
+    if path is None:
+        pytest.skip(reason, allow_module_level=True)
+    return path
+
+
+def screenshots_wanted() -> bool:
+    """Whether to refresh the README's screenshots in docs/screenshots/ (``QUIZ_SCREENSHOTS=1``)."""
+    return os.environ.get("QUIZ_SCREENSHOTS") == "1"
+
+
+def has_cjk_font() -> bool | None:
+    """Whether fontconfig knows a Japanese font; None when there is no fc-list to ask."""
+    if shutil.which("fc-list") is None:
+        return None
+    result = subprocess.run(["fc-list", ":lang=ja", "family"], capture_output=True, text=True, check=False)  # noqa: S603,S607
+    return bool(result.stdout.strip())
+
+
+# --- the page --------------------------------------------------------------------------------
+
+
+def app_url(base: str, path: str = "", **params: str) -> str:
+    query = urlencode(params)
+    return f"{base}/{path.lstrip('/')}" + (f"?{query}" if query else "")
+
+
+def main(page):
+    return page.get_by_test_id("stMain")
+
+
+def sidebar(page):
+    return page.get_by_test_id("stSidebar")
+
+
+def settle(page, timeout: float = 30_000) -> None:
+    """Wait until the app is connected and no script run is going on."""
+    page.wait_for_function(
+        """() => {
+            const app = document.querySelector('[data-testid="stApp"]');
+            if (!app) return false;
+            const run = app.getAttribute('data-test-script-state');
+            const link = app.getAttribute('data-test-connection-state');
+            if (run === null) {  // a Streamlit without the test attributes: go by the status widget
+                return !document.querySelector('[data-testid="stStatusWidget"]');
+            }
+            return run === 'notRunning' && (link === null || link === 'CONNECTED');
+        }""",
+        timeout=timeout,
+    )
+
+
+def open_page(page, base: str, path: str = "", title: str | None = None, **params: str) -> None:
+    """Load a page of the app and wait until it is drawn (its ``st.title`` when given)."""
+    from playwright.sync_api import expect
+
+    page.goto(app_url(base, path, **params))
+    if title is not None:
+        expect(main(page).get_by_role("heading", name=title, level=1)).to_be_visible()
+    settle(page)
+    assert_no_exception(page)
+
+
+def assert_no_exception(page) -> None:
+    """No Python traceback is shown anywhere on the page."""
+    from playwright.sync_api import expect
+
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def go_to(page, link: str, title: str) -> None:
+    """Follow a link of the top navigation and wait for the page's title."""
+    from playwright.sync_api import expect
+
+    settle(page)
+    page.get_by_role("navigation").get_by_role("link", name=link, exact=True).click()
+    expect(main(page).get_by_role("heading", name=title, level=1)).to_be_visible()
+    settle(page)
+    assert_no_exception(page)
+
+
+def choose_language(page, name: str) -> None:
+    """Click a language in the sidebar's language radio (日本語 or English)."""
+    from playwright.sync_api import expect
+
+    settle(page)
+    group = sidebar(page).get_by_role("radiogroup", name="言語 / Language")
+    group.get_by_text(name, exact=True).click()
+    expect(group.get_by_role("radio", name=name, exact=True)).to_be_checked()
+
+
+def pick_first_option(page, combobox) -> str:
+    """Open a selectbox, pick its first option; the option's text."""
+    return pick_option(page, combobox)
+
+
+def pick_option(page, combobox, name: str | None = None) -> str:
+    """Open a selectbox or multiselect, pick the option ``name`` (else the first) and close the
+    list; the option's text. (A multiselect's list may start with a "Select all" entry.)"""
+    from playwright.sync_api import expect
+
+    combobox.click()
+    options = page.get_by_role("option")
+    option = options.first if name is None else options.filter(has_text=name).first
+    expect(option).to_be_visible()
+    text = option.inner_text().strip()
+    option.click()
+    listbox = page.get_by_role("listbox")
+    if listbox.count():  # a multiselect keeps its list open for more choices
+        page.keyboard.press("Escape")
+    expect(listbox).to_have_count(0)
+    return text
+
+
+def metric(page, label: str):
+    """The value element of the ``st.metric`` labelled ``label`` in the main area."""
+    box = main(page).get_by_test_id("stMetric").filter(
+        has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True)
+    )
+    return box.get_by_test_id("stMetricValue")
+
+
+def expect_trainee(page, name: str, label: str = "Who is practising?") -> None:
+    """The sidebar's trainee selectbox shows ``name`` (once the run is over: a rerun that
+    changes the selection briefly shows the old box next to the new one)."""
+    from playwright.sync_api import expect
+
+    settle(page)
+    expect(sidebar(page).get_by_role("combobox", name=label, exact=True)).to_have_value(name)
+
+
+def url_param(name: str, value: str) -> re.Pattern[str]:
+    """A URL whose query string holds ``name=value`` (value URL-encoded)."""
+    encoded = re.escape(urlencode({name: value}))
+    return re.compile(rf"[?&]{encoded}(&|#|$)")
+
+
+# --- screenshots -----------------------------------------------------------------------------
+
+
+def full_page_screenshot(page, path: Path) -> Path:
+    """The whole page, not just the viewport.
+
+    Streamlit scrolls its main area inside a fixed-height box, so Playwright's
+    ``full_page`` only sees the viewport; the viewport is made as tall as the content for
+    the shot and put back afterwards.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size or VIEWPORT
+    height = page.evaluate(
+        """() => Math.max(window.innerHeight, ...['stMain', 'stSidebarContent', 'stSidebarUserContent']
+              .map(id => document.querySelector(`[data-testid="${id}"]`))
+              .filter(Boolean).map(e => e.scrollHeight))"""
+    )
+    tall = min(int(height) + 40, MAX_SHOT_HEIGHT)
+    if tall > size["height"]:
+        page.set_viewport_size({"width": size["width"], "height": tall})
+    try:
+        page.wait_for_timeout(300)  # let charts and tables redraw at the new size
+        page.screenshot(path=str(path), full_page=True, animations="disabled")
+    finally:
+        if tall > size["height"]:
+            page.set_viewport_size(size)
+    return path
+
+
+def docs_screenshot(page, name: str) -> None:
+    """Refresh docs/screenshots/<name>.png when QUIZ_SCREENSHOTS=1."""
+    if screenshots_wanted():
+        settle(page)
+        full_page_screenshot(page, SCREENSHOTS / f"{name}.png")
+        settle(page)
+
+
+def distinct_glyphs(locator) -> dict[str, object]:
+    """Draw each character of an element's text in the element's fonts on a canvas.
+
+    Missing glyphs ("tofu") are all drawn as the same box, so they look like each other and
+    like a private-use character no font has; real glyphs differ.
+    """
+    return locator.evaluate(
+        """(el) => {
+            const family = getComputedStyle(el).fontFamily;
+            const draw = (ch) => {
+                const canvas = document.createElement('canvas');
+                canvas.width = 64; canvas.height = 64;
+                const ctx = canvas.getContext('2d');
+                ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, 64, 64);
+                ctx.fillStyle = '#000'; ctx.font = `48px ${family}`;
+                ctx.fillText(ch, 4, 52);
+                return canvas.toDataURL();
+            };
+            const chars = [...new Set([...el.textContent.trim()].filter(c => c.trim()))];
+            const tofu = draw('\\u{10FFFD}');
+            const images = chars.map(draw);
+            return {chars: chars.join(''), distinct: new Set(images).size,
+                    tofu: chars.filter((c, i) => images[i] === tofu).join('')};
+        }"""
+    )

@@ -1,0 +1,59 @@
+"""Importing a card pack in a real browser: a refused zip writes nothing, a valid one is playable."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from quiz.loader import load_content
+from tests.e2e import driver
+from tests.e2e.configured_server import ConfiguredServer, running
+from tests.e2e.driver import assert_no_exception, main, open_page, settle
+from tests.pack_files import knowledge, scenario, zip_of
+
+driver.require_browser()
+pytestmark = pytest.mark.e2e
+
+from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
+
+SHIPPED_CARDS = len(load_content().cards)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServer]:
+    with running(ConfiguredServer(tmp_path_factory.mktemp("e2e-content"))) as server:
+        yield server
+
+
+def upload(page, name: str, data: bytes) -> None:
+    chooser = main(page).get_by_test_id("stFileUploader").locator("input[type=file]")
+    chooser.set_input_files({"name": name, "mimeType": "application/zip", "buffer": data})
+    settle(page)
+
+
+def test_a_zip_slip_pack_is_refused_and_writes_nothing(page, server) -> None:
+    open_page(page, server.url, "content", title="Content", lang="en")
+    upload(page, "evil.zip", zip_of({"../../evil.yaml": scenario("pack-evil"), "ok.yaml": knowledge()}))
+    expect(main(page).get_by_text("This pack cannot be imported: 1 problem(s).")).to_be_visible()
+    expect(main(page).get_by_role("button", name="Import", exact=False)).to_have_count(0)
+    assert not server.content_dir.exists() or not list(server.content_dir.rglob("*.yaml"))
+    assert not list(server.workdir.parent.rglob("evil.yaml"))
+    assert_no_exception(page)
+
+
+def test_a_valid_pack_is_imported_and_playable(page, server) -> None:
+    open_page(page, server.url, "content", title="Content", lang="en")
+    expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS} cards")).to_be_visible()
+    upload(page, "store-pack.zip", zip_of({"late.yaml": scenario(), "piles.yaml": knowledge()}))
+    expect(main(page).get_by_text("Every card is valid: 2 card(s) ready to import.")).to_be_visible()
+    main(page).get_by_role("button", name="Import 2 card(s)").click()
+    settle(page)
+    expect(main(page).get_by_text("Imported 2 card(s) as store-pack-")).to_be_visible()
+    expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS + 2} cards")).to_be_visible()
+    assert len(list(server.content_dir.rglob("*.yaml"))) == 2
+    driver.docs_screenshot(page, "content")
+    # Playable at once, in another session too: a new page sees the new count.
+    open_page(page, server.url, "content", title="Content", lang="en")
+    expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS + 2} cards")).to_be_visible()
+    assert_no_exception(page)

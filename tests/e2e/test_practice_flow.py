@@ -1,0 +1,144 @@
+"""A trainee's first session, as a user: add a name, answer a card, see it counted and kept."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e import driver
+from tests.e2e.driver import (
+    assert_no_exception, choose_language, docs_screenshot, expect_trainee, go_to, main, metric, open_page, settle,
+    sidebar, url_param,
+)
+
+driver.require_browser()
+pytestmark = pytest.mark.e2e
+
+from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
+
+TRAINEE = "Aiko"
+
+
+def answer_the_card(page) -> str:
+    """Answer whatever card is shown (any answer will do); "scenario" or "knowledge"."""
+    form = main(page).get_by_test_id("stForm")
+    check = form.get_by_role("button", name="Check", exact=True)
+    expect(check).to_be_visible()
+    settle(page)
+    infraction = form.get_by_role("combobox", name="Infraction", exact=True)
+    if infraction.count():
+        kind = "scenario"
+        chosen = driver.pick_first_option(page, infraction)
+        expect(infraction).to_have_value(chosen)
+        penalties = form.get_by_role("radiogroup", name="Penalty", exact=True)
+        penalties.locator("label").first.click()
+        expect(penalties.get_by_role("radio").first).to_be_checked()
+    else:
+        kind = "knowledge"
+        choices = form.get_by_role("radiogroup", name="Your answer", exact=True)
+        choices.locator("label").first.click()
+        expect(choices.get_by_role("radio").first).to_be_checked()
+    check.click()
+    return kind
+
+
+def see_one_answer(page) -> None:
+    """The Progress page of the trainee, counting one answer."""
+    expect(main(page).get_by_role("heading", name="Progress", level=1)).to_be_visible()
+    expect(metric(page, "Answered")).to_have_text("1")
+    expect_trainee(page, TRAINEE)
+    expect(page).to_have_url(url_param("trainee", TRAINEE))
+    assert_no_exception(page)
+
+
+def test_first_session_answer_is_counted_kept_and_bilingual(page, server) -> None:
+    # a new trainee, added from the sidebar
+    open_page(page, server.url, "", title="Practice", lang="en")
+    expect(main(page).get_by_text("Choose or add a trainee")).to_be_visible()
+    side = sidebar(page)
+    side.get_by_label("New trainee name").fill(TRAINEE)
+    side.get_by_role("button", name="Add", exact=True).click()
+    expect(page).to_have_url(url_param("trainee", TRAINEE))
+    expect_trainee(page, TRAINEE)
+
+    # one card answered, checked and explained
+    kind = answer_the_card(page)
+    alert = main(page).get_by_test_id("stAlertContentSuccess").or_(main(page).get_by_test_id("stAlertContentError"))
+    expect(alert).to_be_visible()
+    explanation = "What the document says" if kind == "scenario" else "Why"
+    expect(main(page).get_by_role("heading", name=explanation, exact=True)).to_be_visible()
+    settle(page)
+    assert_no_exception(page)
+    docs_screenshot(page, "practice")
+
+    # counted on the Progress page
+    go_to(page, "Progress", "Progress")
+    see_one_answer(page)
+    docs_screenshot(page, "progress")
+
+    # kept over a reload: the trainee comes back from the URL, the answer from the database
+    page.reload()
+    see_one_answer(page)
+
+    # and over a server restart on the same database
+    server.restart()
+    page.reload()
+    see_one_answer(page)
+
+    # the whole interface in Japanese, and back
+    choose_language(page, "日本語")
+    expect(main(page).get_by_role("heading", name="成績", level=1)).to_be_visible()
+    navigation = page.get_by_role("navigation")
+    for japanese in ("練習", "成績", "資料"):
+        expect(navigation.get_by_role("link", name=japanese, exact=True)).to_be_visible()
+    expect(metric(page, "回答数")).to_have_text("1")
+    expect(page).to_have_url(url_param("lang", "ja"))
+    settle(page)
+    assert_no_exception(page)
+
+    # back in English
+    choose_language(page, "English")
+    expect(main(page).get_by_role("heading", name="Progress", level=1)).to_be_visible()
+    expect(navigation.get_by_role("link", name="Practice", exact=True)).to_be_visible()
+    expect(page).to_have_url(url_param("lang", "en"))
+    expect(page).to_have_url(re.compile(r"/progress\?"))
+    see_one_answer(page)
+
+
+def test_chosen_games_and_categories_survive_a_language_switch(page, server, content) -> None:
+    """The sidebar's choices are kept by id, not by their (translated) labels: after a switch
+    they show in the new language, and the next rerun does not drop them."""
+    side = sidebar(page)
+
+    def multiselect(label: str):
+        return side.get_by_test_id("stMultiSelect").filter(has=page.get_by_role("combobox", name=label, exact=True))
+
+    def expect_chips(box, names: list[str]) -> None:
+        for name in names:
+            expect(box.get_by_text(name, exact=True)).to_be_visible(timeout=5_000)
+
+    rulesets = list(content.rulesets.values())  # in the order of the widgets' options
+    first, category = rulesets[0], rulesets[0].categories[0]
+    games = {lang: [r.document.short_name.get(lang) for r in rulesets] for lang in ("en", "ja")}
+    chosen = {lang: f"{first.document.short_name.get(lang)} › {category.name.get(lang)}" for lang in ("en", "ja")}
+
+    open_page(page, server.url, "", title="Practice", lang="en", trainee="Kenji")
+    expect_chips(multiselect("Games"), games["en"])
+    picked = driver.pick_option(page, side.get_by_role("combobox", name="Categories", exact=True), chosen["en"])
+    assert picked == chosen["en"]
+    settle(page)
+    expect_chips(multiselect("Categories"), [chosen["en"]])
+
+    choose_language(page, "日本語")
+    expect(main(page).get_by_role("heading", name="練習", level=1)).to_be_visible()
+    settle(page)
+    expect_chips(multiselect("ゲーム"), games["ja"])
+    expect_chips(multiselect("カテゴリ"), [chosen["ja"]])
+
+    go_to(page, "資料", "資料")  # more reruns in Japanese
+    go_to(page, "練習", "練習")
+    expect_chips(multiselect("ゲーム"), games["ja"])
+    expect_chips(multiselect("カテゴリ"), [chosen["ja"]])
+    expect(main(page).get_by_test_id("stForm")).to_be_visible()  # a card, not "no cards match"
+    expect(main(page).get_by_text(first.document.short_name.ja)).to_be_visible()  # from the chosen category's game

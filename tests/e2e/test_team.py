@@ -1,0 +1,81 @@
+"""The supervisor's login in a real browser: a wrong password shows nothing, the right one the team."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+
+import pytest
+
+from quiz.attempt import AttemptRecord
+from quiz.store import Store
+from tests.e2e import driver
+from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
+from tests.e2e.driver import assert_no_exception, main, open_page, settle
+
+driver.require_browser()
+pytestmark = pytest.mark.e2e
+
+from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
+
+TRAINEES = ("Hanako Sato", "Jiro Mori")
+CARD = "ygo-tardiness-1min-store"  # standard penalty: warning
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServer]:
+    """A server with a supervisor password, and two trainees who answered a card."""
+    server = ConfiguredServer(tmp_path_factory.mktemp("e2e-team"))
+    store = Store(server.database_url)
+    try:
+        for number, name in enumerate(TRAINEES):
+            trainee = store.trainee(name)
+            store.record(AttemptRecord(
+                trainee_id=trainee.id, card_id=CARD, ruleset="yugioh-ocg", category="tardiness",
+                card_kind="scenario", chosen_infraction="tardiness", standard_infraction="tardiness",
+                chosen_penalty="warning" if number == 0 else "duel_loss", standard_penalty="warning",
+                infraction_result="correct", penalty_result="correct" if number == 0 else "wrong",
+                fixes_result="correct", correct=number == 0, seconds=9.0,
+                answered_at=dt.datetime.now(dt.timezone.utc),
+            ))
+    finally:
+        store.dispose()
+    with running(server):
+        yield server
+
+
+def log_in(page, password: str, button: str = "Unlock") -> None:
+    main(page).get_by_label("Supervisor password" if button == "Unlock" else "管理者パスワード").fill(password)
+    main(page).get_by_role("button", name=button, exact=True).click()
+    settle(page)
+
+
+def test_a_wrong_password_shows_nothing(page, server) -> None:
+    open_page(page, server.url, "team", title="Team", lang="en")
+    log_in(page, "not-the-password")
+    expect(main(page).get_by_text("That password is not right.")).to_be_visible()
+    body = page.locator("body").inner_text()
+    assert not any(name in body for name in TRAINEES)
+    expect(main(page).get_by_test_id("stDataFrame")).to_have_count(0)
+    expect(main(page).get_by_test_id("stDownloadButton")).to_have_count(0)
+    expect(main(page).get_by_role("tab")).to_have_count(0)
+    assert_no_exception(page)
+
+
+def test_the_right_password_shows_the_team_and_one_trainee(page, server) -> None:
+    page.wait_for_timeout(1100)  # the previous test's wrong guess holds the server's throttle for 1 s
+    open_page(page, server.url, "team", title="Team", lang="en")
+    log_in(page, SUPERVISOR_PASSWORD)
+    expect(main(page).get_by_test_id("stDataFrame").first).to_be_visible()
+    expect(main(page).get_by_role("tab", name="Trainees")).to_be_visible()
+    expect(main(page).get_by_test_id("stDownloadButton").first).to_be_visible()
+    main(page).get_by_role("tab", name="One trainee").click()
+    picker = main(page).get_by_role("combobox", name="Whose progress?")
+    picker.click()
+    options = page.get_by_role("option")
+    expect(options).to_have_text(list(TRAINEES))
+    options.filter(has_text=TRAINEES[1]).click()
+    settle(page)
+    expect(main(page).get_by_role("heading", name=f"Progress of {TRAINEES[1]}")).to_be_visible()
+    driver.docs_screenshot(page, "team")
+    assert_no_exception(page)

@@ -1,0 +1,86 @@
+"""save_answer: the attempt and the schedule are written together, or not at all."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from quiz import review_store
+from quiz.answers import save_answer
+from quiz.attempt import AttemptRecord
+from quiz.review import next_schedule
+from quiz.store import Store
+
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def answer(trainee_id: int, correct: bool, when: datetime, card_id: str = "pkm-k-cut-vs-shuffle") -> AttemptRecord:
+    return AttemptRecord(
+        trainee_id=trainee_id, card_id=card_id, ruleset="pokemon-card-ja", category=None, card_kind="knowledge",
+        mode="review", chosen_choice="a" if correct else "b", correct_choice="a", correct=correct, seconds=3.5,
+        answered_at=when,
+    )
+
+
+def test_the_attempt_is_stored_and_its_id_returned(store: Store) -> None:
+    trainee = store.trainee("Aki")
+    record = answer(trainee.id, False, T0)
+    attempt_id = save_answer(store, record)
+    frame = store.attempts()
+    assert list(frame["id"]) == [attempt_id]
+    row = frame.iloc[0]
+    assert (row["card_id"], row["mode"], bool(row["correct"])) == (record.card_id, "review", False)
+
+
+def test_each_answer_moves_the_cards_schedule_on_from_the_last(store: Store) -> None:
+    trainee = store.trainee("Aki")
+    save_answer(store, answer(trainee.id, True, T0))
+    assert review_store.schedule(store, trainee.id, "pkm-k-cut-vs-shuffle") == next_schedule(None, True, T0)
+    later = T0 + timedelta(days=3)
+    save_answer(store, answer(trainee.id, False, later))
+    expected = next_schedule(next_schedule(None, True, T0), False, later)
+    assert review_store.schedule(store, trainee.id, "pkm-k-cut-vs-shuffle") == expected
+    assert list(review_store.schedules(store, trainee.id)) == ["pkm-k-cut-vs-shuffle"]
+    assert len(store.attempts()) == 2
+
+
+def test_if_the_schedule_cannot_be_written_the_attempt_is_rolled_back(store, monkeypatch) -> None:
+    trainee = store.trainee("Aki")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(review_store, "write_schedule", broken)
+    with pytest.raises(RuntimeError, match="disk full"):
+        save_answer(store, answer(trainee.id, True, T0))
+    assert store.attempts().empty
+    assert review_store.schedules(store, trainee.id) == {}
+
+
+def test_if_the_attempt_is_refused_no_schedule_is_written(store: Store) -> None:
+    with pytest.raises(IntegrityError):
+        save_answer(store, answer(9999, True, T0))  # no such trainee
+    assert store.attempts().empty
+    assert review_store.schedules(store, 9999) == {}
+
+
+def test_a_schedule_created_meanwhile_by_another_session_is_updated_on_a_second_try(store, monkeypatch) -> None:
+    trainee = store.trainee("Aki")
+    save_answer(store, answer(trainee.id, True, T0))  # the other session's answer: the row exists
+    real_read = review_store.read_schedule
+    calls = []
+
+    def read_that_missed_the_row(*args, **kwargs):  # the first read ran before the other insert
+        calls.append(1)
+        return None if len(calls) == 1 else real_read(*args, **kwargs)
+
+    monkeypatch.setattr(review_store, "read_schedule", read_that_missed_the_row)
+    later = T0 + timedelta(days=2)
+    attempt_id = save_answer(store, answer(trainee.id, False, later))
+
+    assert len(calls) == 2
+    assert list(store.attempts()["id"])[-1] == attempt_id and len(store.attempts()) == 2  # none left from try one
+    expected = next_schedule(next_schedule(None, True, T0), False, later)
+    assert review_store.schedule(store, trainee.id, "pkm-k-cut-vs-shuffle") == expected

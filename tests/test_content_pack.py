@@ -1,0 +1,178 @@
+"""Content packs: validated by the loader, ids checked, imported whole or not at all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from quiz.content_pack import (
+    CONTENT_DIR_ENV,
+    DEFAULT_CONTENT_DIR,
+    check_pack,
+    content_dir,
+    existing_card_ids,
+    import_pack,
+    imported_packs,
+    problems_frame,
+)
+from quiz.errors import Problem
+from quiz.loader import SCENARIOS_DIR, load_content
+from tests.pack_files import knowledge, scenario, zip_of
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return tmp_path / "content"
+
+
+def everything_under(path: Path) -> list[str]:
+    return sorted(p.relative_to(path).as_posix() for p in path.rglob("*")) if path.exists() else []
+
+
+def test_content_folder_defaults_to_the_project_and_follows_the_environment(tmp_path):
+    assert content_dir({}) == DEFAULT_CONTENT_DIR
+    assert DEFAULT_CONTENT_DIR.name == "content" and DEFAULT_CONTENT_DIR.parent == SCENARIOS_DIR.parent
+    assert content_dir({CONTENT_DIR_ENV: str(tmp_path)}) == tmp_path
+
+
+def test_a_valid_yaml_file_is_previewed_with_the_engine_verdict(folder):
+    report = check_pack("late.yaml", scenario().encode("utf-8"), folder)
+    assert report.problems == [] and report.ok
+    [preview] = report.cards
+    assert (preview.file, preview.card.id, preview.card.title.en) == ("late.yaml", "pack-ygo-late-15", "Fifteen minutes late")
+    assert (preview.verdict.infraction, preview.verdict.penalty) == ("tardiness", "match_loss")  # 15 >= 10
+    assert report.imported_to is None
+    assert everything_under(folder) == []  # checking leaves nothing behind
+
+
+def test_a_valid_zip_is_imported_into_a_new_pack_folder_and_loads(folder):
+    data = zip_of({"mypack/yugioh-ocg/late.yaml": scenario(), "knowledge.yml": knowledge()})
+    report = import_pack("My Pack!.zip", data, folder)
+    assert report.ok and report.imported_to is not None
+    assert report.imported_to.parent == folder and report.imported_to.name.startswith("my-pack-")
+    pack = report.imported_to.name
+    # Each file lands in the folder of its cards' ruleset (the zip's own folders are not used).
+    assert everything_under(folder) == [
+        pack, f"{pack}/pokemon-card-ja", f"{pack}/pokemon-card-ja/knowledge.yaml",
+        f"{pack}/yugioh-ocg", f"{pack}/yugioh-ocg/late.yaml",
+    ]
+    loaded = load_content(card_paths=[SCENARIOS_DIR, folder])
+    assert loaded.problems == []
+    assert {"pack-ygo-late-15", "pack-pkm-k-piles"} <= set(loaded.cards)
+    assert list(imported_packs(folder)["pack"]) == [pack]
+
+
+def test_a_card_id_of_a_shipped_card_is_refused_with_its_line(folder):
+    shipped_id = "ygo-tardiness-1min-store"
+    text = scenario("pack-new-one") + scenario(shipped_id).replace("cards:\n", "", 1)
+    report = import_pack("dup.yaml", text.encode("utf-8"), folder)
+    assert not report.ok and report.imported_to is None
+    [problem] = report.problems
+    assert (problem.path, problem.field) == ("dup.yaml", "cards[1].id")
+    assert problem.line == 1 + len(scenario().splitlines())  # the second card's "- id:" line
+    assert "scenarios/yugioh-ocg/tardiness.yaml" in problem.message
+    assert everything_under(folder) == []  # the valid first card is not imported either
+
+
+def test_a_card_id_of_an_earlier_import_is_refused(folder):
+    assert import_pack("first.yaml", scenario().encode("utf-8"), folder).ok
+    again = import_pack("again.yaml", scenario().encode("utf-8"), folder)
+    assert not again.ok
+    assert "already used by content/first-" in again.problems[0].message
+    assert len(imported_packs(folder)) == 1
+
+
+def test_duplicate_ids_inside_a_pack_name_the_uploaded_file(folder):
+    report = check_pack("pack.zip", zip_of({"a/one.yaml": scenario(), "b/two.yaml": scenario()}), folder)
+    [problem] = report.problems
+    assert problem.path == "b/two.yaml" and problem.field == "cards[0].id"
+    assert "(first in a/one.yaml)" in problem.message
+
+
+def test_broken_yaml_is_reported_with_its_line(folder):
+    broken = scenario().replace("    infraction: tardiness\n", "    infraction: [tardiness\n")
+    line = broken.splitlines().index("    infraction: [tardiness") + 1
+    report = import_pack("pack.zip", zip_of({"broken.yaml": broken, "good.yaml": knowledge()}), folder)
+    assert not report.ok and everything_under(folder) == []
+    [problem] = report.problems
+    assert (problem.path, problem.field) == ("broken.yaml", "yaml")
+    assert line <= problem.line <= line + 1  # the parser stops on the bracket's line or the next
+    assert [c.card.id for c in report.cards] == ["pack-pkm-k-piles"]  # the rest is still previewed
+
+
+def test_a_card_the_engine_disagrees_with_is_reported(folder):
+    wrong = scenario().replace("expect: {penalty: match_loss", "expect: {penalty: warning")
+    report = check_pack("wrong.yaml", wrong.encode("utf-8"), folder)
+    [problem] = report.problems
+    assert problem.field == "cards[0].expect.penalty" and "match_loss" in problem.message
+    assert problem.line == wrong.splitlines().index("    expect: {penalty: warning, fixes: []}") + 1
+
+
+def test_a_zip_slip_entry_refuses_the_whole_pack_and_writes_nothing_outside(tmp_path, folder):
+    data = zip_of({"../../escaped.yaml": scenario("pack-escaped"), "good.yaml": knowledge()})
+    report = import_pack("evil.zip", data, folder)
+    assert not report.ok and report.imported_to is None
+    assert [(p.path, p.message) for p in report.problems] == [("../../escaped.yaml", "refused: '..' in the path")]
+    assert not list(tmp_path.parent.rglob("escaped.yaml")) and everything_under(folder) == []
+
+
+def test_an_absolute_entry_refuses_the_whole_pack(folder):
+    report = import_pack("abs.zip", zip_of({"/tmp/abs-card.yaml": scenario()}), folder)
+    assert report.problems[0].message == "refused: an absolute path"
+    assert not Path("/tmp/abs-card.yaml").exists() and everything_under(folder) == []
+
+
+def test_an_oversize_upload_is_refused(folder):
+    big = scenario() + "#" * (2 * 1024 * 1024)
+    report = import_pack("big.yaml", big.encode("utf-8"), folder)
+    assert report.problems[0].path == "big.yaml" and "limit is 2.0 MB" in report.problems[0].message
+    assert report.cards == [] and everything_under(folder) == []
+
+
+def test_a_ruleset_that_is_not_a_plain_id_never_becomes_a_folder(folder):
+    sneaky = scenario().replace("ruleset: yugioh-ocg", "ruleset: ../../outside")
+    report = import_pack("sneaky.yaml", sneaky.encode("utf-8"), folder)
+    assert not report.ok
+    assert report.problems[0].field == "cards[0].ruleset" and "unknown ruleset" in report.problems[0].message
+    assert everything_under(folder) == []
+
+
+def test_a_card_of_an_unknown_game_is_refused(folder):
+    other = scenario().replace("ruleset: yugioh-ocg", "ruleset: magic")
+    report = check_pack("magic.yaml", other.encode("utf-8"), folder)
+    assert report.problems[0].message.startswith("unknown ruleset 'magic'")
+
+
+def test_an_empty_pack_is_not_imported(folder):
+    report = import_pack("empty.yaml", b"cards: []\n", folder)
+    assert not report.ok and report.problems[0].message == "the pack holds no card"
+    assert import_pack("empty.zip", zip_of({}), folder).problems[0].message == "the pack holds no card file"
+
+
+def test_unsafe_yaml_tags_are_refused(folder):
+    evil = "cards: !!python/object/apply:os.system ['echo pwned']\n"
+    report = check_pack("evil.yaml", evil.encode("utf-8"), folder)
+    assert report.problems[0].field == "yaml" and "unsafe" in report.problems[0].message
+
+
+def test_staging_folders_are_never_loaded_as_content(folder):
+    staging = folder / ".staging-left-over" / "yugioh-ocg"
+    staging.mkdir(parents=True)
+    (staging / "late.yaml").write_text(scenario(), encoding="utf-8")
+    assert "pack-ygo-late-15" not in load_content(card_paths=[folder]).cards
+    assert existing_card_ids([folder]) == {}
+
+
+def test_existing_ids_include_broken_files(tmp_path):
+    root = tmp_path / "content"
+    (root / "p" / "yugioh-ocg").mkdir(parents=True)
+    broken = scenario("pack-broken").replace("facts: {minutes_late: 15}", "facts: {minutes_late: -1}")
+    (root / "p" / "yugioh-ocg" / "b.yaml").write_text(broken, encoding="utf-8")
+    assert existing_card_ids([root]) == {"pack-broken": "content/p/yugioh-ocg/b.yaml"}
+
+
+def test_problems_frame_lists_file_line_field_message():
+    frame = problems_frame([Problem("a.yaml", 3, "cards[0].id", "bad")])
+    assert frame.to_dict("records") == [{"file": "a.yaml", "line": 3, "field": "cards[0].id", "message": "bad"}]
+    assert list(problems_frame([]).columns) == ["file", "line", "field", "message"]

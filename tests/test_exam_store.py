@@ -1,0 +1,151 @@
+"""Exams in the database: round trip, the open exam found for resuming, closing by the clock."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from quiz.attempt import AttemptRecord
+from quiz.exam import ExamSpec
+from quiz.exam_store import (
+    ExamInProgressError,
+    close_expired,
+    exam_answers,
+    exam_history,
+    get_exam,
+    hand_in,
+    open_exam,
+    save_exam_answer,
+    start_exam,
+)
+from quiz.store import Store
+
+JST = timezone(timedelta(hours=9))
+START = datetime(2025, 3, 1, 19, 0, tzinfo=JST)
+SPEC = ExamSpec(questions=4, minutes=30, pass_percent=75, rulesets=("yugioh-ocg", "pokemon-card-ja"),
+                categories=("yugioh-ocg/tardiness", "pokemon-card-ja/knowledge"))
+CARDS = ("ygo-d", "ygo-a", "pkm-c", "ygo-b")  # deliberately not sorted
+SEEDS = (907, 3, 2**31 + 5, 0)
+
+
+@pytest.fixture
+def store(db_url: str):
+    """A store on SQLite, and on PostgreSQL when a server is given (``db_url`` in tests/conftest.py)."""
+    store = Store(db_url)
+    yield store
+    store.dispose()
+
+
+@pytest.fixture
+def trainee_id(store: Store) -> int:
+    return store.trainee("Aiko").id
+
+
+def at(minutes: float) -> datetime:
+    return START + timedelta(minutes=minutes)
+
+
+def answer(trainee_id: int, exam_id: int, card_id: str, correct: bool, minutes: float) -> AttemptRecord:
+    return AttemptRecord(
+        trainee_id=trainee_id, card_id=card_id, ruleset="yugioh-ocg", category=None, card_kind="knowledge",
+        mode="exam", chosen_choice="a", correct_choice="a" if correct else "b", correct=correct, seconds=3.0,
+        answered_at=at(minutes), exam_id=exam_id,
+    )
+
+
+def test_an_exam_round_trips_with_its_questions_in_order(store, trainee_id):
+    started = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
+    found = get_exam(store, started.id)
+    assert found == started
+    assert found.card_ids == CARDS and found.seeds == SEEDS
+    assert found.spec == SPEC
+    assert found.started_at == START and found.started_at.tzinfo is not None
+    assert found.deadline == START + timedelta(minutes=30)
+    assert (found.finished_at, found.score, found.passed) == (None, None, None)
+    assert get_exam(store, started.id + 1) is None
+
+
+def test_an_exam_needs_questions_and_a_seed_for_each(store, trainee_id):
+    with pytest.raises(ValueError):
+        start_exam(store, trainee_id, "custom", SPEC, (), (), START)
+    with pytest.raises(ValueError):
+        start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS[:3], START)
+
+
+def test_the_open_exam_is_found_for_resuming_until_its_deadline(store, trainee_id):
+    other = store.trainee("Ben").id
+    exam = start_exam(store, trainee_id, "ygo-20", SPEC, CARDS, SEEDS, START)
+    assert open_exam(store, trainee_id, at(29)) == exam
+    assert open_exam(store, other, at(1)) is None
+    assert open_exam(store, trainee_id, at(30)) is None  # the deadline has come
+
+
+def test_a_second_exam_cannot_start_while_one_runs(store, trainee_id):
+    start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
+    with pytest.raises(ExamInProgressError):
+        start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, at(10))
+    later = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, at(31))  # the first ran out
+    assert open_exam(store, trainee_id, at(32)) == later
+
+
+def test_answers_are_stored_at_once_and_only_while_they_count(store, trainee_id):
+    exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
+    assert save_exam_answer(store, answer(trainee_id, exam.id, "ygo-a", True, 1), at(1))
+    assert [r.card_id for r in exam_answers(store, exam.id)] == ["ygo-a"]  # stored before hand-in
+    assert not save_exam_answer(store, answer(trainee_id, exam.id, "ygo-a", False, 2), at(2))  # answered already
+    assert not save_exam_answer(store, answer(trainee_id, exam.id, "other", True, 2), at(2))  # not a question
+    assert not save_exam_answer(store, answer(trainee_id, exam.id, "ygo-b", True, 31), at(31))  # too late
+    assert [r.card_id for r in exam_answers(store, exam.id)] == ["ygo-a"]
+    stored = store.attempts(trainee_id)
+    assert list(stored["mode"]) == ["exam"] and list(stored["exam_id"]) == [exam.id]
+
+
+def test_handing_in_scores_the_answers_and_counts_the_rest_wrong(store, trainee_id):
+    exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
+    for minutes, (card, right) in enumerate([("ygo-d", True), ("ygo-a", True), ("pkm-c", False)], start=1):
+        assert save_exam_answer(store, answer(trainee_id, exam.id, card, right, minutes), at(minutes))
+    closed = hand_in(store, exam.id, at(12))
+    # 2 right of 4 (one wrong, one unanswered) is 50 %, below the 75 % mark.
+    assert (closed.score, closed.passed, closed.finished_at) == (2, False, at(12))
+    assert not closed.timed_out
+    assert open_exam(store, trainee_id, at(13)) is None
+    assert hand_in(store, exam.id, at(20)) == closed  # handing in twice changes nothing
+
+
+def test_an_exam_past_its_deadline_is_closed_at_the_deadline(store, trainee_id):
+    exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
+    for minutes, card in enumerate(("ygo-d", "ygo-a", "pkm-c"), start=1):
+        save_exam_answer(store, answer(trainee_id, exam.id, card, True, minutes), at(minutes))
+    assert close_expired(store, trainee_id, at(29)) == []
+    closed = close_expired(store, trainee_id, at(45))
+    assert [e.id for e in closed] == [exam.id]
+    # 3 right of 4 is exactly the 75 % mark.
+    assert (closed[0].score, closed[0].passed, closed[0].finished_at) == (3, True, exam.deadline)
+    assert closed[0].timed_out
+    assert close_expired(store, trainee_id, at(50)) == []
+    assert get_exam(store, exam.id) == closed[0]
+
+
+def test_handing_in_after_the_deadline_closes_at_the_deadline(store, trainee_id):
+    exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
+    closed = hand_in(store, exam.id, at(90))
+    assert closed.finished_at == exam.deadline and closed.timed_out
+    assert (closed.score, closed.passed) == (0, False)
+
+
+def test_history_lists_the_trainees_exams_newest_first(store, trainee_id):
+    first = start_exam(store, trainee_id, "ygo-20", SPEC, CARDS, SEEDS, START)
+    save_exam_answer(store, answer(trainee_id, first.id, "ygo-a", True, 1), at(1))
+    hand_in(store, first.id, at(5))
+    second = start_exam(store, trainee_id, "custom", SPEC, CARDS[:2], SEEDS[:2], at(60))
+    start_exam(store, store.trainee("Ben").id, "custom", SPEC, CARDS, SEEDS, START)  # not Aiko's
+    history = exam_history(store, trainee_id)
+    assert list(history["id"]) == [second.id, first.id]
+    assert list(history["preset"]) == ["custom", "ygo-20"]
+    assert list(history["total"]) == [2, 4]
+    assert history["score"].isna().iloc[0] and history["score"].iloc[1] == 1
+    assert history["passed"].isna().iloc[0] and not history["passed"].iloc[1]
+    assert history["started_at"].iloc[1] == START
+    assert len(exam_history(store)) == 3
+    assert exam_history(store, store.trainee("Chie").id).empty

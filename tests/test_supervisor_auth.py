@@ -1,0 +1,122 @@
+"""The supervisor password: configuration, constant-time check, and the login throttle."""
+
+from __future__ import annotations
+
+import pytest
+
+from quiz.supervisor_auth import (
+    PASSWORD_ENV,
+    PASSWORD_SECRET,
+    LoginThrottle,
+    attempt_login,
+    configured_password,
+    password_matches,
+    unlock_token,
+)
+
+
+class FakeClock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def test_environment_wins_over_secrets():
+    assert configured_password({PASSWORD_ENV: "env-pw"}, {PASSWORD_SECRET: "secret-pw"}) == "env-pw"
+
+
+def test_secret_is_used_without_environment():
+    assert configured_password({}, {PASSWORD_SECRET: "secret-pw"}) == "secret-pw"
+
+
+@pytest.mark.parametrize("environ, secrets", [({}, {}), ({PASSWORD_ENV: ""}, {}), ({PASSWORD_ENV: "  "}, {PASSWORD_SECRET: ""})])
+def test_missing_or_blank_password_is_not_configured(environ, secrets):
+    assert configured_password(environ, secrets) is None
+
+
+def test_non_string_secret_is_ignored():
+    assert configured_password({}, {PASSWORD_SECRET: 1234}) is None
+
+
+def test_password_match_is_exact_over_unicode():
+    assert password_matches("店長パス", "店長パス")
+    assert not password_matches("店長パ", "店長パス")
+    assert not password_matches("店長パス ", "店長パス")
+    assert not password_matches("", "店長パス")
+
+
+def test_unlock_token_changes_with_the_password():
+    assert unlock_token("a") == unlock_token("a")
+    assert unlock_token("a") != unlock_token("b")
+    assert "s3cret" not in unlock_token("s3cret")  # a digest, never the password itself
+
+
+def test_throttle_doubles_the_wait_after_each_failure():
+    clock = FakeClock()
+    throttle = LoginThrottle(clock, base=1.0, factor=2.0, ceiling=300.0)
+    assert throttle.wait() == 0.0
+    assert throttle.fail() == 1.0  # 1 * 2**0
+    assert throttle.wait() == 1.0
+    clock.advance(1.0)
+    assert throttle.fail() == 2.0  # 1 * 2**1
+    clock.advance(2.0)
+    assert throttle.fail() == 4.0  # 1 * 2**2
+    clock.advance(1.5)
+    assert throttle.wait() == pytest.approx(2.5)
+
+
+def test_throttle_stops_at_the_ceiling():
+    throttle = LoginThrottle(FakeClock(), base=1.0, factor=2.0, ceiling=10.0)
+    delays = [throttle.fail() for _ in range(6)]
+    assert delays == [1.0, 2.0, 4.0, 8.0, 10.0, 10.0]
+
+
+def test_success_resets_the_throttle():
+    clock = FakeClock()
+    throttle = LoginThrottle(clock)
+    throttle.fail()
+    throttle.fail()
+    clock.advance(5)
+    throttle.succeed()
+    assert throttle.wait() == 0.0
+    assert throttle.fail() == 1.0
+
+
+def test_bad_throttle_parameters_are_refused():
+    with pytest.raises(ValueError):
+        LoginThrottle(base=0)
+    with pytest.raises(ValueError):
+        LoginThrottle(factor=0.5)
+
+
+def test_attempt_while_throttled_is_refused_without_checking():
+    clock = FakeClock()
+    session, process = LoginThrottle(clock), LoginThrottle(clock)
+    first = attempt_login("guess", "right", [session, process])
+    assert not first.unlocked and not first.throttled and first.retry_after == 1.0
+    # Even the right password is refused until the wait is over, and the wait does not grow.
+    early = attempt_login("right", "right", [session, process])
+    assert early.throttled and not early.unlocked and early.retry_after == 1.0
+    assert session.failures == 1
+    clock.advance(1.0)
+    assert attempt_login("right", "right", [session, process]).unlocked
+    assert session.wait() == 0.0 and process.wait() == 0.0
+
+
+def test_process_throttle_holds_across_sessions():
+    clock = FakeClock()
+    process = LoginThrottle(clock, ceiling=30.0)
+    for _ in range(3):  # three sessions, one guess each, waiting out each delay
+        attempt_login("guess", "right", [LoginThrottle(clock), process])
+        clock.advance(process.wait())
+    fresh_session = LoginThrottle(clock)
+    result = attempt_login("guess", "right", [fresh_session, process])
+    assert result.retry_after == 8.0  # the process's 4th failure: 1 * 2**3, the fresh session's is 1
+    assert attempt_login("right", "right", [LoginThrottle(clock), process]).throttled

@@ -1,0 +1,89 @@
+"""The Content page: the health panel, and uploading packs that are refused or imported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from quiz.content_pack import CONTENT_DIR_ENV
+from quiz.loader import load_content
+from tests.pack_files import knowledge, scenario, zip_of
+
+PAGE = "quiz/ui/pages/content.py"
+SHIPPED = load_content()
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "content"
+    monkeypatch.setenv(CONTENT_DIR_ENV, str(folder))
+    return folder
+
+
+def loaded_cards(at) -> dict:
+    return at.session_state["shell"].content.cards
+
+
+def test_healthy_content_says_so(open_app, folder):
+    at = open_app(page=PAGE)
+    assert at.title[0].value == "Content"
+    assert at.success[0].value == f"All content loaded: {len(SHIPPED.cards)} cards, no problems."
+    assert at.main.caption[-1].value.startswith("No pack imported yet.")
+
+
+def test_one_broken_file_is_shown_and_every_other_card_still_served(open_app, folder):
+    games = folder / "old-pack" / "yugioh-ocg"
+    games.mkdir(parents=True)
+    (games / "good.yaml").write_text(scenario(), encoding="utf-8")
+    broken = scenario("pack-broken").replace("facts: {minutes_late: 15}", "facts: {minutes_late: 15, rain: true}")
+    (games / "broken.yaml").write_text(broken, encoding="utf-8")
+    at = open_app(page=PAGE)
+    assert at.warning[0].value.startswith("1 problem(s) found.")
+    problems = at.dataframe[0].value
+    assert list(problems.columns) == ["File", "Line", "Field", "Problem"]
+    row = problems.iloc[0]
+    assert row["File"].endswith("old-pack/yugioh-ocg/broken.yaml")
+    assert row["Line"] == broken.splitlines().index("    facts: {minutes_late: 15, rain: true}") + 1
+    assert "rain" in row["Problem"]
+    cards = loaded_cards(at)
+    assert set(SHIPPED.cards) | {"pack-ygo-late-15"} == set(cards) and "pack-broken" not in cards
+
+
+def test_an_invalid_pack_lists_its_problems_and_offers_no_import(open_app, folder):
+    at = open_app(page=PAGE)
+    data = zip_of({"../evil.yaml": scenario("pack-evil"), "dup.yaml": scenario("ygo-tardiness-1min-store")})
+    at.file_uploader[0].set_value(("bad.zip", data, "application/zip")).run()
+    assert at.error[0].value == "This pack cannot be imported: 2 problem(s)."
+    problems = at.dataframe[-2].value  # the problems, then the preview of the card that loaded
+    assert list(problems["File"]) == ["../evil.yaml", "dup.yaml"]
+    assert "already used by scenarios/yugioh-ocg/tardiness.yaml" in problems.iloc[1]["Problem"]
+    assert not [b for b in at.button if b.label.startswith("Import")]
+    assert not folder.exists() or not any(folder.iterdir())
+
+
+def test_a_valid_pack_is_previewed_imported_and_playable_at_once(open_app, folder):
+    at = open_app(page=PAGE)
+    data = zip_of({"late.yaml": scenario(), "piles.yaml": knowledge()})
+    at.file_uploader[0].set_value(("my-pack.zip", data, "application/zip")).run()
+    assert at.success[-1].value == "Every card is valid: 2 card(s) ready to import."
+    preview = at.dataframe[-1].value
+    assert list(preview["Title"]) == ["Fifteen minutes late", "How many piles"]
+    assert list(preview["Infraction"]) == ["Tardiness", ""]
+    assert list(preview["Verdict (penalty · fixes) or answer"]) == ["Match Loss · No fix", "Shuffling"]
+    assert "pack-ygo-late-15" not in loaded_cards(at)
+    next(b for b in at.button if b.label == "Import 2 card(s)").click().run()
+    assert not at.exception
+    message = next(s.value for s in at.success if s.value.startswith("Imported"))
+    assert message.startswith("Imported 2 card(s) as my\\-pack\\-")  # the folder name, escaped for Markdown
+    assert {"pack-ygo-late-15", "pack-pkm-k-piles"} <= set(loaded_cards(at))
+    assert at.file_uploader[0].value is None  # a fresh uploader: the same pack is not offered again
+    packs = at.dataframe[-1].value
+    assert list(packs["Files"]) == [2] and packs.iloc[0]["Pack"].startswith("my-pack-")
+    assert len(list(folder.rglob("*.yaml"))) == 2
+
+
+def test_content_page_in_japanese(open_app, folder):
+    at = open_app(lang="ja", page=PAGE)
+    assert at.title[0].value == "コンテンツ"
+    assert at.success[0].value == f"すべてのコンテンツを読み込みました：カード{len(SHIPPED.cards)}枚、問題はありません。"

@@ -1,0 +1,184 @@
+"""The mock exam page: start, answer without feedback, hand in, resume, run out of time."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from quiz.attempt import utc_now
+from quiz.exam import ExamSpec
+from quiz.exam_store import get_exam, start_exam
+from quiz.loader import load_content
+from quiz.markdown import escape_markdown
+from quiz.practice import verdict_for
+from quiz.variants import show_card
+
+CONTENT = load_content()
+PAGE = "quiz/ui/pages/exam.py"
+TARDINESS = "yugioh-ocg/tardiness"
+
+
+def start_custom(at, questions: int = 2, category: str = TARDINESS):
+    """Start a custom exam of ``questions`` Yu-Gi-Oh! cards of one category."""
+    next(n for n in at.number_input if n.label == "Questions").set_value(questions)
+    at.multiselect(key="exam-custom-games").set_value(["yugioh-ocg"])
+    at.multiselect(key="exam-custom-categories").set_value([category])
+    at.button(key="exam-start-custom").click().run()
+    assert not at.exception, at.exception
+
+
+def shown_card(at, store):
+    exam = get_exam(store, at.session_state["mock_exam"]["exam_id"])
+    return exam, CONTENT.cards[exam.card_ids[at.session_state["mock_exam"]["index"]]]
+
+
+def answer_right(at, store):
+    """Answer the question on screen right, judged on the facts of the showing the exam drew for it."""
+    exam, card = shown_card(at, store)
+    index = exam.card_ids.index(card.id)
+    verdict = verdict_for(CONTENT, card, show_card(card, exam.seeds[index]))
+    next(w for w in at.selectbox if w.label == "Infraction").set_value(verdict.infraction)
+    next(w for w in at.radio if w.label == "Penalty").set_value(verdict.penalty)
+    next(w for w in at.multiselect if w.label == "Fix").set_value(list(verdict.fixes))
+    next(b for b in at.button if b.label == "Save answer").click().run()
+    assert not at.exception, at.exception
+
+
+def test_the_page_offers_the_presets_and_a_custom_exam(open_app):
+    at = open_app(page=PAGE)
+    assert at.title[0].value == "Mock exam"
+    texts = " ".join(m.value for m in at.markdown)
+    assert "20 questions · 30 minutes · pass mark 80%" in texts
+    assert "50 questions · 60 minutes · pass mark 80%" in texts
+    assert at.button(key="exam-start-ygo-20") and at.button(key="exam-start-pkm-50")
+    assert [c.value for c in at.caption if "cards to draw from" in c.value]
+
+
+def test_a_preset_exam_draws_its_questions_from_its_game(open_app, store):
+    at = open_app(page=PAGE)
+    at.button(key="exam-start-ygo-20").click().run()
+    exam = get_exam(store, at.session_state["mock_exam"]["exam_id"])
+    assert exam.preset == "ygo-20" and exam.total == 20 and len(set(exam.card_ids)) == 20
+    assert {CONTENT.cards[c].ruleset for c in exam.card_ids} == {"yugioh-ocg"}
+    assert any(m.label == "Time left" and m.value in ("30:00", "29:59") for m in at.metric)
+
+
+def test_an_answer_is_stored_at_once_without_feedback(open_app, store):
+    at = open_app(page=PAGE)
+    start_custom(at)
+    exam, card = shown_card(at, store)
+    answer_right(at, store)
+    rows = store.attempts()
+    assert len(rows) == 1
+    row = rows.iloc[0]
+    assert (row["card_id"], row["mode"], row["exam_id"]) == (card.id, "exam", exam.id)
+    assert bool(row["correct"])
+    assert not at.success and not at.error  # no marks while the exam runs
+    assert not any(":material/check_circle:" in m.value for m in at.markdown)
+    assert at.session_state["mock_exam"]["index"] == 1  # on to the next unanswered question
+    assert any(m.value.startswith("**Question 2 of 2") for m in at.markdown)
+
+
+def test_handing_in_shows_the_score_and_explains_the_wrong_answer(open_app, store):
+    at = open_app(page=PAGE)
+    start_custom(at)
+    exam, card = shown_card(at, store)
+    answer_right(at, store)
+    at.button(key="exam-hand-in").click().run()
+    assert not at.exception, at.exception
+    # One right, one unanswered: 1 of 2 is 50 %, below the 80 % mark.
+    # The verdict first, then the practice page's mark of the unanswered question.
+    assert [e.value for e in at.error] == ["Not passed — 1 of 2 right (50%); the pass mark is 80%.",
+                                           "Not quite — see below."]
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["Score"], metrics["Unanswered"], metrics["Pass mark"]) == ("1 / 2", "1", "80%")
+    unanswered = CONTENT.cards[exam.card_ids[1]]
+    assert at.subheader[0].value == "Wrong answers (1)"
+    assert any(s.value == unanswered.title.en for s in at.subheader)
+    assert "Not answered." in [c.value for c in at.caption]
+    assert any("The standard answer" in m.value for m in at.markdown)  # explained as in practice
+    closed = get_exam(store, exam.id)
+    assert (closed.score, closed.passed) == (1, False)
+
+
+def test_all_right_passes(open_app, store):
+    at = open_app(page=PAGE)
+    start_custom(at)
+    for _ in range(2):
+        answer_right(at, store)
+    at.button(key="exam-hand-in").click().run()
+    assert [s.value for s in at.success] == ["Passed — 2 of 2 right (100%); the pass mark is 80%."]
+    assert "No wrong answers — every question right." in [c.value for c in at.caption]
+
+
+def test_a_knowledge_question_is_answered_with_its_choices(open_app, store):
+    at = open_app(page=PAGE)
+    start_custom(at, questions=1, category="yugioh-ocg/knowledge")
+    exam, card = shown_card(at, store)
+    wrong = next(c.id for c in card.choices if c.id != card.answer)
+    next(r for r in at.radio if r.label == "Your answer").set_value(wrong)
+    next(b for b in at.button if b.label == "Save answer").click().run()
+    row = store.attempts().iloc[0]
+    assert (row["chosen_choice"], row["mode"], bool(row["correct"])) == (wrong, "exam", False)
+    assert not at.error
+    assert [i.value for i in at.info] == ["Your answer is saved. It is marked when you hand in."]
+
+
+def test_an_interrupted_exam_is_offered_for_resuming(open_app, store):
+    at = open_app(page=PAGE)
+    start_custom(at)
+    exam, first = shown_card(at, store)
+    answer_right(at, store)
+    again = open_app(page=PAGE)  # a new session, as after a refresh or a closed tab
+    assert any(i.value.startswith("You have an exam in progress: Custom exam — 1 of 2 answered") for i in again.info)
+    again.button(key="exam-resume").click().run()
+    assert again.session_state["mock_exam"]["exam_id"] == exam.id
+    resumed = CONTENT.cards[exam.card_ids[1]]  # the same questions, at the first unanswered one
+    assert any(s.value == resumed.title.en for s in again.subheader)
+
+
+def test_a_resumed_variant_question_shows_the_values_drawn_at_the_start(open_app, store):
+    card = CONTENT.cards["ygo-variant-tardiness-empty-seat"]
+    texts = {seed: show_card(card, seed).situation.en for seed in range(50)}
+    seed, other = next((a, b) for a in texts for b in texts if texts[a] != texts[b])
+    spec = ExamSpec(questions=1, minutes=30, pass_percent=80, rulesets=("yugioh-ocg",))
+    start_exam(store, store.trainee("Aiko").id, "custom", spec, (card.id,), (seed,), utc_now())
+    at = open_app(page=PAGE)
+    at.button(key="exam-resume").click().run()
+    shown = [m.value for m in at.markdown]
+    assert escape_markdown(texts[seed]) in shown
+    assert escape_markdown(texts[other]) not in shown
+
+
+def test_an_exam_whose_time_ran_out_is_closed_with_the_answers_given(open_app, store):
+    trainee = store.trainee("Aiko")
+    spec = ExamSpec(questions=2, minutes=30, pass_percent=80, rulesets=("yugioh-ocg",))
+    cards = tuple(c.id for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg")[:2]
+    exam = start_exam(store, trainee.id, "custom", spec, cards, (1, 2), utc_now() - timedelta(minutes=31))
+    at = open_app(page=PAGE)
+    assert [w.value for w in at.warning] == [
+        "Time ran out. The answers you gave count; unanswered questions count as wrong."
+    ]
+    assert {m.label: m.value for m in at.metric}["Score"] == "0 / 2"
+    closed = get_exam(store, exam.id)
+    assert closed.timed_out and closed.score == 0
+    at.button(key="exam-back").click().run()
+    history = at.dataframe[0].value
+    assert list(history["Result"]) == ["Not passed"] and list(history["Score"]) == ["0 / 2"]
+
+
+def test_the_progress_page_lists_the_exams(open_app, store):
+    at = open_app(page=PAGE)
+    start_custom(at)
+    answer_right(at, store)
+    at.button(key="exam-hand-in").click().run()
+    progress = open_app(page="quiz/ui/pages/progress.py")
+    assert any(s.value == "Mock exams" for s in progress.subheader)
+    table = progress.dataframe[-1].value
+    assert list(table.columns) == ["Started (UTC)", "Exam", "Score", "Right", "Result"]
+    assert list(table["Score"]) == ["1 / 2"] and list(table["Result"]) == ["Not passed"]
+
+
+def test_the_page_in_japanese(open_app):
+    at = open_app(lang="ja", page=PAGE)
+    assert at.title[0].value == "模擬試験"
+    assert any("20問・30分・合格ライン80%" in m.value for m in at.markdown)

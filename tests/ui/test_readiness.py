@@ -1,0 +1,60 @@
+"""The readiness section of the progress page: per category, the predicted chance today."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pyarrow as pa
+import pytest
+
+from quiz import review_store
+from quiz.attempt import utc_now
+from quiz.loader import load_content
+from quiz.review import SCHEDULER
+from tests.ui.seeding import attempt, seed
+
+CONTENT = load_content()
+PAGE = "quiz/ui/pages/progress.py"
+
+
+def readiness_chart(at):
+    """The data behind the readiness bars (the chart titled with the readiness label)."""
+    for element in at.main:
+        if getattr(element, "type", "") == "vega_lite_chart" and "Predicted chance today" in element.proto.spec:
+            return pa.ipc.open_stream(element.proto.datasets[0].data.data).read_pandas()
+    raise AssertionError("no readiness chart")
+
+
+def test_readiness_is_the_mean_predicted_chance_per_category(open_app, store):
+    trainee = store.trainee("Aiko")
+    now = utc_now()
+    knowledge = [c for c in CONTENT.knowledge_cards if c.ruleset == "pokemon-card-ja"][:2]
+    seed(store, CONTENT, trainee.id, knowledge[0], True, now - timedelta(days=3))
+    seed(store, CONTENT, trainee.id, knowledge[1], False, now - timedelta(days=3))
+    schedules = review_store.schedules(store, trainee.id)
+    # fsrs counts whole days since the last review, so any moment today gives the same figure.
+    expected = sum(SCHEDULER.get_card_retrievability(schedules[c.id], now) for c in knowledge) / 2
+
+    at = open_app(page=PAGE)
+
+    assert "Readiness today" in [s.value for s in at.subheader]
+    assert any("never answered are left out" in c.value for c in at.caption)
+    data = readiness_chart(at)
+    row = data[data["category_key"] == "Pokémon TCG › Knowledge"].iloc[0]
+    assert row["answered"] == 2
+    assert row["accuracy"] == pytest.approx(expected)
+    assert row["label"] == f"{expected:.0%} (2)"
+
+
+def test_without_any_schedule_there_is_no_readiness_section(open_app, store):
+    trainee = store.trainee("Aiko")
+    store.record(attempt(CONTENT, trainee.id, CONTENT.knowledge_cards[0], True, utc_now()))  # stored without a schedule
+    at = open_app(page=PAGE)
+    assert "Readiness today" not in [s.value for s in at.subheader]
+
+
+def test_readiness_in_japanese(open_app, store):
+    trainee = store.trainee("Aiko")
+    seed(store, CONTENT, trainee.id, CONTENT.knowledge_cards[0], True, utc_now() - timedelta(days=1))
+    at = open_app(lang="ja", page=PAGE)
+    assert "今日の準備度" in [s.value for s in at.subheader]
