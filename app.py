@@ -8,8 +8,9 @@ from quiz.i18n import t
 from quiz.ui.shell import render_sidebar
 
 PAGES = Path(__file__).resolve().parent / "quiz" / "ui" / "pages"
+FAVICON = PAGES.parent / "static" / "favicon.png"
 
-st.set_page_config(page_title="Judge Trainer", page_icon=":material/gavel:", layout="wide")
+st.set_page_config(page_title="Judge Trainer", page_icon=str(FAVICON), layout="wide")
 shell = render_sidebar()
 navigation = st.navigation(
     [

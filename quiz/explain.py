@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
-from quiz.ruleset_model import Ruleset
+from quiz.ruleset_model import Infraction, Ruleset
 from quiz.text import Text
 
 SYMBOLS = {"eq": "=", "ne": "≠", "gt": ">", "gte": "≥", "lt": "<", "lte": "≤"}
@@ -16,6 +17,7 @@ WORDS = {
     "not": Text(ja="次ではない", en="not"),
     "otherwise": Text(ja="上記のいずれにも当たらない場合", en="otherwise (none of the cases above)"),
     "unless": Text(ja="ただし次の場合を除く", en="unless"),
+    "always": Text(ja="常に（この違反のすべての場合）", en="always (every case of this infraction)"),
 }
 
 
@@ -43,7 +45,24 @@ def _describe_key(ruleset: Ruleset, key: str, value: Any, names: dict[str, str],
     return f"{name} = {value}"
 
 
-def when_penalty_applies(ruleset: Ruleset, infraction_id: str, penalty_id: str, language: str) -> list[str]:
+@dataclass(frozen=True, slots=True)
+class PenaltyConditions:
+    """When a penalty would be the answer: conditions for this infraction, or else the
+    other infractions of the document that carry it."""
+
+    conditions: list[str]
+    other_infractions: list[str]
+
+
+def describe_rule(ruleset: Ruleset, infraction: Infraction, index: int, language: str) -> str:
+    """The condition of the ``index``-th rule; a first rule without one applies always."""
+    rule = infraction.rules[index]
+    if rule.when is None and index == 0:
+        return WORDS["always"].get(language)
+    return describe_condition(ruleset, rule.when, language)
+
+
+def when_penalty_applies(ruleset: Ruleset, infraction_id: str, penalty_id: str, language: str) -> PenaltyConditions:
     """Circumstances under which ``penalty_id`` would be the answer for this infraction.
 
     Looks at the infraction's own rules, then escalations that lead to the penalty, then
@@ -53,8 +72,8 @@ def when_penalty_applies(ruleset: Ruleset, infraction_id: str, penalty_id: str, 
     found: list[str] = []
     if infraction is not None:
         earlier: list[str] = []
-        for rule in infraction.rules:
-            text = describe_condition(ruleset, rule.when, language)
+        for index, rule in enumerate(infraction.rules):
+            text = describe_rule(ruleset, infraction, index, language)
             if rule.penalty == penalty_id:
                 if earlier:
                     text = f"{text} ({WORDS['unless'].get(language)}: {'; '.join(earlier)})"
@@ -73,13 +92,13 @@ def when_penalty_applies(ruleset: Ruleset, infraction_id: str, penalty_id: str, 
                    for r in infraction.rules):
                 found.append(describe_condition(ruleset, upgrade.when, language))
     if found:
-        return found
+        return PenaltyConditions(found, [])
     others = [
         i.name.get(language)
         for i in ruleset.infractions
         if i.id != infraction_id and any(r.penalty == penalty_id for r in i.rules)
     ]
-    return others
+    return PenaltyConditions([], others)
 
 
 def describe_facts(ruleset: Ruleset, facts: Mapping[str, Any], language: str) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from quiz.explain import describe_condition
+from quiz.explain import describe_rule
 from quiz.loader import Content
 from quiz.ruleset_model import Ruleset
 
@@ -37,7 +37,7 @@ def infraction_table(ruleset: Ruleset, language: str, query: str = "") -> pd.Dat
     rows = []
     for infraction in ruleset.infractions:
         category = ruleset.category(infraction.category)
-        for rule in infraction.rules:
+        for index, rule in enumerate(infraction.rules):
             if rule.becomes:
                 target = ruleset.infraction(rule.becomes)
                 outcome = f"→ {target.name.get(language)}" if target else rule.becomes
@@ -47,7 +47,7 @@ def infraction_table(ruleset: Ruleset, language: str, query: str = "") -> pd.Dat
                 {
                     "category": category.name.get(language) if category else infraction.category,
                     "infraction": infraction.name.get(language),
-                    "condition": describe_condition(ruleset, rule.when, language),
+                    "condition": describe_rule(ruleset, infraction, index, language),
                     "penalty": outcome,
                     "fixes": ", ".join(ruleset.fix(f).name.get(language) for f in rule.fixes),  # type: ignore[union-attr]
                     "original": rule.citation.ja,
@@ -82,6 +82,6 @@ def comparison_table(content: Content, language: str) -> pd.DataFrame:
                         outcomes.append(ruleset.penalty(rule.penalty).name.get(language))  # type: ignore[union-attr]
                 penalties = " / ".join(dict.fromkeys(outcomes))
                 entries.append(f"{infraction.name.get(language)}: {penalties}")
-            row[ruleset.document.title.get(language)] = "\n".join(entries) or "—"
+            row[ruleset.document.title.get(language)] = "; ".join(entries) or "—"
         rows.append(row)
     return pd.DataFrame(rows)

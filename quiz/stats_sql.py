@@ -163,3 +163,25 @@ def _empty_attempts() -> pd.DataFrame:
     from quiz.store import attempts_frame
 
     return attempts_frame([])
+
+
+def accuracy_by_category(store: Store, scope: Scope, knowledge: str = "knowledge") -> pd.DataFrame:
+    """``category_key, answered, correct, accuracy`` where the key is ``ruleset/category``
+    (``ruleset/knowledge`` for knowledge cards), weakest first."""
+    category = func.coalesce(A.category, knowledge)
+    query = (
+        select(A.ruleset, category, func.count(), _right(A.correct))
+        .where(scope.where())
+        .group_by(A.ruleset, category)
+    )
+    frame = _frame(store, query, ["ruleset", "category", "answered", "correct"])
+    frame.insert(0, "category_key", frame.pop("ruleset") + "/" + frame.pop("category"))
+    tally = _tally(frame)
+    return tally.sort_values(["accuracy", "category_key"], kind="stable", ignore_index=True)
+
+
+def version(store: Store, scope: Scope) -> tuple[int, int]:
+    """``(count, largest id)`` of the attempts in scope: changes whenever one is added."""
+    with store.engine.connect() as conn:
+        count, largest = conn.execute(select(func.count(), func.max(A.id)).where(scope.where())).one()
+    return int(count or 0), int(largest or 0)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import math
 
 import pandas as pd
@@ -14,7 +13,6 @@ from quiz.variants import list_title
 OVERVIEW_TABLE = ["trainee", "answered", "accuracy_recent", "answered_recent", "accuracy",
                   "exams_passed", "weakest", "last_active"]
 CARD_TABLE = ["card", "card_id", "game", "answered", "accuracy", "wrong_infraction", "wrong_penalty", "wrong_choice"]
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 TIME_FORMAT = "%Y-%m-%d %H:%M"
 
 
@@ -58,27 +56,6 @@ def card_table(stats: pd.DataFrame, content: Content, language: str) -> pd.DataF
                                      row.wrong_choice_count),
         })
     return pd.DataFrame.from_records(rows, columns=CARD_TABLE)
-
-
-def csv_bytes(frame: pd.DataFrame) -> bytes:
-    """The table as UTF-8 CSV with a byte-order mark (so spreadsheet apps read Japanese right).
-
-    Text cells that a spreadsheet would run as a formula (starting with ``= + - @``, a tab
-    or a carriage return) get a leading apostrophe: names come from trainees and authors.
-    """
-    safe = frame.copy()
-    for name in safe.columns:
-        if safe[name].dtype == object or pd.api.types.is_string_dtype(safe[name]):
-            safe[name] = safe[name].map(_defuse)
-    buffer = io.StringIO()
-    safe.to_csv(buffer, index=False)
-    return buffer.getvalue().encode("utf-8-sig")
-
-
-def _defuse(value: object) -> object:
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
 
 
 def _missing(value: object) -> bool:

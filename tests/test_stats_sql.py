@@ -93,3 +93,26 @@ def test_empty_scope(history):
     assert stats_sql.leniency(store, scope).errors == 0
     assert stats_sql.recent_mistakes(store, scope).empty
     assert stats_sql.practice_streak(store, scope, TODAY) == stats.Streak(0, 0)
+
+
+def test_accuracy_by_category_keys_by_ruleset(history):
+    from quiz.progress_view import progress_frame
+
+    store, ids = history
+    scope = stats_sql.Scope(ids[0], ("yugioh-ocg", "pokemon-card-ja"))
+    frame = progress_frame(store.attempts(ids[0]), ("yugioh-ocg", "pokemon-card-ja"))
+    pd.testing.assert_frame_equal(
+        stats_sql.accuracy_by_category(store, scope), stats.accuracy_by(frame, "category_key"), check_dtype=False
+    )
+
+
+def test_version_changes_with_each_answer(history):
+    store, ids = history
+    scope = stats_sql.Scope(ids[0])
+    count, largest = stats_sql.version(store, scope)
+    frame = store.attempts(ids[0])
+    assert count == len(frame) and largest == int(frame["id"].max())
+    store.record(AttemptRecord(trainee_id=ids[0], card_id="new", ruleset="yugioh-ocg", category=None,
+                               card_kind="knowledge", correct=True, seconds=1.0))
+    new_count, new_largest = stats_sql.version(store, scope)
+    assert new_count == count + 1 and new_largest > largest

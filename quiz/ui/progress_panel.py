@@ -11,10 +11,13 @@ import datetime as dt
 
 import streamlit as st
 
-from quiz import charts, stats
+from quiz import charts, stats_sql
+from quiz.csv_export import csv_bytes
 from quiz.markdown import escape_markdown
-from quiz.progress_view import category_labels, penalty_labels, progress_frame
-from quiz.store import Trainee
+from quiz.progress_view import (
+    ProgressFigures, attempts_in, category_labels, penalty_labels, progress_figures, safe_file_name,
+)
+from quiz.store import Store, Trainee
 from quiz.ui.shell import Shell
 from quiz.variants import list_title
 
@@ -24,48 +27,46 @@ CHART_LABELS = ("date", "accuracy", "answered", "rolling", "chosen", "standard",
 
 def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: str = "progress") -> None:
     """Draw ``trainee``'s progress; ``key`` keeps widget ids apart when drawn twice."""
-    frame = progress_frame(shell.store.attempts(trainee.id), shell.rulesets)
-    if frame.empty:
+    figures = _figures(shell, trainee.id)
+    if figures.summary.answered == 0:
         st.info(shell.t("progress.empty"))
         if own:
             st.page_link(PRACTICE_PAGE, label=shell.t("progress.start"), icon=":material/style:")
         return
 
     labels = {name: shell.t(f"chart.{name}") for name in CHART_LABELS}
-    summary = stats.summary(frame)
-    streak = stats.practice_streak(frame, today=dt.datetime.now(dt.timezone.utc).date())
+    summary, streak = figures.summary, figures.streak
     cols = st.columns(4)
     cols[0].metric(shell.t("progress.answered"), summary.answered)
     cols[1].metric(shell.t("progress.accuracy"), f"{summary.accuracy:.0%}")
-    cols[2].metric(shell.t("progress.streak"), shell.t("progress.days", n=streak.current))
-    cols[3].metric(shell.t("progress.longest"), shell.t("progress.days", n=streak.longest))
+    cols[2].metric(shell.t("progress.streak"), _days(shell, streak.current))
+    cols[3].metric(shell.t("progress.longest"), _days(shell, streak.longest))
 
     st.subheader(shell.t("progress.over_time"), anchor=False)
-    st.altair_chart(charts.accuracy_over_time(stats.daily_accuracy(frame), labels), width="stretch")
+    st.altair_chart(charts.accuracy_over_time(figures.daily, labels), width="stretch")
 
     left, right = st.columns(2)
     with left:
         st.subheader(shell.t("progress.by_part"), anchor=False)
-        parts = stats.accuracy_by_part(frame)
-        parts["part"] = parts["part"].map(lambda p: shell.t(f"part.{p}"))
+        parts = figures.parts.assign(part=figures.parts["part"].map(lambda p: shell.t(f"part.{p}")))
         st.altair_chart(charts.accuracy_bars(parts, "part", "", labels), width="stretch")
         st.subheader(shell.t("progress.by_game"), anchor=False)
-        games = stats.accuracy_by(frame, "ruleset")
-        games["ruleset"] = games["ruleset"].map(
+        games = figures.games.assign(ruleset=figures.games["ruleset"].map(
             lambda r: shell.content.rulesets[r].document.short_name.get(shell.language)
             if r in shell.content.rulesets else r
-        )
+        ))
         st.altair_chart(charts.accuracy_bars(games, "ruleset", "", labels), width="stretch")
     with right:
         st.subheader(shell.t("progress.by_category"), anchor=False)
         names = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
-        by_category = stats.accuracy_by(frame, "category_key")
-        by_category["category_key"] = by_category["category_key"].map(lambda k: names.get(k, k))
+        by_category = figures.categories.assign(
+            category_key=figures.categories["category_key"].map(lambda k: names.get(k, k))
+        )
         st.altair_chart(charts.accuracy_bars(by_category, "category_key", "", labels), width="stretch")
 
     st.subheader(shell.t("progress.confusion"), anchor=False)
     penalties = penalty_labels(shell.content, shell.language)
-    confusion = stats.penalty_confusion(frame)
+    confusion = figures.confusion
     if confusion.empty:
         st.caption(shell.t("progress.no_scenarios"))
     else:
@@ -77,7 +78,7 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
         st.altair_chart(charts.confusion_heatmap(confusion, order, labels), width="stretch")
 
     st.subheader(shell.t("progress.leniency"), anchor=False)
-    leniency = stats.leniency(frame)
+    leniency = figures.leniency
     cols = st.columns(3)
     cols[0].metric(shell.t("progress.too_lenient"), leniency.too_lenient)
     cols[1].metric(shell.t("progress.too_harsh"), leniency.too_harsh)
@@ -89,7 +90,7 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
         st.caption(shell.t("progress.no_penalty_errors"))
 
     st.subheader(shell.t("progress.mistakes"), anchor=False)
-    mistakes = stats.recent_mistakes(frame)
+    mistakes = figures.mistakes
     if mistakes.empty:
         st.caption(shell.t("progress.no_mistakes"))
     else:
@@ -112,10 +113,29 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
             st.session_state.pop("practice", None)
             st.switch_page(PRACTICE_PAGE)
 
+    store, rulesets = shell.store, shell.rulesets
     st.download_button(
         shell.t("progress.download") if own else shell.t("team.download_answers", name=escape_markdown(trainee.name)),
-        data=frame.drop(columns=["category_key"]).to_csv(index=False).encode("utf-8"),
-        file_name=f"attempts-{escape_markdown(trainee.name)}.csv",
+        data=lambda: csv_bytes(attempts_in(store.attempts(trainee.id), rulesets)),
+        file_name=f"attempts-{safe_file_name(trainee.name, str(trainee.id))}.csv",
         mime="text/csv",
         key=f"{key}-download",
     )
+
+
+def _days(shell: Shell, n: int) -> str:
+    return shell.t("progress.day" if n == 1 else "progress.days", n=n)
+
+
+def _figures(shell: Shell, trainee_id: int) -> ProgressFigures:
+    """The figures, recomputed only when the trainee has answered since (or the day changed)."""
+    today = dt.datetime.now(dt.timezone.utc).date()
+    scope = stats_sql.Scope(trainee_id, shell.rulesets)
+    return _cached_figures(shell.store, str(shell.store.url), trainee_id, shell.rulesets, today,
+                           stats_sql.version(shell.store, scope))
+
+
+@st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
+def _cached_figures(_store: Store, url: str, trainee_id: int, rulesets: tuple[str, ...], today: dt.date,
+                    version: tuple[int, int]) -> ProgressFigures:
+    return progress_figures(_store, trainee_id, rulesets, today)

@@ -31,16 +31,19 @@ def _secrets() -> Mapping[str, Any]:
         return {}
 
 
-def supervisor_unlocked(shell: Shell) -> bool:
-    """True once this session gave the right password; otherwise draw the lock and say why."""
+def supervisor_unlocked(shell: Shell, purpose: str = "team") -> bool:
+    """True once this session gave the right password; otherwise draw the lock and say why.
+
+    ``purpose`` names the page (``team`` or ``content``) whose explanations are shown.
+    """
     expected = configured_password(os.environ, _secrets())
     if expected is None:
-        st.info(shell.t("team.not_configured"))
+        st.info(shell.t(f"{purpose}.not_configured"))
         return False
     token = unlock_token(expected)
     if st.session_state.get(UNLOCK_KEY) == token:
         return True
-    st.caption(shell.t("team.locked"))
+    st.caption(shell.t(f"{purpose}.locked"))
     with st.form("supervisor-login", clear_on_submit=True):
         given = st.text_input(shell.t("team.password"), type="password", max_chars=200)
         pressed = st.form_submit_button(shell.t("team.unlock"), type="primary")

@@ -36,7 +36,7 @@ def card_header(
 ) -> None:
     """Title, game and difficulty of a card; its tags (which may give the answer away) once answered."""
     ruleset = shell.content.rulesets[card.ruleset]
-    st.subheader(_shown(card, showing)[0].get(shell.language), anchor=False)
+    st.subheader(escape_markdown(_shown(card, showing)[0].get(shell.language)), anchor=False)
     stars = "★" * card.difficulty + "☆" * (3 - card.difficulty)
     tags = " ".join(f"`{tag.replace('`', '')}`" for tag in card.tags) if answered else ""
     st.caption(f"{escape_markdown(ruleset.document.short_name.get(shell.language))} · {stars} {tags}")
@@ -87,7 +87,7 @@ def scenario_form(
 
 def knowledge_form(shell: Shell, card: KnowledgeCard, form_key: str, submit_label: str | None = None) -> str | None:
     lang = shell.language
-    texts = {c.id: c.text.get(lang) for c in card.choices}
+    texts = {c.id: escape_markdown(c.text.get(lang)) for c in card.choices}  # radio labels are Markdown
     with st.form(form_key):
         chosen = st.radio(shell.t("answer.choose"), list(texts), index=None, format_func=texts.__getitem__)
         pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
@@ -105,16 +105,24 @@ def _names(ruleset: Ruleset, fixes: tuple[str, ...] | list[str], lang: str) -> s
 
 def citation(shell: Shell, cited: CitedLine) -> None:
     """A quoted line of the document: the Japanese original and its English rendering."""
-    where = shell.t("feedback.lines", document=cited.document, lines=_line_span(cited.lines))
+    key = "feedback.line" if len(set(cited.lines)) == 1 else "feedback.lines"
+    where = shell.t(key, document=cited.document, lines=_line_span(cited.lines))
     st.markdown(f"{quote_block(cited.ja)}\n\n*{escape_markdown(where)}*")
     if shell.language != "ja":
-        st.caption(escape_markdown(cited.en))
+        st.caption("  \n".join(escape_markdown(line) for line in cited.en.split("\n")))
 
 
 def _line_span(lines: tuple[int, ...]) -> str:
+    """Line numbers as runs: ``9–11, 48``."""
     if not lines:
         return "?"
-    return str(lines[0]) if len(lines) == 1 else f"{min(lines)}–{max(lines)}"
+    runs: list[list[int]] = []
+    for number in sorted(set(lines)):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
 
 
 def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome) -> None:
@@ -164,12 +172,16 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
         st.markdown("\n".join(f"- {escape_markdown(line)}" for line in describe_facts(ruleset, drawn, lang)))
     st.markdown("\n".join(f"- {escape_markdown(e.get(lang))}" for e in verdict.explanations))
     if grade.penalty == "wrong" and chosen_penalty is not None:
-        conditions = when_penalty_applies(ruleset, verdict.infraction, chosen_penalty.id, lang)
-        if conditions:
-            st.markdown(f"**{escape_markdown(shell.t('feedback.when_chosen', penalty=chosen_penalty.name.get(lang)))}**")
-            st.markdown("\n".join(f"- {escape_markdown(c)}" for c in conditions))
+        answer = when_penalty_applies(ruleset, verdict.infraction, chosen_penalty.id, lang)
+        chosen_name = chosen_penalty.name.get(lang)
+        if answer.conditions:
+            st.markdown(f"**{escape_markdown(shell.t('feedback.when_chosen', penalty=chosen_name))}**")
+            st.markdown("\n".join(f"- {escape_markdown(c)}" for c in answer.conditions))
+        elif answer.other_infractions:
+            st.markdown(f"**{escape_markdown(shell.t('feedback.given_for_others', penalty=chosen_name))}**")
+            st.markdown("\n".join(f"- {escape_markdown(c)}" for c in answer.other_infractions))
         else:
-            st.markdown(escape_markdown(shell.t("feedback.never_here", penalty=chosen_penalty.name.get(lang))))
+            st.markdown(escape_markdown(shell.t("feedback.never_here", penalty=chosen_name)))
     if grade.missing_fixes:
         st.markdown(escape_markdown(shell.t("feedback.missing_fixes", fixes=_names(ruleset, grade.missing_fixes, lang))))
     if grade.extra_fixes:
@@ -199,7 +211,7 @@ def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutc
     if outcome.grade.correct:
         st.success(shell.t("feedback.all_right"))
     else:
-        st.error(shell.t("feedback.knowledge_wrong", answer=answer.text.get(lang)))
+        st.error(shell.t("feedback.knowledge_wrong", answer=escape_markdown(answer.text.get(lang))))
     st.markdown(f"#### {shell.t('feedback.why')}")
     st.markdown(escape_markdown(card.explanation.get(lang)))
     source_line(shell, card)

@@ -55,7 +55,7 @@ class AppServer:
     def environment(self) -> dict[str, str]:
         env = dict(os.environ)
         env["QUIZ_DATABASE_URL"] = self.database_url
-        env.pop("QUIZ_CONTENT_DIR", None)  # the shipped cards only
+        env["QUIZ_CONTENT_DIR"] = str(self.workdir / "no-imported-content")  # the shipped cards only
         env["PYTHONUNBUFFERED"] = "1"
         return env
 

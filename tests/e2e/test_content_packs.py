@@ -8,7 +8,7 @@ import pytest
 
 from quiz.loader import load_content
 from tests.e2e import driver
-from tests.e2e.configured_server import ConfiguredServer, running
+from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
 from tests.e2e.driver import assert_no_exception, main, open_page, settle
 from tests.pack_files import knowledge, scenario, zip_of
 
@@ -26,6 +26,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServe
         yield server
 
 
+def log_in(page) -> None:
+    """Importing is for supervisors: give the password first."""
+    main(page).get_by_label("Supervisor password").fill(SUPERVISOR_PASSWORD)
+    main(page).get_by_role("button", name="Unlock", exact=True).click()
+    settle(page)
+    expect(main(page).get_by_test_id("stFileUploader")).to_be_visible()
+
+
 def upload(page, name: str, data: bytes) -> None:
     chooser = main(page).get_by_test_id("stFileUploader").locator("input[type=file]")
     chooser.set_input_files({"name": name, "mimeType": "application/zip", "buffer": data})
@@ -34,6 +42,8 @@ def upload(page, name: str, data: bytes) -> None:
 
 def test_a_zip_slip_pack_is_refused_and_writes_nothing(page, server) -> None:
     open_page(page, server.url, "content", title="Content", lang="en")
+    expect(main(page).get_by_test_id("stFileUploader")).to_have_count(0)  # locked
+    log_in(page)
     upload(page, "evil.zip", zip_of({"../../evil.yaml": scenario("pack-evil"), "ok.yaml": knowledge()}))
     expect(main(page).get_by_text("This pack cannot be imported: 1 problem(s).")).to_be_visible()
     expect(main(page).get_by_role("button", name="Import", exact=False)).to_have_count(0)
@@ -45,6 +55,7 @@ def test_a_zip_slip_pack_is_refused_and_writes_nothing(page, server) -> None:
 def test_a_valid_pack_is_imported_and_playable(page, server) -> None:
     open_page(page, server.url, "content", title="Content", lang="en")
     expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS} cards")).to_be_visible()
+    log_in(page)
     upload(page, "store-pack.zip", zip_of({"late.yaml": scenario(), "piles.yaml": knowledge()}))
     expect(main(page).get_by_text("Every card is valid: 2 card(s) ready to import.")).to_be_visible()
     main(page).get_by_role("button", name="Import 2 card(s)").click()

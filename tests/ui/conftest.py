@@ -1,4 +1,4 @@
-"""AppTest fixtures: the real app on a temporary SQLite database."""
+"""AppTest fixtures: the real app on a temporary database (SQLite, and PostgreSQL when given)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 @pytest.fixture
-def database_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    url = f"sqlite:///{tmp_path / 'quiz.db'}"
+def database_url(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The app's database: a SQLite file, and a fresh PostgreSQL database when a server is given."""
+    url = db_url
     monkeypatch.setenv("QUIZ_DATABASE_URL", url)
+    monkeypatch.setenv("QUIZ_CONTENT_DIR", str(tmp_path / "no-imported-content"))  # the shipped cards only
     return url
 
 

@@ -8,17 +8,52 @@ import pytest
 
 from quiz.content_pack import CONTENT_DIR_ENV
 from quiz.loader import load_content
+from quiz.ui.supervisor_gate import process_throttle
 from tests.pack_files import knowledge, scenario, zip_of
 
 PAGE = "quiz/ui/pages/content.py"
 SHIPPED = load_content()
 
 
+PASSWORD = "pack-supervisor"
+
+
 @pytest.fixture
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     folder = tmp_path / "content"
     monkeypatch.setenv(CONTENT_DIR_ENV, str(folder))
-    return folder
+    monkeypatch.setenv("QUIZ_SUPERVISOR_PASSWORD", PASSWORD)
+    process_throttle.clear()  # no wait left over from another test's wrong password
+    yield folder
+    process_throttle.clear()
+
+
+def unlock(at, password: str = PASSWORD):
+    """Give the supervisor password on the page, as a supervisor would."""
+    next(w for w in at.text_input if w.label == "Supervisor password").set_value(password)
+    next(b for b in at.button if b.label == "Unlock").click().run()
+    return at
+
+
+def test_importing_needs_the_supervisor_password(open_app, folder):
+    at = open_app(page=PAGE)
+    assert not at.file_uploader
+    assert any("needs the supervisor password" in c.value for c in at.caption)
+    unlock(at, "wrong")
+    assert not at.file_uploader
+    assert at.error[0].value.startswith("That password is not right.")
+
+
+def test_the_supervisor_password_opens_the_import(open_app, folder):
+    at = unlock(open_app(page=PAGE))
+    assert at.file_uploader
+
+
+def test_without_a_password_nobody_can_import(open_app, folder, monkeypatch):
+    monkeypatch.delenv("QUIZ_SUPERVISOR_PASSWORD")
+    at = open_app(page=PAGE)
+    assert not at.file_uploader
+    assert "needs a supervisor password, and none is set" in at.info[0].value
 
 
 def loaded_cards(at) -> dict:
@@ -29,6 +64,7 @@ def test_healthy_content_says_so(open_app, folder):
     at = open_app(page=PAGE)
     assert at.title[0].value == "Content"
     assert at.success[0].value == f"All content loaded: {len(SHIPPED.cards)} cards, no problems."
+    unlock(at)
     assert at.main.caption[-1].value.startswith("No pack imported yet.")
 
 
@@ -51,7 +87,7 @@ def test_one_broken_file_is_shown_and_every_other_card_still_served(open_app, fo
 
 
 def test_an_invalid_pack_lists_its_problems_and_offers_no_import(open_app, folder):
-    at = open_app(page=PAGE)
+    at = unlock(open_app(page=PAGE))
     data = zip_of({"../evil.yaml": scenario("pack-evil"), "dup.yaml": scenario("ygo-tardiness-1min-store")})
     at.file_uploader[0].set_value(("bad.zip", data, "application/zip")).run()
     assert at.error[0].value == "This pack cannot be imported: 2 problem(s)."
@@ -63,7 +99,7 @@ def test_an_invalid_pack_lists_its_problems_and_offers_no_import(open_app, folde
 
 
 def test_a_valid_pack_is_previewed_imported_and_playable_at_once(open_app, folder):
-    at = open_app(page=PAGE)
+    at = unlock(open_app(page=PAGE))
     data = zip_of({"late.yaml": scenario(), "piles.yaml": knowledge()})
     at.file_uploader[0].set_value(("my-pack.zip", data, "application/zip")).run()
     assert at.success[-1].value == "Every card is valid: 2 card(s) ready to import."

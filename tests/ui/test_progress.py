@@ -47,7 +47,7 @@ def test_full_history_shows_figures_and_mistakes(open_app, store):
     mistakes = at.dataframe[0].value
     assert list(mistakes["Card"]) == [CONTENT.cards[ygo_cards[1]].title.en]
     button = next(b for b in at.button if b.label.startswith("Practise these"))
-    assert button.label == "Practise these 1 cards"
+    assert button.label == "Practise these cards (1)"
     button.click().run()
     assert at.session_state["practice_round"] == [ygo_cards[1]]
 

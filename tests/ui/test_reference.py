@@ -7,9 +7,10 @@ def test_reference_lists_both_ladders_and_filters(open_app):
     at = open_app(page="quiz/ui/pages/reference.py")
     assert at.title[0].value == "Reference"
     assert [t.label for t in at.tabs][-1] == "Compare the games"
-    ladders = [df.value for df in at.dataframe if "Officially recorded" in df.value.columns]
+    ladders = [t.value for t in at.table if "Officially recorded" in t.value.columns]
     assert len(ladders) == 2
     assert list(ladders[1]["Original (Japanese)"])[:2] == ["注意", "警告"]
+    assert list(ladders[1].index)[:2] == ["Caution", "Warning"]
     ygo_tab = next(t for t in at.tabs if "Yu-Gi-Oh" in t.label)
     search = ygo_tab.text_input[0]
     before = next(df.value for df in ygo_tab.dataframe if "When" in df.value.columns)
@@ -31,7 +32,7 @@ def test_reference_search_in_japanese(open_app):
 
 def test_comparison_has_both_games(open_app):
     at = open_app(page="quiz/ui/pages/reference.py")
-    compare = at.tabs[-1].dataframe[0].value
-    assert "Theme" in compare.columns and len(compare.columns) == 3
-    row = compare[compare["Theme"] == "Drawing extra cards"].iloc[0]
-    assert "Warning" in row.iloc[1] and "Warning" in row.iloc[2]
+    compare = at.tabs[-1].table[0].value
+    assert compare.index.name == "Theme" and len(compare.columns) == 2
+    row = compare.loc["Drawing extra cards"]
+    assert "Warning" in row.iloc[0] and "Warning" in row.iloc[1]

@@ -11,6 +11,7 @@ from quiz.pack_preview import preview_table
 from quiz.pack_upload import MIB, UploadLimits
 from quiz.ui import resources
 from quiz.ui import shell as shell_module
+from quiz.ui.supervisor_gate import supervisor_unlocked
 
 LIMITS = UploadLimits()
 UPLOAD_ROUND = "content_upload_round"  # bumped after an import, which empties the uploader
@@ -35,6 +36,8 @@ else:
     st.success(shell.t("content.healthy", cards=len(shell.content.cards)))
 
 st.subheader(shell.t("content.import"), anchor=False)
+if not supervisor_unlocked(shell, "content"):  # imported cards reach every trainee
+    st.stop()
 st.caption(shell.t("content.import_help", upload_mb=LIMITS.upload_bytes // MIB, files=LIMITS.files,
                    total_mb=LIMITS.total_bytes // MIB))
 if IMPORTED in st.session_state:

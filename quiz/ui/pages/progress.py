@@ -5,9 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from quiz.ui import shell as shell_module
-from quiz.ui.exam_widgets import exam_history
-from quiz.ui.progress_panel import render_progress
-from quiz.ui.readiness import render_readiness
+from quiz.ui.trainee_report import render_trainee_report
 
 shell = shell_module.current()
 st.title(shell.t("progress.title"), anchor=False)
@@ -15,6 +13,4 @@ if shell.trainee is None:
     st.info(shell.t("practice.need_trainee"))
     st.stop()
 
-render_progress(shell, shell.trainee)
-render_readiness(shell, shell.trainee)
-exam_history(shell, shell.trainee)
+render_trainee_report(shell, shell.trainee)

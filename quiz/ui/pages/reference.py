@@ -23,7 +23,7 @@ for tab, ruleset in zip(tabs, rulesets):
         st.subheader(shell.t("reference.ladder"), anchor=False)
         ladder = ladder_table(ruleset, lang, scopes)
         ladder.columns = [shell.t(f"reference.col_{c}") for c in ladder.columns]
-        st.dataframe(ladder, hide_index=True, width="stretch")
+        st.table(ladder.set_index(ladder.columns[0]))
         if ruleset.principles:
             with st.expander(shell.t("reference.principles")):
                 for principle in ruleset.principles:
@@ -34,7 +34,8 @@ for tab, ruleset in zip(tabs, rulesets):
                               placeholder=shell.t("reference.search_placeholder"))
         table = infraction_table(ruleset, lang, query)
         table.columns = [shell.t(f"reference.col_{c}") for c in table.columns]
-        st.dataframe(table, hide_index=True, width="stretch")
+        wide = {name: st.column_config.TextColumn(width="large") for name in table.columns[2:]}
+        st.dataframe(table, hide_index=True, width="stretch", column_config=wide)
         st.caption(shell.t("reference.rows", n=len(table)))
 
 with tabs[-1]:
@@ -43,4 +44,5 @@ with tabs[-1]:
     compare = comparison_table(shell.content, lang)
     if not compare.empty:
         compare = compare.rename(columns={"theme": shell.t("reference.col_theme")})
-    st.dataframe(compare, hide_index=True, width="stretch")
+    if not compare.empty:
+        st.table(compare.set_index(compare.columns[0]))

@@ -9,11 +9,10 @@ from quiz.attempt import utc_now
 from quiz.markdown import escape_markdown
 from quiz.progress_view import category_labels
 from quiz.team import card_statistics, team_overview
-from quiz.team_view import card_table, csv_bytes, overview_table
+from quiz.csv_export import csv_bytes
+from quiz.team_view import card_table, overview_table
 from quiz.ui import shell as shell_module
-from quiz.ui.exam_widgets import exam_history
-from quiz.ui.progress_panel import render_progress
-from quiz.ui.readiness import render_readiness
+from quiz.ui.trainee_report import render_trainee_report
 from quiz.ui.supervisor_gate import lock, supervisor_unlocked
 
 shell = shell_module.current()
@@ -53,6 +52,4 @@ with trainee_tab:
     trainee = shell.store.find_trainee(picked) if picked else None
     if trainee is not None:
         st.subheader(shell.t("team.viewing", name=escape_markdown(trainee.name)), anchor=False)
-        render_progress(shell, trainee, own=False, key="team-progress")
-        render_readiness(shell, trainee)
-        exam_history(shell, trainee)
+        render_trainee_report(shell, trainee, own=False, key="team-progress")
