@@ -11,6 +11,7 @@ from typing import Sequence
 from quiz.coverage import coverage
 from quiz.engine import judge
 from quiz.errors import QuizError
+from quiz.exam_presets import PRESETS_PATH, load_presets
 from quiz.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -37,6 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _validate(args: argparse.Namespace) -> int:
     content = load_content(RULESETS_DIR, args.paths or [SCENARIOS_DIR], Path.cwd())
+    content.problems += load_presets(content.rulesets, RULESETS_DIR / PRESETS_PATH, Path.cwd())[1]
     for problem in content.problems:
         print(problem)
     print(content.summary())

@@ -13,10 +13,11 @@ from pydantic import Field, ValidationError
 
 from quiz.errors import Problem
 from quiz.exam import MINUTES_RANGE, PASS_PERCENT_RANGE, QUESTIONS_RANGE, ExamSpec
-from quiz.loader import PROJECT_ROOT, RULESETS_DIR, _located, _pydantic_findings, _read
+from quiz.loader import PROJECT_ROOT, RULESETS_DIR, located_problems, pydantic_findings, read_yaml_file
 from quiz.text import StrictModel, Text
 
-PRESETS_FILE = RULESETS_DIR / "exams" / "presets.yaml"
+PRESETS_PATH = Path("exams") / "presets.yaml"  # within the rulesets folder
+PRESETS_FILE = RULESETS_DIR / PRESETS_PATH
 
 
 class ExamPreset(StrictModel):
@@ -51,7 +52,7 @@ def load_presets(
 ) -> tuple[list[ExamPreset], list[Problem]]:
     """The presets whose rulesets are all known, in file order, and every problem found."""
     problems: list[Problem] = []
-    read = _read(path, base, problems)
+    read = read_yaml_file(path, base, problems)
     if read is None:
         return [], problems
     text, data = read
@@ -59,7 +60,7 @@ def load_presets(
     try:
         presets = PresetFile.model_validate(data).presets
     except ValidationError as error:
-        return [], problems + _located(shown, text, (), _pydantic_findings(error))
+        return [], problems + located_problems(shown, text, (), pydantic_findings(error))
     findings: list[tuple[tuple, str]] = []
     playable: list[ExamPreset] = []
     seen: set[str] = set()
@@ -72,4 +73,4 @@ def load_presets(
         elif not unknown:
             playable.append(preset)
         seen.add(preset.id)
-    return playable, problems + _located(shown, text, (), findings)
+    return playable, problems + located_problems(shown, text, (), findings)

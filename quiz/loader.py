@@ -78,7 +78,7 @@ def load_content(
         broken_rulesets += ruleset is None
         if ruleset is not None:
             if ruleset.id in content.rulesets:
-                content.problems.append(Problem(_show(path, base), 1, "id", f"duplicate ruleset {ruleset.id!r}"))
+                content.problems.append(Problem(shown_path(path, base), 1, "id", f"duplicate ruleset {ruleset.id!r}"))
             else:
                 content.rulesets[ruleset.id] = ruleset
     themes = rulesets_dir / THEMES_FILE
@@ -151,15 +151,17 @@ def card_files(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
-def _show(path: Path, base: Path) -> str:
+def shown_path(path: Path, base: Path) -> str:
+    """``path`` relative to ``base`` when it lies below it, as problems name files."""
     try:
         return str(path.resolve().relative_to(base.resolve()))
     except ValueError:
         return str(path)
 
 
-def _read(path: Path, base: Path, problems: list[Problem]) -> tuple[str, Any] | None:
-    shown = _show(path, base)
+def read_yaml_file(path: Path, base: Path, problems: list[Problem]) -> tuple[str, Any] | None:
+    """The text and safely parsed data of a YAML file, or None with the problem recorded."""
+    shown = shown_path(path, base)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -172,7 +174,8 @@ def _read(path: Path, base: Path, problems: list[Problem]) -> tuple[str, Any] | 
         return None
 
 
-def _located(shown: str, text: str, prefix: tuple, findings: Iterable[tuple[tuple, str]]) -> list[Problem]:
+def located_problems(shown: str, text: str, prefix: tuple, findings: Iterable[tuple[tuple, str]]) -> list[Problem]:
+    """(location, message) findings as problems naming the line of each location in ``text``."""
     return [
         Problem(shown, locate(text, prefix + tuple(loc)), _field_name(prefix + tuple(loc)), message)
         for loc, message in findings
@@ -186,7 +189,8 @@ def _field_name(loc: tuple) -> str:
     return name or "file"
 
 
-def _pydantic_findings(error: ValidationError) -> list[tuple[tuple, str]]:
+def pydantic_findings(error: ValidationError) -> list[tuple[tuple, str]]:
+    """A validation error as (location, message) findings, one per distinct field."""
     findings: list[tuple[tuple, str]] = []
     seen: set[tuple] = set()
     for item in error.errors(include_url=False):
@@ -207,15 +211,15 @@ def _pydantic_findings(error: ValidationError) -> list[tuple[tuple, str]]:
 
 
 def _load_ruleset(path: Path, base: Path, problems: list[Problem]) -> Ruleset | None:
-    read = _read(path, base, problems)
+    read = read_yaml_file(path, base, problems)
     if read is None:
         return None
     text, data = read
-    shown = _show(path, base)
+    shown = shown_path(path, base)
     try:
         ruleset = Ruleset.model_validate(data)
     except ValidationError as error:
-        problems += _located(shown, text, (), _pydantic_findings(error))
+        problems += located_problems(shown, text, (), pydantic_findings(error))
         return None
     source = path.parent / SOURCES_DIR_NAME / ruleset.document.source_file
     source_lines: list[str] | None = None
@@ -223,41 +227,41 @@ def _load_ruleset(path: Path, base: Path, problems: list[Problem]) -> Ruleset | 
         source_lines = source.read_text(encoding="utf-8").splitlines()
         ruleset.attach_source(source_lines)
     else:
-        problems += _located(shown, text, (), [(("document", "source_file"), f"no such file {source}")])
+        problems += located_problems(shown, text, (), [(("document", "source_file"), f"no such file {source}")])
     findings = check_ruleset(ruleset, source_lines)
     if findings:
-        problems += _located(shown, text, (), findings)
+        problems += located_problems(shown, text, (), findings)
         return None
     return ruleset
 
 
 def _load_card_file(path: Path, base: Path, content: Content) -> None:
-    read = _read(path, base, content.problems)
+    read = read_yaml_file(path, base, content.problems)
     if read is None:
         return
     text, data = read
-    shown = _show(path, base)
+    shown = shown_path(path, base)
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         content.problems.append(Problem(shown, 1, "cards", "a card file is a mapping with a list under 'cards'"))
         return
     extra = [key for key in data if key != "cards"]
     if extra:
-        content.problems += _located(shown, text, (), [((extra[0],), "unknown field")])
+        content.problems += located_problems(shown, text, (), [((extra[0],), "unknown field")])
     folder = path.parent.name
     for index, raw in enumerate(data["cards"]):
         prefix = ("cards", index)
         try:
             card = CARD_ADAPTER.validate_python(raw)
         except ValidationError as error:
-            content.problems += _located(shown, text, prefix, _pydantic_findings(error))
+            content.problems += located_problems(shown, text, prefix, pydantic_findings(error))
             continue
         if card.id in content.cards:
             where = content.card_files[card.id]
-            content.problems += _located(shown, text, prefix, [(("id",), f"duplicate card id {card.id!r} (first in {where})")])
+            content.problems += located_problems(shown, text, prefix, [(("id",), f"duplicate card id {card.id!r} (first in {where})")])
             continue
         findings = check_card(card, content.rulesets, folder)
         if findings:
-            content.problems += _located(shown, text, prefix, findings)
+            content.problems += located_problems(shown, text, prefix, findings)
             continue
         content.cards[card.id] = card
         content.card_files[card.id] = shown
@@ -265,15 +269,15 @@ def _load_card_file(path: Path, base: Path, content: Content) -> None:
 
 def _load_themes(path: Path, base: Path, content: Content, report_unknown_rulesets: bool) -> None:
     """The comparison themes; a ruleset that failed to load is left out, not reported again."""
-    read = _read(path, base, content.problems)
+    read = read_yaml_file(path, base, content.problems)
     if read is None:
         return
     text, data = read
-    shown = _show(path, base)
+    shown = shown_path(path, base)
     try:
         themes = ThemeFile.model_validate(data).themes
     except ValidationError as error:
-        content.problems += _located(shown, text, (), _pydantic_findings(error))
+        content.problems += located_problems(shown, text, (), pydantic_findings(error))
         return
     findings = []
     for index, theme in enumerate(themes):
@@ -288,5 +292,5 @@ def _load_themes(path: Path, base: Path, content: Content, report_unknown_rulese
                     findings.append(
                         (("themes", index, "infractions", ruleset_id, n), f"unknown infraction {infraction_id!r}")
                     )
-    content.problems += _located(shown, text, (), findings)
+    content.problems += located_problems(shown, text, (), findings)
     content.themes = themes if not findings else []

@@ -76,3 +76,21 @@ def test_committed_schemas_are_current():
 
     for name, text in schema_texts().items():
         assert (SCHEMA_DIR / name).read_text(encoding="utf-8") == text, f"run: python -m quiz schema ({name})"
+
+
+def test_validate_checks_the_exam_presets(tmp_path, monkeypatch, capsys):
+    import shutil
+
+    from quiz import cli
+
+    shutil.copytree(ROOT / "rulesets", tmp_path / "rulesets")
+    presets = tmp_path / "rulesets" / "exams" / "presets.yaml"
+    presets.write_text(presets.read_text(encoding="utf-8").replace("rulesets: [pokemon-card-ja]", "rulesets: [chess]"),
+                       encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli, "RULESETS_DIR", tmp_path / "rulesets")
+    assert cli.main(["validate", str(ROOT / "scenarios")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    problems = [line for line in out if line.startswith("rulesets/exams/presets.yaml:")]
+    assert len(problems) == 1 and "chess" in problems[0]
+    assert out[-1].endswith(" 1 errors")
