@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import Field, model_validator
 
 from quiz.parameter_model import FactEntry, Parameter, ParameterName
-from quiz.ruleset_model import Citation
+from quiz.ruleset_model import ID_MAX, Citation
 from quiz.text import StrictModel, Text
 
 CardId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=120)]
@@ -48,7 +48,7 @@ class ScenarioCard(CardBase):
 
 
 class Choice(StrictModel):
-    id: str = Field(pattern=r"^[a-z0-9_-]+$")
+    id: str = Field(pattern=r"^[a-z0-9_-]+$", max_length=ID_MAX)
     text: Text
 
 

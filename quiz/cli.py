@@ -31,6 +31,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench = commands.add_parser("bench", help="measure the app at scale against floors")
     bench.add_argument("--quick", action="store_true", help="small sizes, for CI")
     bench.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
+    bench.add_argument("--database-url", metavar="URL",
+                       help="write the history to this database (PostgreSQL: a scratch database on that server)")
     args = parser.parse_args(argv)
     handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "schema": _schema, "bench": _bench}
     return handler[args.command](args)
@@ -91,6 +93,7 @@ def _schema(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from quiz.bench.run import report, run_bench
 
-    figures = run_bench(quick=args.quick, json_path=args.json, log=lambda m: print(m, file=sys.stderr))
+    figures = run_bench(quick=args.quick, json_path=args.json, log=lambda m: print(m, file=sys.stderr),
+                        database_url=args.database_url)
     print(report(figures))
     return EXIT_OK

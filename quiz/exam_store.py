@@ -19,7 +19,7 @@ from quiz.attempt import ATTEMPT_FIELDS, AttemptRecord
 from quiz.errors import QuizError
 from quiz.exam import Exam, ExamSpec, accepts_answer, answers_by_card, deadline_for, score_exam
 from quiz.store import Store
-from quiz.tables import attempts, exams
+from quiz.tables import attempts, exams, trainees
 
 HISTORY_COLUMNS = (
     "id", "trainee_id", "preset", "started_at", "finished_at", "score", "total", "pass_percent", "passed",
@@ -49,6 +49,7 @@ def start_exam(
     if not card_ids or len(seeds) != len(card_ids):
         raise ValueError("an exam needs at least one question and one seed per question")
     with store.engine.begin() as conn:
+        _lock_trainee(conn, trainee_id)
         if _open_rows(conn, trainee_id, now):
             raise ExamInProgressError("this trainee already has an exam in progress")
         result = conn.execute(insert(exams).values(
@@ -134,6 +135,13 @@ def exam_history(store: Store, trainee_id: int | None = None) -> pd.DataFrame:
     for name in ("started_at", "finished_at"):
         frame[name] = pd.to_datetime(frame[name], utc=True)
     return frame.astype(HISTORY_DTYPES)
+
+
+def _lock_trainee(conn: Connection, trainee_id: int) -> None:
+    """Hold the trainee's row until the transaction ends, so that two sessions (on two servers,
+    say) cannot both find no open exam and both start one. A write, not SELECT ... FOR UPDATE:
+    SQLite ignores FOR UPDATE, but a write takes its database lock at once."""
+    conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(name=trainees.c.name))
 
 
 def _open_rows(conn: Connection, trainee_id: int, now: datetime) -> list[Mapping[str, Any]]:

@@ -40,9 +40,9 @@ class Content:
     card_files: dict[str, str] = field(default_factory=dict)
     themes: list[Theme] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    _memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    _memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    def memo(self, key: str, compute: Callable[[], Any]) -> Any:
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
         """A value derived from this content, computed once."""
         if key not in self._memo:
             self._memo[key] = compute()

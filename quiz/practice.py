@@ -58,14 +58,18 @@ def card_pool(content: Content, rulesets: Iterable[str], categories: Iterable[st
     ``categories`` (when given) holds ``ruleset/category`` keys, ``ruleset/knowledge`` for
     knowledge cards.
     """
-    wanted_rulesets = set(rulesets)
-    wanted = set(categories) if categories is not None else None
+    wanted_rulesets = frozenset(rulesets)
+    wanted = frozenset(categories) if categories is not None else None
     keys = category_keys(content)
-    return [
-        card.id
-        for card in content.cards.values()
-        if card.ruleset in wanted_rulesets and (wanted is None or keys[card.id] in wanted)
-    ]
+
+    def compute() -> tuple[str, ...]:
+        return tuple(
+            card.id
+            for card in content.cards.values()
+            if card.ruleset in wanted_rulesets and (wanted is None or keys[card.id] in wanted)
+        )
+
+    return list(content.memo(("card_pool", wanted_rulesets, wanted), compute))
 
 
 def answer_scenario(

@@ -10,6 +10,7 @@ from quiz.facts import FactSpec
 from quiz.text import StrictModel, Text
 
 Id = str
+ID_MAX = 64  # ids are stored in VARCHAR(64) columns, a limit PostgreSQL enforces (SQLite does not)
 Scope = Literal[
     "current_game", "next_game", "current_match", "next_match", "event", "future_events"
 ]
@@ -21,7 +22,7 @@ CONDITION_DOC = (
 
 
 def _id_field(description: str = "") -> Any:
-    return Field(pattern=r"^[a-z][a-z0-9_]*$", description=description)
+    return Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=ID_MAX, description=description)
 
 
 class Citation(StrictModel):
@@ -127,7 +128,7 @@ class Principle(StrictModel):
 
 
 class Ruleset(StrictModel):
-    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$", max_length=ID_MAX)
     document: Document
     facts: list[FactSpec] = Field(min_length=1)
     ladder: list[Penalty] = Field(min_length=1, description="Lightest first")

@@ -180,8 +180,11 @@ def accuracy_by_category(store: Store, scope: Scope, knowledge: str = "knowledge
     return tally.sort_values(["accuracy", "category_key"], kind="stable", ignore_index=True)
 
 
-def version(store: Store, scope: Scope) -> tuple[int, int]:
-    """``(count, largest id)`` of the attempts in scope: changes whenever one is added."""
+def version(store: Store, scope: Scope) -> int:
+    """The newest attempt id of the scope's trainee (of anyone without one): it changes with
+    every answer, since attempts are only ever added. One index lookup, whatever the history."""
+    query = select(func.max(A.id))
+    if scope.trainee_id is not None:
+        query = query.where(A.trainee_id == scope.trainee_id)
     with store.engine.connect() as conn:
-        count, largest = conn.execute(select(func.count(), func.max(A.id)).where(scope.where())).one()
-    return int(count or 0), int(largest or 0)
+        return int(conn.execute(query).scalar_one_or_none() or 0)

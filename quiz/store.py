@@ -7,6 +7,7 @@ so another database only needs its URL in ``QUIZ_DATABASE_URL``.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
@@ -22,7 +23,7 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from quiz.attempt import ATTEMPT_FIELDS, FIX_FIELDS, AttemptRecord, utc_now
 from quiz.errors import QuizError
@@ -32,6 +33,7 @@ SCHEMA_VERSION = 1
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 URL_VARIABLE = "QUIZ_DATABASE_URL"
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON")
+PREPARE_TRIES = 5  # app servers starting together on an empty database race to create it
 
 
 class SchemaVersionError(QuizError, RuntimeError):
@@ -184,7 +186,23 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _prepare(engine: Engine) -> None:
-    """Refuse a newer schema, create missing tables and record the schema version."""
+    """Refuse a newer schema, create missing tables and record the schema version.
+
+    When another process creates the same tables or version row meanwhile (several app
+    servers starting on one empty database), the database refuses the loser's statement;
+    it tries again, and then finds them there.
+    """
+    for tries_left in reversed(range(PREPARE_TRIES)):
+        try:
+            _prepare_once(engine)
+            return
+        except DBAPIError:
+            if not tries_left:
+                raise
+            time.sleep(0.1 * (PREPARE_TRIES - tries_left))
+
+
+def _prepare_once(engine: Engine) -> None:
     with engine.begin() as conn:
         found = _stored_version(conn)
         if found is not None and found > SCHEMA_VERSION:
@@ -193,6 +211,9 @@ def _prepare(engine: Engine) -> None:
                 f"{SCHEMA_VERSION}; update the app (the database was left untouched)"
             )
         metadata.create_all(conn)
+        for table in metadata.sorted_tables:  # indexes added to tables that already existed
+            for index in table.indexes:
+                index.create(conn, checkfirst=True)
         if found is None:
             conn.execute(insert(schema_version).values(id=1, version=SCHEMA_VERSION))
 

@@ -110,6 +110,7 @@ attempts = Table(
     Column("exam_id", Integer),
     Index("ix_attempts_trainee_answered", "trainee_id", "answered_at"),
     Index("ix_attempts_card", "card_id"),
+    Index("ix_attempts_trainee_id", "trainee_id", "id"),  # the newest attempt of a trainee, at once
 )
 
 exams = Table(

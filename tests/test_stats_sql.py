@@ -109,10 +109,10 @@ def test_accuracy_by_category_keys_by_ruleset(history):
 def test_version_changes_with_each_answer(history):
     store, ids = history
     scope = stats_sql.Scope(ids[0])
-    count, largest = stats_sql.version(store, scope)
-    frame = store.attempts(ids[0])
-    assert count == len(frame) and largest == int(frame["id"].max())
-    store.record(AttemptRecord(trainee_id=ids[0], card_id="new", ruleset="yugioh-ocg", category=None,
-                               card_kind="knowledge", correct=True, seconds=1.0))
-    new_count, new_largest = stats_sql.version(store, scope)
-    assert new_count == count + 1 and new_largest > largest
+    before = stats_sql.version(store, scope)
+    assert before == int(store.attempts(ids[0])["id"].max())
+    new_id = store.record(AttemptRecord(trainee_id=ids[0], card_id="new", ruleset="yugioh-ocg", category=None,
+                                        card_kind="knowledge", correct=True, seconds=1.0))
+    assert stats_sql.version(store, scope) == new_id > before
+    assert stats_sql.version(store, stats_sql.Scope()) == new_id
+    assert stats_sql.version(store, stats_sql.Scope(ids[1])) < new_id

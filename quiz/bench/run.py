@@ -17,6 +17,7 @@ import yaml
 from quiz import engine
 from quiz.attempt import AttemptRecord
 from quiz.bench import cold_start, pages, synthetic
+from quiz.bench.database import bench_database
 from quiz.bench.timing import alternating_medians, median_seconds, peak_rss_mb
 from quiz.facts import resolve_facts
 from quiz.loader import RULESETS_DIR, card_files, load_content, load_content_cached
@@ -40,12 +41,16 @@ FULL = Sizes(cards=10_000, attempts=1_000_000, trainees=200, heavy_attempts=100_
 QUICK = Sizes(cards=500, attempts=20_000, trainees=20, heavy_attempts=5_000, repeats=3)
 
 
-def run_bench(quick: bool = False, json_path: Path | None = None, log=print) -> dict:
-    """Measure everything; returns the figures (also written to ``json_path``)."""
+def run_bench(quick: bool = False, json_path: Path | None = None, log=print, database_url: str | None = None) -> dict:
+    """Measure everything; returns the figures (also written to ``json_path``).
+
+    The history goes to a temporary SQLite file, or to ``database_url`` when given (see
+    ``quiz.bench.database``: a scratch database on a PostgreSQL server).
+    """
     sizes = QUICK if quick else FULL
     rng = random.Random(SEED)
     figures: dict = {"sizes": {"cards": sizes.cards, "attempts": sizes.attempts, "trainees": sizes.trainees}}
-    with tempfile.TemporaryDirectory(prefix="quiz-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="quiz-bench-") as tmp, bench_database(database_url, Path(tmp)) as url:
         folder = Path(tmp)
         shipped = load_content()
         log(f"writing {sizes.cards} cards ...")
@@ -54,11 +59,13 @@ def run_bench(quick: bool = False, json_path: Path | None = None, log=print) -> 
         content = load_content_cached(RULESETS_DIR, [folder / "cards"])
         figures.update(_engine_figures(content))
         log(f"writing {sizes.attempts} attempts by {sizes.trainees} trainees ...")
-        url = f"sqlite:///{folder / 'bench.db'}"
         store = Store(url)
+        figures["database"] = store.engine.dialect.name
+        start = time.perf_counter()
         trainee_ids = synthetic.write_history(
             store, content, card_ids, sizes.attempts, sizes.trainees, sizes.heavy_attempts, rng
         )
+        figures["history_write_s"] = time.perf_counter() - start
         figures["answer_write_ms"] = _answer_write_ms(store, content, trainee_ids[-1], card_ids)
         heavy = next(t.name for t in store.trainees() if t.id == trainee_ids[0])
         env = {"QUIZ_DATABASE_URL": url, "QUIZ_CONTENT_DIR": str(folder / "cards"),
@@ -193,6 +200,7 @@ def report(figures: dict) -> str:
         ("verdicts per second", figures["verdicts_per_s"], ("≥", 100_000)),
         ("verdicts per second, unmemoised", figures["verdicts_per_s_unmemoised"], None),
         ("store one answer (ms)", figures["answer_write_ms"], ("≤", 20.0)),
+        ("write the history (s)", figures.get("history_write_s", float("nan")), None),
     ]
     limits = {"practice": 1.5, "progress": 2.0, "team": 2.0}
     for name, page in figures["pages"].items():
@@ -205,7 +213,8 @@ def report(figures: dict) -> str:
         rows.append(("cold start / floor", figures["cold_start_ratio_to_floor"], ("≤", 1.5)))
     rows.append(("peak RSS (MiB)", figures["peak_rss_mb"], None))
     sizes = figures["sizes"]
-    lines = [f"sizes: {sizes['cards']} cards, {sizes['attempts']} attempts, {sizes['trainees']} trainees", ""]
+    lines = [f"sizes: {sizes['cards']} cards, {sizes['attempts']} attempts, {sizes['trainees']} trainees"
+             f" on {figures.get('database', 'sqlite')}", ""]
     for label, value, target in rows:
         verdict = ""
         if target is not None:

@@ -137,5 +137,5 @@ def _figures(shell: Shell, trainee_id: int) -> ProgressFigures:
 
 @st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
 def _cached_figures(_store: Store, url: str, trainee_id: int, rulesets: tuple[str, ...], today: dt.date,
-                    version: tuple[int, int]) -> ProgressFigures:
+                    version: int) -> ProgressFigures:
     return progress_figures(_store, trainee_id, rulesets, today)

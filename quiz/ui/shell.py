@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from quiz import stats_sql
 from quiz.attempt import utc_now
 from quiz.i18n import pick_language, t
 from quiz.loader import Content
@@ -57,7 +58,8 @@ def render_sidebar() -> Shell:
             st.caption(t("shell.content_problems", language, count=len(content.problems)))
     shell = Shell(language, trainee, tuple(rulesets), tuple(categories), content, store)
     if trainee is not None:
-        due = due_count(store, trainee.id, card_pool(content, rulesets, categories), utc_now())
+        due = _due(store, content, str(store.url), trainee.id, shell.rulesets, shell.categories,
+                   stats_sql.version(store, stats_sql.Scope(trainee.id)), utc_now().strftime("%Y-%m-%dT%H:%M"))
         due_slot.caption(f":material/event_repeat: {t('review.sidebar_due', language, n=due)}")
     st.session_state[SESSION_KEY] = shell
     return shell
@@ -86,15 +88,18 @@ def _trainee(store: Store, language: str) -> Trainee | None:
     trainee = None
     if requested:
         try:
-            trainee = store.trainee(requested)
+            trainee = _trainee_named(store, requested)
         except ValueError:
             st.query_params.pop("trainee", None)
         else:
             st.session_state["trainee_name"] = trainee.name
             if st.query_params.get("trainee") != trainee.name:
                 st.query_params["trainee"] = trainee.name
-    names = [tr.name for tr in store.trainees()]
     current_name = trainee.name if trainee else None
+    names = _roster(store, str(store.url))
+    if current_name is not None and current_name not in names:  # added since the roster was read
+        _roster.clear()
+        names = _roster(store, str(store.url))
     picked = st.selectbox(
         t("shell.pick_trainee", language),
         names,
@@ -112,9 +117,32 @@ def _trainee(store: Store, language: str) -> Trainee | None:
             except ValueError as error:
                 st.error(str(error))
             else:
+                _roster.clear()
                 st.query_params["trainee"] = st.session_state["trainee_name"] = created.name
                 st.rerun()
     return trainee
+
+
+def _trainee_named(store: Store, name: str) -> Trainee:
+    """The trainee of that name (created if new), remembered for the session: names never change."""
+    known = st.session_state.get("trainee")
+    if isinstance(known, Trainee) and known.name == name.strip():
+        return known
+    trainee = st.session_state["trainee"] = store.trainee(name)
+    return trainee
+
+
+@st.cache_data(show_spinner=False, max_entries=1000, ttl=120)
+def _due(_store: Store, _content: Content, url: str, trainee_id: int, rulesets: tuple[str, ...],
+         categories: tuple[str, ...], version: int, minute: str) -> int:
+    """Cards due for review, recounted after each answer (``version``) or each minute."""
+    return due_count(_store, trainee_id, card_pool(_content, rulesets, categories), utc_now())
+
+
+@st.cache_data(show_spinner=False, ttl=10)
+def _roster(_store: Store, url: str) -> list[str]:
+    """Every trainee's name for the picker (refreshed every few seconds, and on every add)."""
+    return [trainee.name for trainee in _store.trainees()]
 
 
 def _rulesets(content: Content, language: str) -> list[str]:

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pandas as pd
 import streamlit as st
 
+from quiz import stats_sql
+
 from quiz.attempt import utc_now
+from quiz.i18n import t
+from quiz.loader import Content
+from quiz.store import Store
 from quiz.markdown import escape_markdown
 from quiz.progress_view import category_labels
 from quiz.team import card_statistics, team_overview
@@ -21,7 +28,25 @@ if not supervisor_unlocked(shell):
     st.stop()
 lock(shell)
 
-overview = team_overview(shell.store.engine, utc_now(), shell.rulesets)
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _team_tables(_store: Store, _content: Content, url: str, rulesets: tuple[str, ...], language: str,
+                 cards_loaded: int, hour: dt.datetime, version: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The overview (raw and as shown) and the per-card table as shown.
+
+    They read every attempt, so they are recomputed only after new answers, new content,
+    another language, or each hour (for the seven-day window).
+    """
+    overview = team_overview(_store.engine, utc_now(), rulesets)
+    names = category_labels(_content, language, t("shell.knowledge", language))
+    cards = card_table(card_statistics(_store.engine, rulesets), _content, language)
+    return overview, overview_table(overview, names), cards
+
+
+overview, overview_shown, cards_shown = _team_tables(
+    shell.store, shell.content, str(shell.store.url), shell.rulesets, shell.language, len(shell.content.cards),
+    utc_now().replace(minute=0, second=0, microsecond=0), stats_sql.version(shell.store, stats_sql.Scope()),
+)
 if overview.empty:
     st.info(shell.t("team.empty"))
     st.stop()
@@ -31,7 +56,7 @@ def show_table(table: pd.DataFrame, name: str) -> None:
     """A table with translated headers, and its CSV as shown."""
     table.columns = [shell.t(f"team.col_{column}") for column in table.columns]
     st.dataframe(table, hide_index=True, width="stretch")
-    st.download_button(shell.t("team.download"), data=csv_bytes(table), file_name=f"{name}.csv",
+    st.download_button(shell.t("team.download"), data=lambda: csv_bytes(table), file_name=f"{name}.csv",
                        mime="text/csv", key=f"team-download-{name}", icon=":material/download:")
 
 
@@ -40,12 +65,10 @@ trainees_tab, cards_tab, trainee_tab = st.tabs(
 )
 with trainees_tab:
     st.caption(shell.t("team.trainees_help"))
-    names = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
-    show_table(overview_table(overview, names), "team-trainees")
+    show_table(overview_shown, "team-trainees")
 with cards_tab:
     st.caption(shell.t("team.cards_help"))
-    show_table(card_table(card_statistics(shell.store.engine, shell.rulesets), shell.content, shell.language),
-               "team-cards")
+    show_table(cards_shown, "team-cards")
 with trainee_tab:
     picked = st.selectbox(shell.t("team.pick_trainee"), list(overview["trainee"]), index=None,
                           placeholder=shell.t("team.pick_placeholder"), key="team-trainee")
