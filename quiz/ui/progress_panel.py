@@ -8,34 +8,34 @@ viewer is not the trainee, so nothing offers to start a practice round for them.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 import streamlit as st
 
-from quiz import charts, stats_sql
+from quiz import stats_sql
 from quiz.csv_export import csv_bytes
 from quiz.markdown import escape_markdown
-from quiz.progress_view import (
-    ProgressFigures, attempts_in, category_labels, penalty_labels, progress_figures, safe_file_name,
-)
+from quiz.loader import Content
+from quiz.progress_charts import Spec, progress_charts
+from quiz.progress_view import ProgressFigures, attempts_in, penalty_labels, progress_figures, safe_file_name
 from quiz.store import Store, Trainee
 from quiz.ui.shell import Shell
 from quiz.variants import list_title
 
 PRACTICE_PAGE = "quiz/ui/pages/practice.py"
-CHART_LABELS = ("date", "accuracy", "answered", "rolling", "chosen", "standard", "steps", "count", "lenient", "harsh")
 
 
 def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: str = "progress") -> None:
     """Draw ``trainee``'s progress; ``key`` keeps widget ids apart when drawn twice."""
-    figures = _figures(shell, trainee.id)
+    view = _view(shell, trainee.id)
+    figures = view.figures
     if figures.summary.answered == 0:
         st.info(shell.t("progress.empty"))
         if own:
             st.page_link(PRACTICE_PAGE, label=shell.t("progress.start"), icon=":material/style:")
         return
 
-    labels = {name: shell.t(f"chart.{name}") for name in CHART_LABELS}
-    summary, streak = figures.summary, figures.streak
+    summary, streak, specs = figures.summary, figures.streak, view.charts
     cols = st.columns(4)
     cols[0].metric(shell.t("progress.answered"), summary.answered)
     cols[1].metric(shell.t("progress.accuracy"), f"{summary.accuracy:.0%}")
@@ -43,39 +43,22 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
     cols[3].metric(shell.t("progress.longest"), _days(shell, streak.longest))
 
     st.subheader(shell.t("progress.over_time"), anchor=False)
-    st.altair_chart(charts.accuracy_over_time(figures.daily, labels), width="stretch")
-
+    _chart(specs["over_time"])
     left, right = st.columns(2)
     with left:
         st.subheader(shell.t("progress.by_part"), anchor=False)
-        parts = figures.parts.assign(part=figures.parts["part"].map(lambda p: shell.t(f"part.{p}")))
-        st.altair_chart(charts.accuracy_bars(parts, "part", "", labels), width="stretch")
+        _chart(specs["by_part"])
         st.subheader(shell.t("progress.by_game"), anchor=False)
-        games = figures.games.assign(ruleset=figures.games["ruleset"].map(
-            lambda r: shell.content.rulesets[r].document.short_name.get(shell.language)
-            if r in shell.content.rulesets else r
-        ))
-        st.altair_chart(charts.accuracy_bars(games, "ruleset", "", labels), width="stretch")
+        _chart(specs["by_game"])
     with right:
         st.subheader(shell.t("progress.by_category"), anchor=False)
-        names = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
-        by_category = figures.categories.assign(
-            category_key=figures.categories["category_key"].map(lambda k: names.get(k, k))
-        )
-        st.altair_chart(charts.accuracy_bars(by_category, "category_key", "", labels), width="stretch")
+        _chart(specs["by_category"])
 
     st.subheader(shell.t("progress.confusion"), anchor=False)
-    penalties = penalty_labels(shell.content, shell.language)
-    confusion = figures.confusion
-    if confusion.empty:
+    if specs["confusion"] is None:
         st.caption(shell.t("progress.no_scenarios"))
     else:
-        confusion = confusion.assign(
-            standard=confusion["standard_penalty"].map(penalties.get),
-            chosen=confusion["chosen_penalty"].map(penalties.get),
-        )
-        order = list(dict.fromkeys(penalties.values()))
-        st.altair_chart(charts.confusion_heatmap(confusion, order, labels), width="stretch")
+        _chart(specs["confusion"])
 
     st.subheader(shell.t("progress.leniency"), anchor=False)
     leniency = figures.leniency
@@ -83,8 +66,8 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
     cols[0].metric(shell.t("progress.too_lenient"), leniency.too_lenient)
     cols[1].metric(shell.t("progress.too_harsh"), leniency.too_harsh)
     cols[2].metric(shell.t("progress.mean_steps"), f"{leniency.mean_steps:+.2f}")
-    if leniency.errors:
-        st.altair_chart(charts.leniency_bars(leniency.by_steps, labels), width="stretch")
+    if specs["leniency"] is not None:
+        _chart(specs["leniency"])
         st.caption(shell.t("progress.leniency_help"))
     else:
         st.caption(shell.t("progress.no_penalty_errors"))
@@ -95,6 +78,7 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
         st.caption(shell.t("progress.no_mistakes"))
     else:
         cards = shell.content.cards
+        penalties = penalty_labels(shell.content, shell.language)
         table = mistakes.assign(
             title=mistakes["card_id"].map(lambda c: list_title(cards[c]).get(shell.language) if c in cards else c),
             answered_at=mistakes["answered_at"].dt.strftime("%Y-%m-%d %H:%M"),
@@ -127,15 +111,27 @@ def _days(shell: Shell, n: int) -> str:
     return shell.t("progress.day" if n == 1 else "progress.days", n=n)
 
 
-def _figures(shell: Shell, trainee_id: int) -> ProgressFigures:
-    """The figures, recomputed only when the trainee has answered since (or the day changed)."""
+@dataclass(frozen=True)
+class _View:
+    figures: ProgressFigures
+    charts: dict[str, Spec | None]
+
+
+def _chart(spec: Spec) -> None:
+    st.vega_lite_chart(spec=spec, width="stretch")
+
+
+def _view(shell: Shell, trainee_id: int) -> _View:
+    """Figures and charts, recomputed only when the trainee has answered since, the day or
+    the language changed, or other content was loaded."""
     today = dt.datetime.now(dt.timezone.utc).date()
-    scope = stats_sql.Scope(trainee_id, shell.rulesets)
-    return _cached_figures(shell.store, str(shell.store.url), trainee_id, shell.rulesets, today,
-                           stats_sql.version(shell.store, scope))
+    version = stats_sql.version(shell.store, stats_sql.Scope(trainee_id))
+    return _cached_view(shell.store, shell.content, str(shell.store.url), trainee_id, shell.rulesets, today, version,
+                        shell.language, len(shell.content.cards))
 
 
 @st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
-def _cached_figures(_store: Store, url: str, trainee_id: int, rulesets: tuple[str, ...], today: dt.date,
-                    version: int) -> ProgressFigures:
-    return progress_figures(_store, trainee_id, rulesets, today)
+def _cached_view(_store: Store, _content: Content, url: str, trainee_id: int, rulesets: tuple[str, ...],
+                 today: dt.date, version: int, language: str, cards_loaded: int) -> _View:
+    figures = progress_figures(_store, trainee_id, rulesets, today)
+    return _View(figures, progress_charts(figures, _content, language))

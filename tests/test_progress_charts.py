@@ -1,0 +1,51 @@
+"""The progress charts as Vega-Lite specs: what each chart shows, in the chosen language."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from quiz.attempt import AttemptRecord
+from quiz.progress_charts import progress_charts
+from quiz.progress_view import progress_figures
+from quiz.store import Store
+
+RULESETS = ("yugioh-ocg", "pokemon-card-ja")
+
+
+def _data(spec) -> list[dict]:
+    return [row for rows in spec.get("datasets", {}).values() for row in rows]
+
+
+def test_charts_show_the_figures_in_the_language(db_url, content):
+    store = Store(db_url)
+    trainee = store.trainee("Aiko").id
+    store.record(AttemptRecord(trainee_id=trainee, card_id="c1", ruleset="yugioh-ocg", category="tardiness",
+                               card_kind="scenario", chosen_penalty="caution", standard_penalty="warning",
+                               infraction_result="correct", penalty_result="wrong", fixes_result="correct",
+                               penalty_steps=-1, correct=False, seconds=5.0))
+    store.record(AttemptRecord(trainee_id=trainee, card_id="k1", ruleset="pokemon-card-ja", category=None,
+                               card_kind="knowledge", correct=True, seconds=5.0))
+    figures = progress_figures(store, trainee, RULESETS, dt.datetime.now(dt.timezone.utc).date())
+    english = progress_charts(figures, content, "en")
+    parts = {row["part"]: row["accuracy"] for row in _data(english["by_part"])}
+    assert parts == {"Infraction": 1.0, "Penalty": 0.0, "Fix": 1.0}
+    categories = {row["category_key"] for row in _data(english["by_category"])}
+    assert categories == {"Yu-Gi-Oh! OCG › Tardiness", "Pokémon TCG › Knowledge"}
+    assert [(r["standard"], r["chosen"]) for r in _data(english["confusion"])] == [("Warning", "Caution")]
+    assert [(r["steps"], r["count"]) for r in _data(english["leniency"])] == [(-1, 1)]
+    japanese = progress_charts(figures, content, "ja")
+    assert {row["part"] for row in _data(japanese["by_part"])} == {"違反", "罰則", "処置"}
+    json.dumps(english)  # plain JSON, ready to render or cache
+    store.dispose()
+
+
+def test_nothing_to_draw_is_none(db_url, content):
+    store = Store(db_url)
+    trainee = store.trainee("Ben").id
+    store.record(AttemptRecord(trainee_id=trainee, card_id="k1", ruleset="pokemon-card-ja", category=None,
+                               card_kind="knowledge", correct=True, seconds=5.0))
+    figures = progress_figures(store, trainee, RULESETS, dt.datetime.now(dt.timezone.utc).date())
+    specs = progress_charts(figures, content, "en")
+    assert specs["confusion"] is None and specs["leniency"] is None and specs["over_time"] is not None
+    store.dispose()
