@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import time
 
+import streamlit as st
+
 from quiz.answers import save_answer
 from quiz.card_model import KnowledgeCard, ScenarioCard
 from quiz.practice import KnowledgeOutcome, ScenarioOutcome, answer_knowledge, answer_scenario
 from quiz.ui import widgets
-from quiz.ui.shell import Shell
+from quiz.ui.shell import ANSWERS_KEY, Shell
 from quiz.variants import CardShowing
 
 Outcome = ScenarioOutcome | KnowledgeOutcome
@@ -38,7 +40,13 @@ def answer_card(
             return None
         outcome = answer_knowledge(card, chosen, shell.trainee.id, time.time() - shown_at, mode=mode)
     save_answer(shell.store, outcome.record)
+    note_answer()
     return outcome
+
+
+def note_answer() -> None:
+    """Count an answer given in this session (the sidebar's due count is recounted after it)."""
+    st.session_state[ANSWERS_KEY] = st.session_state.get(ANSWERS_KEY, 0) + 1
 
 
 def feedback(shell: Shell, card: ScenarioCard | KnowledgeCard, outcome: Outcome) -> None:

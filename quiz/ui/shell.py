@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from quiz import stats_sql
 from quiz.attempt import utc_now
 from quiz.i18n import pick_language, t
 from quiz.loader import Content
@@ -19,6 +18,8 @@ from quiz.review_store import due_count
 from quiz.store import Store, Trainee
 from quiz.text import LANGUAGES
 from quiz.ui import resources
+
+ANSWERS_KEY = "answers_given"  # answers given in this session (quiz.ui.answering counts them)
 
 LANGUAGE_NAMES = {"ja": "日本語", "en": "English"}
 SESSION_KEY = "shell"
@@ -59,7 +60,7 @@ def render_sidebar() -> Shell:
     shell = Shell(language, trainee, tuple(rulesets), tuple(categories), content, store)
     if trainee is not None:
         due = _due(store, content, str(store.url), trainee.id, shell.rulesets, shell.categories,
-                   stats_sql.version(store, stats_sql.Scope(trainee.id)), utc_now().strftime("%Y-%m-%dT%H:%M"))
+                   st.session_state.get(ANSWERS_KEY, 0), utc_now().strftime("%Y-%m-%dT%H:%M"))
         due_slot.caption(f":material/event_repeat: {t('review.sidebar_due', language, n=due)}")
     st.session_state[SESSION_KEY] = shell
     return shell
@@ -132,14 +133,15 @@ def _trainee_named(store: Store, name: str) -> Trainee:
     return trainee
 
 
-@st.cache_data(show_spinner=False, max_entries=1000, ttl=120)
+@st.cache_resource(show_spinner=False, max_entries=1000, ttl=120)
 def _due(_store: Store, _content: Content, url: str, trainee_id: int, rulesets: tuple[str, ...],
-         categories: tuple[str, ...], version: int, minute: str) -> int:
-    """Cards due for review, recounted after each answer (``version``) or each minute."""
+         categories: tuple[str, ...], answers_given: int, minute: str) -> int:
+    """Cards due for review, recounted after each answer given in this session, and each
+    minute (answers given elsewhere, cards falling due)."""
     return due_count(_store, trainee_id, card_pool(_content, rulesets, categories), utc_now())
 
 
-@st.cache_data(show_spinner=False, ttl=10)
+@st.cache_resource(show_spinner=False, ttl=10)
 def _roster(_store: Store, url: str) -> list[str]:
     """Every trainee's name for the picker (refreshed every few seconds, and on every add)."""
     return [trainee.name for trainee in _store.trainees()]

@@ -20,7 +20,7 @@ from quiz.exam import answers_by_card, clock_text, draw_exam, next_unanswered, t
 from quiz.markdown import escape_markdown
 from quiz.practice import answer_knowledge, answer_scenario, card_pool
 from quiz.progress_view import category_labels
-from quiz.ui import exam_widgets, widgets
+from quiz.ui import answering, exam_widgets, widgets
 from quiz.ui import shell as shell_module
 from quiz.variants import CardShowing, show_card
 
@@ -183,6 +183,7 @@ def answer_question(
             return
         record = answer_knowledge(card, chosen, trainee.id, seconds, mode="exam", exam_id=exam.id).record
     if exam_store.save_exam_answer(shell.store, record, utc_now()):
+        answering.note_answer()
         following = next_unanswered(exam.card_ids, answered | {card.id}, index)
         state.update(index=index if following is None else following, shown_at=time.time())
     st.rerun()  # a late answer is not stored; the rerun closes the exam

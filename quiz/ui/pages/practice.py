@@ -7,12 +7,11 @@ import time
 
 import streamlit as st
 
-from quiz.answers import save_answer
-from quiz.card_model import KnowledgeCard, ScenarioCard
-from quiz.practice import answer_knowledge, answer_scenario, card_pool
+from quiz.card_model import ScenarioCard
+from quiz.practice import card_pool
 from quiz.selection import next_card
+from quiz.ui import answering, widgets
 from quiz.ui import shell as shell_module
-from quiz.ui import widgets
 from quiz.variants import DEFAULT_SEED, new_seed, show_card
 
 ROUND_KEY = "practice_round"  # card ids of a round started elsewhere (e.g. recent mistakes)
@@ -53,28 +52,13 @@ widgets.card_body(shell, card, showing)
 form_key = f"answer-{state['n']}"
 
 if state["outcome"] is None:
-    if isinstance(card, ScenarioCard):
-        answer = widgets.scenario_form(shell, card, form_key)
-        if answer is not None:
-            outcome = answer_scenario(
-                shell.content, card, answer, shell.trainee.id, time.time() - state["shown_at"], showing=showing
-            )
-            save_answer(shell.store, outcome.record)
-            state["outcome"] = outcome
-            st.rerun()
-    elif isinstance(card, KnowledgeCard):
-        chosen = widgets.knowledge_form(shell, card, form_key)
-        if chosen is not None:
-            outcome = answer_knowledge(card, chosen, shell.trainee.id, time.time() - state["shown_at"])
-            save_answer(shell.store, outcome.record)
-            state["outcome"] = outcome
-            st.rerun()
+    outcome = answering.answer_card(shell, card, form_key, state["shown_at"], "practice", showing)
+    if outcome is not None:
+        state["outcome"] = outcome
+        st.rerun()
 
 if state["outcome"] is not None:
-    if isinstance(card, ScenarioCard):
-        widgets.scenario_feedback(shell, card, state["outcome"])
-    else:
-        widgets.knowledge_feedback(shell, card, state["outcome"])
+    answering.feedback(shell, card, state["outcome"])
     if st.button(shell.t("practice.next"), type="primary", key=f"next-{state['n']}"):
         if round_ids and not state["queue"]:  # the round is over: back to the chosen pool
             st.session_state.pop(ROUND_KEY, None)
