@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -27,14 +28,6 @@ SPEC = ExamSpec(questions=4, minutes=30, pass_percent=75, rulesets=("yugioh-ocg"
                 categories=("yugioh-ocg/tardiness", "pokemon-card-ja/knowledge"))
 CARDS = ("ygo-d", "ygo-a", "pkm-c", "ygo-b")  # deliberately not sorted
 SEEDS = (907, 3, 2**31 + 5, 0)
-
-
-@pytest.fixture
-def store(db_url: str):
-    """A store on SQLite, and on PostgreSQL when a server is given (``db_url`` in tests/conftest.py)."""
-    store = Store(db_url)
-    yield store
-    store.dispose()
 
 
 @pytest.fixture
@@ -87,6 +80,29 @@ def test_a_second_exam_cannot_start_while_one_runs(store, trainee_id):
         start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, at(10))
     later = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, at(31))  # the first ran out
     assert open_exam(store, trainee_id, at(32)) == later
+
+
+def test_of_exams_started_at_the_same_moment_only_one_starts(store, trainee_id):
+    """Two tabs (or two servers) starting an exam together: one starts it, the others are told."""
+    sessions = 4
+    barrier = threading.Barrier(sessions)
+    outcomes: list[str] = []
+
+    def start() -> None:
+        barrier.wait()
+        try:
+            start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
+            outcomes.append("started")
+        except ExamInProgressError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=start) for _ in range(sessions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(outcomes) == ["refused"] * (sessions - 1) + ["started"]
+    assert len(exam_history(store, trainee_id)) == 1
 
 
 def test_answers_are_stored_at_once_and_only_while_they_count(store, trainee_id):

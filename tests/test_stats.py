@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from datetime import date, datetime, timezone
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -264,20 +263,17 @@ def test_every_statistic_of_an_empty_frame_is_empty(frame) -> None:
     assert stats.summary(empty) == stats.Summary(0, 0, 0.0, 0)
 
 
-def test_statistics_of_a_history_read_back_from_the_store(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'quiz.db'}")
-    try:
-        trainee_id = store.trainee("Aki").id
-        history = [
-            answer(1, True, card="p", penalty_result="accepted"),
-            answer(2, False, card="p", penalty_result="wrong", penalty_steps=-1),
-            quiz_answer(2, True, card="q"),
-        ]
-        for record in history:
-            store.record(AttemptRecord(**(asdict(record) | {"trainee_id": trainee_id})))
-        history = store.attempts(trainee_id)
-    finally:
-        store.dispose()
+def test_statistics_of_a_history_read_back_from_the_store(store: Store) -> None:
+    """On SQLite, and on PostgreSQL when a server is given (the ``store`` fixture)."""
+    trainee_id = store.trainee("Aki").id
+    history = [
+        answer(1, True, card="p", penalty_result="accepted"),
+        answer(2, False, card="p", penalty_result="wrong", penalty_steps=-1),
+        quiz_answer(2, True, card="q"),
+    ]
+    for record in history:
+        store.record(AttemptRecord(**(asdict(record) | {"trainee_id": trainee_id})))
+    history = store.attempts(trainee_id)
     assert stats.summary(history) == stats.Summary(answered=3, correct=2, accuracy=2 / 3, days_active=2)
     assert list(stats.accuracy_by_part(history)["accuracy"]) == [1 / 2]  # penalty: accepted, wrong
     assert stats.leniency(history).too_lenient == 1

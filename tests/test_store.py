@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import UniqueConstraint, create_engine, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from quiz.attempt import ATTEMPT_FIELDS, AttemptRecord
+from quiz.card_model import Choice, KnowledgeCard, ScenarioCard
+from quiz.exam_presets import ExamPreset
+from quiz.ruleset_model import ID_MAX, Category, Infraction, Penalty, Ruleset
 from quiz.store import SCHEMA_VERSION, SchemaVersionError, Store, database_url
+from quiz.tables import metadata, schema_version
 
 JST = timezone(timedelta(hours=9))
 ROOT = Path(__file__).resolve().parent.parent
@@ -212,6 +217,33 @@ def test_parameters_are_bound_not_pasted(store: Store) -> None:
     assert store.trainees() == [bobby]
 
 
+@pytest.mark.parametrize("model, columns", [
+    (Ruleset, ["attempts.ruleset"]),
+    (Category, ["attempts.category"]),
+    (Infraction, ["attempts.chosen_infraction", "attempts.standard_infraction"]),
+    (Penalty, ["attempts.chosen_penalty", "attempts.standard_penalty"]),
+    (Choice, ["attempts.chosen_choice", "attempts.correct_choice"]),
+    (ScenarioCard, ["attempts.card_id", "review_schedules.card_id"]),
+    (KnowledgeCard, ["attempts.card_id", "review_schedules.card_id"]),
+    (ExamPreset, ["exams.preset"]),
+], ids=lambda value: getattr(value, "__name__", ""))
+def test_every_id_the_content_allows_fits_its_column(model, columns: list[str]) -> None:
+    """PostgreSQL refuses a string longer than its VARCHAR (SQLite keeps it): validation must refuse it first."""
+    longest = model.model_json_schema()["properties"]["id"]["maxLength"]
+    for name in columns:
+        table, column = name.split(".")
+        assert longest <= metadata.tables[table].c[column].type.length, name
+
+
+def test_ids_of_the_longest_allowed_length_round_trip(store: Store) -> None:
+    longest = "x" * ID_MAX
+    record = scenario(store.trainee("Aki").id, card_id="c" * 120, ruleset=longest, category=longest,
+                      chosen_infraction=longest, standard_infraction=longest, chosen_penalty=longest,
+                      standard_penalty=longest, chosen_choice=longest, correct_choice=longest)
+    store.record(record)
+    assert [from_row(row) for _, row in store.attempts().iterrows()] == [record]
+
+
 # --- the database -------------------------------------------------------------------------
 
 
@@ -255,6 +287,65 @@ def test_schema_version_is_recorded_once(db_url: str) -> None:
             rows = conn.exec_driver_sql("SELECT version FROM schema_version").all()
         assert SCHEMA_VERSION == 1
         assert [tuple(r) for r in rows] == [(1,)]
+    finally:
+        store.dispose()
+
+
+def test_a_fresh_database_gets_every_table_and_schema_version_1(db_url: str) -> None:
+    """The schema is created the same way on SQLite and PostgreSQL: every table, column, index."""
+    engine = create_engine(db_url)
+    try:
+        assert inspect(engine).get_table_names() == []  # fresh
+        Store(db_url).dispose()
+        found = inspect(engine)
+        assert set(found.get_table_names()) == set(metadata.tables)
+        for table in metadata.tables.values():
+            columns = {c["name"]: c for c in found.get_columns(table.name)}
+            assert set(columns) == set(table.columns.keys()), table.name
+            for column in table.columns:
+                reflected = columns[column.name]
+                assert reflected["nullable"] == column.nullable, (table.name, column.name)
+                assert issubclass(reflected["type"]._type_affinity, column.type._type_affinity), (
+                    table.name, column.name, reflected["type"])
+            indexes = {i["name"]: (tuple(i["column_names"]), bool(i["unique"])) for i in found.get_indexes(table.name)}
+            for index in table.indexes:
+                assert indexes[index.name] == (tuple(c.name for c in index.columns), bool(index.unique))
+            uniques = {tuple(u["column_names"]) for u in found.get_unique_constraints(table.name)}
+            uniques |= {columns for columns, unique in indexes.values() if unique}
+            for constraint in table.constraints:
+                if isinstance(constraint, UniqueConstraint):
+                    assert tuple(c.name for c in constraint.columns) in uniques
+        with engine.connect() as conn:
+            assert conn.execute(select(schema_version.c.id, schema_version.c.version)).all() == [(1, 1)]
+    finally:
+        engine.dispose()
+
+
+def test_servers_starting_together_on_an_empty_database_create_it_once(db_url: str) -> None:
+    """Several app servers starting at once race to create the tables; every one starts."""
+    starters = 4
+    barrier = threading.Barrier(starters)
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        barrier.wait()
+        try:
+            Store(db_url).dispose()
+        except BaseException as error:  # noqa: BLE001 - collected for the assertion
+            errors.append(error)
+
+    threads = [threading.Thread(target=start) for _ in range(starters)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == []
+    store = Store(db_url)
+    try:
+        assert set(inspect(store.engine).get_table_names()) == set(metadata.tables)
+        with store.engine.connect() as conn:
+            assert conn.execute(select(schema_version.c.version)).scalars().all() == [SCHEMA_VERSION]
+        assert store.trainee("Aki").id == 1
     finally:
         store.dispose()
 
