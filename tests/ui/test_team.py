@@ -143,3 +143,16 @@ def test_team_page_in_japanese(open_app, team, monkeypatch):
     assert at.title[0].value == "チーム"
     unlock(at, "違う")
     assert at.error[0].value == "パスワードが違います。1秒後にもう一度お試しいただけます。"
+
+
+def test_figures_are_kept_until_refreshed(open_app, team, store, monkeypatch):
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
+    assert any(c.value.startswith("Figures as of ") for c in at.caption)
+    assert "Chika" not in main_text(at)
+    chika = store.trainee("Chika")
+    store.record(answer(chika.id, team, True, "warning"))
+    at.run()
+    assert "Chika" not in main_text(at)  # the figures of a few minutes ago, not recounted per rerun
+    next(b for b in at.button if b.label == "Refresh now").click().run()
+    assert "Chika" in main_text(at)

@@ -7,7 +7,6 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from quiz import stats_sql
 
 from quiz.attempt import utc_now
 from quiz.i18n import t
@@ -29,24 +28,37 @@ if not supervisor_unlocked(shell):
 lock(shell)
 
 
+REFRESH_MINUTES = 5
+
+
 @st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
 def _team_tables(_store: Store, _content: Content, url: str, rulesets: tuple[str, ...], language: str,
-                 cards_loaded: int, hour: dt.datetime, version: int) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """The overview (raw and as shown) and the per-card table as shown.
+                 cards_loaded: int, period: str) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """When they were computed, the overview (raw and as shown) and the per-card table.
 
-    They read every attempt, so they are recomputed only after new answers, new content,
-    another language, or each hour (for the seven-day window).
+    They read every attempt of every trainee (seconds on a million answers), so they are
+    computed once per ``period`` of a few minutes, or when asked, not on every rerun.
     """
     overview = team_overview(_store.engine, utc_now(), rulesets)
     names = category_labels(_content, language, t("shell.knowledge", language))
     cards = card_table(card_statistics(_store.engine, rulesets), _content, language)
-    return overview, overview_table(overview, names), cards
+    return utc_now(), overview, overview_table(overview, names), cards
 
 
-overview, overview_shown, cards_shown = _team_tables(
-    shell.store, shell.content, str(shell.store.url), shell.rulesets, shell.language, len(shell.content.cards),
-    utc_now().replace(minute=0, second=0, microsecond=0), stats_sql.version(shell.store, stats_sql.Scope()),
-)
+def _period(now: dt.datetime) -> str:
+    return now.replace(minute=now.minute - now.minute % REFRESH_MINUTES, second=0, microsecond=0).isoformat()
+
+
+with st.spinner(shell.t("team.computing")):
+    computed_at, overview, overview_shown, cards_shown = _team_tables(
+        shell.store, shell.content, str(shell.store.url), shell.rulesets, shell.language, len(shell.content.cards),
+        _period(utc_now()),
+    )
+freshness, refresh = st.columns([4, 1], vertical_alignment="center")
+freshness.caption(shell.t("team.as_of", time=computed_at.strftime("%Y-%m-%d %H:%M UTC"), minutes=REFRESH_MINUTES))
+if refresh.button(shell.t("team.refresh"), icon=":material/refresh:"):
+    _team_tables.clear()
+    st.rerun()
 if overview.empty:
     st.info(shell.t("team.empty"))
     st.stop()
