@@ -138,6 +138,28 @@ def choose_language(page, name: str) -> None:
     expect(group.get_by_role("radio", name=name, exact=True)).to_be_checked()
 
 
+def answer_with_first_choices(page, button: str = "Check") -> str:
+    """Answer the card in the form with its first choices (right or wrong) and press ``button``.
+
+    Returns "scenario" (infraction and penalty chosen) or "knowledge" (a choice picked).
+    """
+    from playwright.sync_api import expect
+
+    form = main(page).get_by_test_id("stForm")
+    submit = form.get_by_role("button", name=button, exact=True)
+    expect(submit).to_be_visible()
+    settle(page)
+    infraction = form.get_by_role("combobox", name="Infraction", exact=True)
+    kind = "scenario" if infraction.count() else "knowledge"
+    if kind == "scenario":
+        expect(infraction).to_have_value(pick_first_option(page, infraction))
+    choices = form.get_by_role("radiogroup", name="Penalty" if kind == "scenario" else "Your answer", exact=True)
+    choices.locator("label").first.click()
+    expect(choices.get_by_role("radio").first).to_be_checked()
+    submit.click()
+    return kind
+
+
 def pick_first_option(page, combobox) -> str:
     """Open a selectbox, pick its first option; the option's text."""
     return pick_option(page, combobox)

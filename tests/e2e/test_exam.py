@@ -21,18 +21,7 @@ CLOCK = re.compile(r"^\d\d:\d\d$")
 
 def answer_the_question(page) -> None:
     """Answer the question shown with the first choices (right or wrong) and save it."""
-    form = main(page).get_by_test_id("stForm")
-    save = form.get_by_role("button", name="Save answer", exact=True)
-    expect(save).to_be_visible()
-    settle(page)
-    infraction = form.get_by_role("combobox", name="Infraction", exact=True)
-    group = "Penalty" if infraction.count() else "Your answer"
-    if infraction.count():
-        driver.pick_first_option(page, infraction)
-    choices = form.get_by_role("radiogroup", name=group, exact=True)
-    choices.locator("label").first.click()
-    expect(choices.get_by_role("radio").first).to_be_checked()
-    save.click()
+    driver.answer_with_first_choices(page, button="Save answer")
     settle(page)
 
 

@@ -20,29 +20,6 @@ from playwright.sync_api import expect  # noqa: E402 - only once the browser is 
 TRAINEE = "Aiko"
 
 
-def answer_the_card(page) -> str:
-    """Answer whatever card is shown (any answer will do); "scenario" or "knowledge"."""
-    form = main(page).get_by_test_id("stForm")
-    check = form.get_by_role("button", name="Check", exact=True)
-    expect(check).to_be_visible()
-    settle(page)
-    infraction = form.get_by_role("combobox", name="Infraction", exact=True)
-    if infraction.count():
-        kind = "scenario"
-        chosen = driver.pick_first_option(page, infraction)
-        expect(infraction).to_have_value(chosen)
-        penalties = form.get_by_role("radiogroup", name="Penalty", exact=True)
-        penalties.locator("label").first.click()
-        expect(penalties.get_by_role("radio").first).to_be_checked()
-    else:
-        kind = "knowledge"
-        choices = form.get_by_role("radiogroup", name="Your answer", exact=True)
-        choices.locator("label").first.click()
-        expect(choices.get_by_role("radio").first).to_be_checked()
-    check.click()
-    return kind
-
-
 def see_one_answer(page) -> None:
     """The Progress page of the trainee, counting one answer."""
     expect(main(page).get_by_role("heading", name="Progress", level=1)).to_be_visible()
@@ -63,7 +40,7 @@ def test_first_session_answer_is_counted_kept_and_bilingual(page, server) -> Non
     expect_trainee(page, TRAINEE)
 
     # one card answered, checked and explained
-    kind = answer_the_card(page)
+    kind = driver.answer_with_first_choices(page)
     alert = main(page).get_by_test_id("stAlertContentSuccess").or_(main(page).get_by_test_id("stAlertContentError"))
     expect(alert).to_be_visible()
     explanation = "What the document says" if kind == "scenario" else "Why"

@@ -53,6 +53,7 @@ def test_a_due_card_is_served_answered_and_rescheduled(page, server) -> None:
 
     expect(main(page).get_by_test_id("stAlertContentError")).to_be_visible()
     expect(main(page).get_by_text("This card comes back in 10 minutes.", exact=True)).to_be_visible()
+    driver.docs_screenshot(page, "review")
     expect(due_in_sidebar(page, "Due for review: 0")).to_be_visible()
     store = Store(server.database_url)
     try:

@@ -97,17 +97,7 @@ def contexts(request: pytest.FixtureRequest, servers, browser) -> Iterator[Calla
 
 def answer_and_see_feedback(page) -> None:
     """Answer the card shown (the first choices will do), wait for its feedback, go on to the next."""
-    form = main(page).get_by_test_id("stForm")
-    check = form.get_by_role("button", name="Check", exact=True)
-    expect(check).to_be_visible()
-    settle(page)
-    infraction = form.get_by_role("combobox", name="Infraction", exact=True)
-    if infraction.count():
-        driver.pick_first_option(page, infraction)
-        form.get_by_role("radiogroup", name="Penalty", exact=True).locator("label").first.click()
-    else:
-        form.get_by_role("radiogroup", name="Your answer", exact=True).locator("label").first.click()
-    check.click()
+    driver.answer_with_first_choices(page)
     feedback = main(page).get_by_test_id("stAlertContentSuccess").or_(main(page).get_by_test_id("stAlertContentError"))
     expect(feedback.first).to_be_visible()
     settle(page)

@@ -37,6 +37,17 @@ def _form_widgets(at):
     return infraction, penalty, fixes, check
 
 
+def _answer_the_standard(at, card):
+    """Answer the shown scenario card with the engine's standard answer; its verdict."""
+    verdict = judge(CONTENT.rulesets[card.ruleset], card.infraction, _shown_facts(at, card))
+    infraction, penalty, fixes, check = _form_widgets(at)
+    infraction.set_value(verdict.infraction)
+    penalty.set_value(verdict.penalty)
+    fixes.set_value(list(verdict.fixes))
+    check.click().run()
+    return verdict
+
+
 def test_without_a_trainee_the_page_asks_for_one(open_app):
     at = open_app(trainee=None)
     assert any("Choose or add a trainee" in i.value for i in at.info)
@@ -45,12 +56,7 @@ def test_without_a_trainee_the_page_asks_for_one(open_app):
 def test_right_answer_is_stored_and_marked(open_app, store):
     at = open_app()
     card = _until_scenario(at)
-    verdict = judge(CONTENT.rulesets[card.ruleset], card.infraction, _shown_facts(at, card))
-    infraction, penalty, fixes, check = _form_widgets(at)
-    infraction.set_value(verdict.infraction)
-    penalty.set_value(verdict.penalty)
-    fixes.set_value(list(verdict.fixes))
-    check.click().run()
+    verdict = _answer_the_standard(at, card)
     assert not at.exception
     assert [s.value for s in at.success] == ["Right on every part."]
     rows = store.attempts()
@@ -97,12 +103,7 @@ def test_incomplete_answer_is_not_stored(open_app, store):
 def test_next_card_after_an_answer(open_app, store):
     at = open_app()
     card = _until_scenario(at)
-    verdict = judge(CONTENT.rulesets[card.ruleset], card.infraction, _shown_facts(at, card))
-    infraction, penalty, fixes, check = _form_widgets(at)
-    infraction.set_value(verdict.infraction)
-    penalty.set_value(verdict.penalty)
-    fixes.set_value(list(verdict.fixes))
-    check.click().run()
+    _answer_the_standard(at, card)
     next(b for b in at.button if b.label == "Next card").click().run()
     assert at.session_state["practice"]["card"] != card.id
     assert at.session_state["practice"]["outcome"] is None
