@@ -102,7 +102,7 @@ def load_content_cached(
     The fingerprint is every file's path, size and modification time, so an edit, an
     added or a removed file loads afresh.
     """
-    key = (str(rulesets_dir), tuple(map(str, card_paths)), str(base), _fingerprint([rulesets_dir, *card_paths]))
+    key = (str(rulesets_dir), tuple(map(str, card_paths)), str(base), fingerprint([rulesets_dir, *card_paths]))
     content = _CACHE.get(key)
     if content is None:
         _CACHE.clear()
@@ -110,7 +110,8 @@ def load_content_cached(
     return content
 
 
-def _fingerprint(paths: Iterable[Path]) -> tuple:
+def fingerprint(paths: Iterable[Path], suffixes: tuple[str, ...] = (".yaml", ".txt")) -> tuple:
+    """Path, size and modification time of every file with one of ``suffixes`` below ``paths``."""
     stamps = []
     for path in paths:
         stack = [str(path)]
@@ -127,7 +128,7 @@ def _fingerprint(paths: Iterable[Path]) -> tuple:
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(entry.path)
-                elif entry.name.endswith((".yaml", ".txt")):
+                elif entry.name.endswith(suffixes):
                     info = entry.stat()
                     stamps.append((entry.path, info.st_size, info.st_mtime_ns))
     return tuple(sorted(stamps))

@@ -8,14 +8,15 @@ from pathlib import Path
 import streamlit as st
 
 from quiz.content_pack import content_dir
-from quiz.loader import RULESETS_DIR, SCENARIOS_DIR, Content, load_content
+from quiz.content_snapshot import load_content_snapshotted
+from quiz.loader import RULESETS_DIR, SCENARIOS_DIR, Content
 from quiz.store import Store
 
 
 @st.cache_resource(show_spinner=False)
 def _content(extra: str | None) -> Content:
     paths = [SCENARIOS_DIR] + ([Path(extra)] if extra else [])
-    return load_content(RULESETS_DIR, paths)
+    return load_content_snapshotted(RULESETS_DIR, paths)
 
 
 def content() -> Content:

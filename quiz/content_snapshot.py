@@ -1,0 +1,108 @@
+"""A JSON snapshot of loaded content, so a restarted server skips parsing and checking.
+
+Parsing and checking ten thousand cards takes seconds; reading back the validated models
+from one JSON file (through pydantic, so it is checked as strictly as any input) takes a
+fraction of that. A snapshot is used only while every content file and every module of the
+app is exactly as it was when the snapshot was written; anything else loads afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from quiz.card_model import Card
+from quiz.errors import Problem
+from quiz.loader import PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, Content, fingerprint, load_content
+from quiz.ruleset_model import Ruleset
+from quiz.themes import Theme
+
+FORMAT = 1
+CODE_DIR = Path(__file__).resolve().parent
+DEFAULT_DIR = PROJECT_ROOT / "data" / "cache"
+PREFIX = "content-"
+
+
+class _Problem(BaseModel):
+    path: str
+    line: int
+    field: str
+    message: str
+
+
+class Snapshot(BaseModel):
+    """Everything a ``Content`` holds, as plain validated data."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: int
+    rulesets: list[Ruleset]
+    sources: dict[str, list[str]]
+    cards: list[Card]
+    card_files: dict[str, str]
+    themes: list[Theme]
+    problems: list[_Problem]
+
+    @classmethod
+    def of(cls, content: Content) -> "Snapshot":
+        return cls(
+            format=FORMAT,
+            rulesets=list(content.rulesets.values()),
+            sources={rid: r.source_lines for rid, r in content.rulesets.items()},
+            cards=list(content.cards.values()),
+            card_files=content.card_files,
+            themes=content.themes,
+            problems=[_Problem(path=p.path, line=p.line, field=p.field, message=p.message) for p in content.problems],
+        )
+
+    def content(self) -> Content:
+        loaded = Content(card_files=dict(self.card_files), themes=list(self.themes),
+                         problems=[Problem(p.path, p.line, p.field, p.message) for p in self.problems])
+        for ruleset in self.rulesets:
+            ruleset.attach_source(self.sources.get(ruleset.id, []))
+            loaded.rulesets[ruleset.id] = ruleset
+        loaded.cards = {card.id: card for card in self.cards}
+        return loaded
+
+
+def snapshot_key(rulesets_dir: Path, card_paths: Sequence[Path], base: Path) -> str:
+    """Changes with any content file, any module of the app, or the snapshot format."""
+    parts = (FORMAT, str(rulesets_dir), tuple(map(str, card_paths)), str(base),
+             fingerprint([rulesets_dir, *card_paths]), fingerprint([CODE_DIR], suffixes=(".py",)))
+    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()[:24]
+
+
+def load_content_snapshotted(
+    rulesets_dir: Path = RULESETS_DIR,
+    card_paths: Sequence[Path] = (SCENARIOS_DIR,),
+    base: Path = PROJECT_ROOT,
+    cache_dir: Path = DEFAULT_DIR,
+) -> Content:
+    """``load_content``, read from a snapshot when one matches, else loaded and snapshotted."""
+    path = cache_dir / f"{PREFIX}{snapshot_key(rulesets_dir, card_paths, base)}.json"
+    try:
+        return Snapshot.model_validate_json(path.read_bytes()).content()
+    except (OSError, ValidationError, ValueError):
+        pass  # none yet, or unreadable: load afresh
+    content = load_content(rulesets_dir, card_paths, base)
+    _write(path, Snapshot.of(content))
+    return content
+
+
+def _write(path: Path, snapshot: Snapshot) -> None:
+    """Write atomically (a temporary file renamed into place) and drop older snapshots."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=".tmp-", delete=False) as handle:
+            handle.write(snapshot.model_dump_json(by_alias=True).encode("utf-8"))
+        os.replace(handle.name, path)
+        for old in path.parent.glob(f"{PREFIX}*.json"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass  # a read-only folder only costs speed, never content
