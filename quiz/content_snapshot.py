@@ -26,6 +26,7 @@ FORMAT = 1
 CODE_DIR = Path(__file__).resolve().parent
 DEFAULT_DIR = PROJECT_ROOT / "data" / "cache"
 PREFIX = "content-"
+KEEP = 4  # snapshots kept: one per content folder or app version a server has recently used
 
 
 class _Problem(BaseModel):
@@ -95,14 +96,14 @@ def load_content_snapshotted(
 
 
 def _write(path: Path, snapshot: Snapshot) -> None:
-    """Write atomically (a temporary file renamed into place) and drop older snapshots."""
+    """Write atomically (a temporary file renamed into place); keep only the newest few."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=".tmp-", delete=False) as handle:
             handle.write(snapshot.model_dump_json(by_alias=True).encode("utf-8"))
         os.replace(handle.name, path)
-        for old in path.parent.glob(f"{PREFIX}*.json"):
-            if old != path:
-                old.unlink(missing_ok=True)
+        snapshots = sorted(path.parent.glob(f"{PREFIX}*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in snapshots[KEEP:]:
+            old.unlink(missing_ok=True)
     except OSError:
         pass  # a read-only folder only costs speed, never content

@@ -18,6 +18,7 @@ from sqlalchemy import (
     Engine,
     create_engine,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -139,13 +140,25 @@ class Store:
             rows = [row._mapping for row in conn.execute(query)]
         return attempts_frame(rows)
 
-    def card_results(self, trainee_id: int) -> dict[str, list[bool]]:
-        """Card id -> whether each attempt of the trainee was right, oldest first."""
+    def card_results(self, trainee_id: int, last: int | None = None) -> dict[str, list[bool]]:
+        """Card id -> whether each attempt of the trainee was right, oldest first; with
+        ``last``, only each card's ``last`` newest attempts (chosen in the database)."""
         query = (
             select(attempts.c.card_id, attempts.c.correct)
             .where(attempts.c.trainee_id == trainee_id)
             .order_by(attempts.c.answered_at, attempts.c.id)
         )
+        if last is not None:
+            newest_first = (attempts.c.answered_at.desc(), attempts.c.id.desc())
+            rank = func.row_number().over(partition_by=attempts.c.card_id, order_by=newest_first).label("rank")
+            ranked = select(attempts.c.card_id, attempts.c.correct, attempts.c.answered_at, attempts.c.id, rank).where(
+                attempts.c.trainee_id == trainee_id
+            ).subquery()
+            query = (
+                select(ranked.c.card_id, ranked.c.correct)
+                .where(ranked.c.rank <= last)
+                .order_by(ranked.c.answered_at, ranked.c.id)
+            )
         results: dict[str, list[bool]] = {}
         with self.engine.connect() as conn:
             for card_id, correct in conn.execute(query):

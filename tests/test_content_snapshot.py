@@ -56,7 +56,15 @@ def test_a_changed_file_loads_afresh_and_replaces_the_snapshot(tree):
     second = _load(tree)
     assert second.cards["ygo-tardiness-1min-store"].title.en == "A minute late"
     assert first.cards["ygo-tardiness-1min-store"].title.en == "One minute late"
-    assert len(list((tree / "cache").glob("content-*.json"))) == 1
+    assert len(list((tree / "cache").glob("content-*.json"))) == 2  # the newest few are kept
+
+
+def test_only_the_newest_snapshots_are_kept(tree):
+    path = tree / "scenarios" / "yugioh-ocg" / "tardiness.yaml"
+    for number in range(content_snapshot.KEEP + 2):
+        path.write_text(path.read_text(encoding="utf-8") + f"# edit {number}\n", encoding="utf-8")
+        _load(tree)
+    assert len(list((tree / "cache").glob("content-*.json"))) == content_snapshot.KEEP
 
 
 def test_problems_are_kept_in_the_snapshot(tree):

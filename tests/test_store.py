@@ -156,6 +156,8 @@ def test_card_results_are_per_card_oldest_first(store: Store) -> None:
     assert store.card_results(aki.id) == {"a": [False, True], "b": [True]}
     assert store.card_results(ken.id) == {"a": [False]}
     assert store.card_results(999) == {}
+    assert store.card_results(aki.id, last=1) == {"a": [True], "b": [True]}
+    assert store.card_results(aki.id, last=5) == store.card_results(aki.id)
 
 
 def test_an_attempt_of_an_unknown_trainee_is_refused(store: Store) -> None:
