@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import statistics
 import tempfile
 import time
 from contextlib import contextmanager
@@ -26,6 +27,7 @@ from quiz.variants import seed_facts
 from quiz.yaml_source import SafeLoader
 
 SEED = 20261129
+COLD_STARTS = 3
 
 
 @dataclass(frozen=True)
@@ -169,8 +171,11 @@ def _unlock_team(app) -> None:
 def _cold_start_figures(env: dict[str, str], heavy: str) -> dict:
     if cold_start.chromium_path() is None:
         return {"cold_start_s": None, "cold_start_floor_s": None}
-    app = cold_start.cold_start_seconds(pages.APP, env, f"?trainee={heavy}&lang=en", "Check")
-    floor = cold_start.cold_start_seconds(pages.FLOORS / "practice.py", env, "", "Check")
+    apps, floors = [], []
+    for _ in range(COLD_STARTS):  # in turns, so both see the same machine load; medians
+        apps.append(cold_start.cold_start_seconds(pages.APP, env, f"?trainee={heavy}&lang=en", "Check"))
+        floors.append(cold_start.cold_start_seconds(pages.FLOORS / "practice.py", env, "", "Check"))
+    app, floor = statistics.median(apps), statistics.median(floors)
     return {"cold_start_s": app, "cold_start_floor_s": floor, "cold_start_ratio_to_floor": app / floor}
 
 
