@@ -14,8 +14,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.driver import ARTIFACTS, CHROMIUM_ARGS, VIEWPORT, find_chromium, full_page_screenshot
+from tests.e2e.driver import ARTIFACTS, VIEWPORT, find_chromium, full_page_screenshot
 from tests.e2e.server import AppServer
+from tests.e2e.shared_browser import shared_chromium
 
 TIMEOUT_MS = 30_000  # one Streamlit run on a busy 2-core CI machine stays well below this
 
@@ -51,15 +52,11 @@ def browser():
     path, reason = find_chromium()
     if path is None:
         pytest.skip(reason)
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     expect.set_options(timeout=TIMEOUT_MS)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with shared_chromium(path) as chromium:  # the one Chromium tests/reliability uses too
+        yield chromium
 
 
 @pytest.fixture

@@ -149,6 +149,9 @@ def answer_with_first_choices(page, button: str = "Check") -> str:
     submit = form.get_by_role("button", name=button, exact=True)
     expect(submit).to_be_visible()
     settle(page)
+    # a scenario form has a Penalty group, a knowledge card a "Your answer" group: wait for
+    # one of them, so the form is drawn before deciding which it is
+    expect(form.get_by_role("radiogroup").first).to_be_visible()
     infraction = form.get_by_role("combobox", name="Infraction", exact=True)
     kind = "scenario" if infraction.count() else "knowledge"
     if kind == "scenario":

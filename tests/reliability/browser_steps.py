@@ -1,0 +1,79 @@
+"""Browser steps shared by the reliability tests (on top of tests/e2e/driver.py).
+
+Imported only by modules that have already checked for a browser
+(``driver.require_browser()``), since it needs Playwright.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.e2e import driver
+from tests.e2e.driver import main, settle
+
+
+def answer_shown_card(page, button: str = "Check") -> str:
+    """Answer the card in the main form with its first choices and press ``button``.
+
+    Returns "scenario" or "knowledge". Any answer will do: right or wrong, it is stored.
+    """
+    form = main(page).get_by_test_id("stForm")
+    submit = form.get_by_role("button", name=button, exact=True)
+    penalty = form.get_by_role("radiogroup", name="Penalty", exact=True)
+    choices = form.get_by_role("radiogroup", name="Your answer", exact=True)
+    expect(submit).to_be_visible()
+    expect(penalty.or_(choices).first).to_be_visible()  # the form may still be drawing
+    settle(page)
+    if penalty.count():
+        infraction = form.get_by_role("combobox", name="Infraction", exact=True)
+        chosen = driver.pick_first_option(page, infraction)
+        expect(infraction).to_have_value(chosen)
+        group, kind = penalty, "scenario"
+    else:
+        group, kind = choices, "knowledge"
+    group.locator("label").first.click()
+    expect(group.get_by_role("radio").first).to_be_checked()
+    submit.click()
+    settle(page)
+    return kind
+
+
+def feedback(page):
+    """The right/wrong banner shown once an answer is checked."""
+    return main(page).get_by_test_id("stAlertContentSuccess").or_(main(page).get_by_test_id("stAlertContentError"))
+
+
+class ScriptWatch:
+    """Records every JavaScript dialog (alert, confirm, prompt) a page opens, and dismisses it."""
+
+    def __init__(self, page) -> None:
+        self.dialogs: list[str] = []
+        page.on("dialog", self._on_dialog)
+
+    def _on_dialog(self, dialog: Any) -> None:
+        self.dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+
+# Everything a payload could have planted in the page, counted in the live DOM.
+PLANTED = """() => {
+    const scripts = [...document.querySelectorAll('script')]
+        .filter(s => /__pwned|alert\\(/.test(s.textContent || '')).length;
+    return {
+        pwned: typeof window.__pwned,
+        scripts,
+        images: document.querySelectorAll('img[src="x"], img[onerror], svg[onload]').length,
+        handlers: document.querySelectorAll('[onerror], [onload], [onclick], [onmouseover]').length,
+        javascript_links: document.querySelectorAll('a[href^="javascript:" i], [src^="javascript:" i]').length,
+    };
+}"""
+NOTHING_PLANTED = {"pwned": "undefined", "scripts": 0, "images": 0, "handlers": 0, "javascript_links": 0}
+
+
+def assert_inert(page, watch: ScriptWatch) -> None:
+    """No payload ran (no dialog, no ``window.__pwned``) and none became an element."""
+    settle(page)
+    assert watch.dialogs == []
+    assert page.evaluate(PLANTED) == NOTHING_PLANTED
