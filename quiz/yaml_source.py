@@ -49,8 +49,8 @@ def _refuse_aliases(text: str) -> None:
         for event in yaml.parse(text, Loader=SafeLoader):
             if isinstance(event, yaml.AliasEvent):
                 raise YamlProblem(_mark_line(event.start_mark), "YAML aliases (*name) are not allowed")
-    except yaml.MarkedYAMLError:
-        return  # the real parse reports the syntax error with its line
+    except yaml.YAMLError:
+        return  # not well-formed: the real parse reports the error with its line
 
 
 def _mark_line(mark: Any) -> int:

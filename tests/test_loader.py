@@ -183,3 +183,8 @@ def test_bad_ruleset_condition(tree):
 def test_file_that_is_not_a_card_file(tree):
     problem = _only_problem(_load(tree, "list.yaml", "- just\n- a list\n"), "list.yaml")
     assert problem.field == "cards"
+
+
+def test_control_characters_with_anchors_are_a_located_problem(tree):
+    problem = _only_problem(_load(tree, "nul.yaml", "&a *a\n\x00 cards: []\n"), "nul.yaml")
+    assert problem.field == "yaml" and "control characters" in problem.message

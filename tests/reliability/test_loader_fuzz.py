@@ -67,7 +67,8 @@ def _assert_only_located_problems(content, root: Path, broken: str) -> None:
         assert problem.line >= 1 and problem.message
 
 
-SETTINGS = settings(max_examples=60, deadline=5000, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# The deadline only catches hangs: a loaded 2-core CI machine can take seconds for one load.
+SETTINGS = settings(max_examples=60, deadline=60_000, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 @SETTINGS
