@@ -17,7 +17,8 @@ import yaml
 
 from quiz import engine
 from quiz.attempt import AttemptRecord
-from quiz.bench import cold_start, pages, synthetic
+from quiz.bench import cold_start, synthetic
+from quiz.bench.scripts import APP, FLOORS
 from quiz.bench.database import bench_database
 from quiz.bench.timing import alternating_medians, median_seconds, peak_rss_mb
 from quiz.facts import resolve_facts
@@ -146,16 +147,14 @@ def _saver(store: Store):
 
 
 def _page_figures(heavy: str, repeats: int) -> dict:
+    from quiz.ui import bench_pages as pages  # AppTest: only the page figures need Streamlit
+
     query = {"trainee": heavy, "lang": "en"}
-    figures = {
+    return {
         "practice": pages.measure_page("quiz/ui/pages/practice.py", "practice.py", query, repeats).to_json(),
         "progress": pages.measure_page("quiz/ui/pages/progress.py", "progress.py", query, repeats).to_json(),
+        "team": pages.measure_page("quiz/ui/pages/team.py", "team.py", query, repeats, prepare=_unlock_team).to_json(),
     }
-    team_page = pages.APP.parent / "quiz" / "ui" / "pages" / "team.py"
-    if team_page.exists():
-        figures["team"] = pages.measure_page("quiz/ui/pages/team.py", "team.py", query, repeats,
-                                             prepare=_unlock_team).to_json()
-    return figures
 
 
 def _unlock_team(app) -> None:
@@ -173,8 +172,8 @@ def _cold_start_figures(env: dict[str, str], heavy: str) -> dict:
         return {"cold_start_s": None, "cold_start_floor_s": None}
     apps, floors = [], []
     for _ in range(COLD_STARTS):  # in turns, so both see the same machine load; medians
-        apps.append(cold_start.cold_start_seconds(pages.APP, env, f"?trainee={heavy}&lang=en", "Check"))
-        floors.append(cold_start.cold_start_seconds(pages.FLOORS / "practice.py", env, "", "Check"))
+        apps.append(cold_start.cold_start_seconds(APP, env, f"?trainee={heavy}&lang=en", "Check"))
+        floors.append(cold_start.cold_start_seconds(FLOORS / "practice.py", env, "", "Check"))
     app, floor = statistics.median(apps), statistics.median(floors)
     return {"cold_start_s": app, "cold_start_floor_s": floor, "cold_start_ratio_to_floor": app / floor}
 

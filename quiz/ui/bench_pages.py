@@ -5,13 +5,9 @@ from __future__ import annotations
 import statistics
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
-from quiz.loader import PROJECT_ROOT
-
-APP = PROJECT_ROOT / "app.py"
-FLOORS = Path(__file__).resolve().parent / "floors"
+from quiz.bench.scripts import APP, FLOORS
 
 
 @dataclass(frozen=True)
