@@ -1,4 +1,4 @@
-"""Command line: ``python -m quiz validate|coverage|verdict|schema``."""
+"""Command line: ``python -m quiz validate|coverage|verdict|schema|bench|set-pin``."""
 
 from __future__ import annotations
 
@@ -33,8 +33,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     bench.add_argument("--database-url", metavar="URL",
                        help="write the history to this database (PostgreSQL: a scratch database on that server)")
+    set_pin = commands.add_parser("set-pin", help="give a trainee a new PIN (the trainee is added if new)")
+    set_pin.add_argument("name")
+    set_pin.add_argument("--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)")
     args = parser.parse_args(argv)
-    handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "schema": _schema, "bench": _bench}
+    handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "schema": _schema, "bench": _bench,
+               "set-pin": _set_pin}
     return handler[args.command](args)
 
 
@@ -97,3 +101,37 @@ def _bench(args: argparse.Namespace) -> int:
                         database_url=args.database_url)
     print(report(figures))
     return EXIT_OK
+
+
+def _set_pin(args: argparse.Namespace) -> int:
+    """Read the PIN twice from the terminal (or once per line from a pipe) and store its hash."""
+    from quiz.pin import check_pin_rule
+    from quiz.store import Store, valid_name
+    from quiz.trainee_accounts import set_pin
+
+    first, second = _read_secret("New PIN: "), _read_secret("Same PIN again: ")
+    if first != second:
+        print("error: the two PINs differ; nothing was changed", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        check_pin_rule(first)
+        valid_name(args.name)
+    except ValueError as error:
+        print(f"error: {error}; nothing was changed", file=sys.stderr)
+        return EXIT_USAGE
+    store = Store(args.database_url)
+    try:
+        trainee = store.trainee(args.name)
+        set_pin(store, trainee.id, first)
+    finally:
+        store.dispose()
+    print(f"set a new PIN for {trainee.name}")
+    return EXIT_OK
+
+
+def _read_secret(prompt: str) -> str:
+    if sys.stdin.isatty():
+        import getpass
+
+        return getpass.getpass(prompt)
+    return sys.stdin.readline().rstrip("\r\n")

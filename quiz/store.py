@@ -99,7 +99,7 @@ class Store:
 
     def trainee(self, name: str) -> Trainee:
         """The trainee of that name, created if new (name stripped, 1 to 60 characters)."""
-        name = _valid_name(name)
+        name = valid_name(name)
         found = self.find_trainee(name)
         if found is not None:
             return found
@@ -170,7 +170,8 @@ class Store:
         self.engine.dispose()
 
 
-def _valid_name(name: str) -> str:
+def valid_name(name: str) -> str:
+    """The name stripped; ValueError unless it is 1 to 60 characters."""
     stripped = name.strip()
     if not 1 <= len(stripped) <= NAME_MAX:
         raise ValueError(f"a trainee name must be 1 to {NAME_MAX} characters, got {len(stripped)}")

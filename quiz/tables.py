@@ -142,3 +142,11 @@ review_schedules = Table(
     UniqueConstraint("trainee_id", "card_id", name="uq_review_schedules_trainee_card"),
     Index("ix_review_schedules_trainee_due", "trainee_id", "due"),
 )
+
+trainee_pins = Table(
+    "trainee_pins",
+    metadata,
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), primary_key=True, autoincrement=False),
+    Column("pin_hash", String(200), nullable=False),  # quiz.pin.hash_pin: salted scrypt, never the PIN
+    Column("updated_at", UTCDateTime, nullable=False),
+)

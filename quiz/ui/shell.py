@@ -1,7 +1,7 @@
 """The frame of every page: the sidebar (trainee, language, games, categories).
 
-Choices live in the URL query string (``trainee``, ``lang``) so a refresh or a shared
-link keeps them.
+The language lives in the URL query string (``lang``) so a refresh or a shared link keeps
+it; the trainee signs in with a PIN (``quiz.ui.sign_in``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from quiz.review_store import due_count
 from quiz.store import Store, Trainee
 from quiz.text import LANGUAGES
 from quiz.ui import resources
+from quiz.ui.sign_in import trainee_panel
 
 ANSWERS_KEY = "answers_given"  # answers given in this session (quiz.ui.answering counts them)
 
@@ -51,7 +52,7 @@ def render_sidebar() -> Shell:
     language = _language()
     title.markdown(f"### :material/gavel: {t('app.name', language)}")
     with st.sidebar:
-        trainee = _trainee(store, language)
+        trainee = trainee_panel(store, language)
         due_slot = st.empty()
         rulesets = _rulesets(content, language)
         categories = _categories(content, rulesets, language)
@@ -83,68 +84,12 @@ def _language() -> str:
     return choice
 
 
-def _trainee(store: Store, language: str) -> Trainee | None:
-    st.subheader(t("shell.trainee", language))
-    requested = st.query_params.get("trainee") or st.session_state.get("trainee_name")
-    trainee = None
-    if requested:
-        try:
-            trainee = _trainee_named(store, requested)
-        except ValueError:
-            st.query_params.pop("trainee", None)
-        else:
-            st.session_state["trainee_name"] = trainee.name
-            if st.query_params.get("trainee") != trainee.name:
-                st.query_params["trainee"] = trainee.name
-    current_name = trainee.name if trainee else None
-    names = _roster(store, str(store.url))
-    if current_name is not None and current_name not in names:  # added since the roster was read
-        _roster.clear()
-        names = _roster(store, str(store.url))
-    picked = st.selectbox(
-        t("shell.pick_trainee", language),
-        names,
-        index=names.index(current_name) if current_name in names else None,
-        placeholder=t("shell.pick_placeholder", language),
-    )
-    if picked and picked != current_name:
-        st.query_params["trainee"] = st.session_state["trainee_name"] = picked
-        st.rerun()
-    with st.form("new-trainee", clear_on_submit=True, border=False):
-        new_name = st.text_input(t("shell.new_trainee", language), max_chars=60)
-        if st.form_submit_button(t("shell.create", language)) and new_name.strip():
-            try:
-                created = store.trainee(new_name)
-            except ValueError as error:
-                st.error(str(error))
-            else:
-                _roster.clear()
-                st.query_params["trainee"] = st.session_state["trainee_name"] = created.name
-                st.rerun()
-    return trainee
-
-
-def _trainee_named(store: Store, name: str) -> Trainee:
-    """The trainee of that name (created if new), remembered for the session: names never change."""
-    known = st.session_state.get("trainee")
-    if isinstance(known, Trainee) and known.name == name.strip():
-        return known
-    trainee = st.session_state["trainee"] = store.trainee(name)
-    return trainee
-
-
 @st.cache_resource(show_spinner=False, max_entries=1000, ttl=120)
 def _due(_store: Store, _content: Content, url: str, trainee_id: int, rulesets: tuple[str, ...],
          categories: tuple[str, ...], answers_given: int, minute: str) -> int:
     """Cards due for review, recounted after each answer given in this session, and each
     minute (answers given elsewhere, cards falling due)."""
     return due_count(_store, trainee_id, card_pool(_content, rulesets, categories), utc_now())
-
-
-@st.cache_resource(show_spinner=False, ttl=10)
-def _roster(_store: Store, url: str) -> list[str]:
-    """Every trainee's name for the picker (refreshed every few seconds, and on every add)."""
-    return [trainee.name for trainee in _store.trainees()]
 
 
 def _rulesets(content: Content, language: str) -> list[str]:

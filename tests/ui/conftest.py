@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from quiz.store import Store
+from quiz.ui.sign_in import SIGNED_IN_KEY
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
@@ -30,12 +31,17 @@ def store(database_url: str):
 
 @pytest.fixture
 def open_app(database_url: str):
-    """Start the app as a trainee in a language, optionally on another page."""
+    """Start the app signed in as a trainee (added if new), in a language, optionally on
+    another page. Signing in itself is tested through its form in ``test_sign_in``."""
 
     def start(trainee: str | None = "Aiko", lang: str = "en", page: str | None = None) -> AppTest:
         at = AppTest.from_file(APP, default_timeout=60)
         if trainee:
-            at.query_params["trainee"] = trainee
+            seeding_store = Store(database_url)
+            try:
+                at.session_state[SIGNED_IN_KEY] = seeding_store.trainee(trainee)
+            finally:
+                seeding_store.dispose()
         at.query_params["lang"] = lang
         at.run()
         if page:

@@ -50,7 +50,7 @@ def _answer_the_standard(at, card):
 
 def test_without_a_trainee_the_page_asks_for_one(open_app):
     at = open_app(trainee=None)
-    assert any("Choose or add a trainee" in i.value for i in at.info)
+    assert any("Sign in, or add yourself" in i.value for i in at.info)
 
 
 def test_right_answer_is_stored_and_marked(open_app, store):

@@ -41,7 +41,7 @@ def sidebar_due(at) -> str:
 def test_without_a_trainee_the_page_asks_for_one(open_app):
     at = open_app(trainee=None, page=PAGE)
     assert at.title[0].value == "Review"
-    assert any("Choose or add a trainee" in i.value for i in at.info)
+    assert any("Sign in, or add yourself" in i.value for i in at.info)
 
 
 def test_the_most_overdue_card_is_served_first_and_a_right_answer_reschedules_it(open_app, store):

@@ -19,6 +19,7 @@ from quiz.csv_export import csv_bytes
 from quiz.team_view import card_table, overview_table
 from quiz.ui import shell as shell_module
 from quiz.ui.trainee_report import render_trainee_report
+from quiz.ui.sign_in import new_pin_form
 from quiz.ui.supervisor_gate import lock, supervisor_unlocked
 
 shell = shell_module.current()
@@ -88,3 +89,5 @@ with trainee_tab:
     if trainee is not None:
         st.subheader(shell.t("team.viewing", name=escape_markdown(trainee.name)), anchor=False)
         render_trainee_report(shell, trainee, own=False, key="team-progress")
+        with st.expander(shell.t("team.new_pin"), icon=":material/key:"):
+            new_pin_form(shell.store, trainee, shell.language)

@@ -1,0 +1,77 @@
+"""Trainee PINs: the rule a PIN must meet, and storing it as a salted scrypt hash.
+
+A stored hash reads ``scrypt$<n>$<r>$<p>$<salt>$<key>`` (salt and key in URL-safe base64),
+so the cost can be raised later and older hashes still check. PINs are compared through
+their derived keys in constant time; the PIN itself is never stored or logged.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import unicodedata
+
+PIN_MIN = 4
+PIN_MAX = 64
+SCHEME = "scrypt"
+COST_N, BLOCK_R, PARALLEL_P = 2**14, 8, 1  # about 16 MB and tens of milliseconds per check
+KEY_BYTES = 32
+SALT_BYTES = 16
+
+
+class PinRuleError(ValueError):
+    """A PIN too short or too long; ``rule`` names which (``too_short``/``too_long``)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(message)
+
+
+def normalise_pin(pin: str) -> str:
+    """The PIN as compared: Unicode NFKC, so full-width digits equal ASCII ones."""
+    return unicodedata.normalize("NFKC", pin)
+
+
+def check_pin_rule(pin: str) -> str:
+    """The normalised PIN, or ``PinRuleError`` when it is not 4 to 64 characters."""
+    normal = normalise_pin(pin)
+    if len(normal) < PIN_MIN:
+        raise PinRuleError("too_short", f"a PIN needs at least {PIN_MIN} characters")
+    if len(normal) > PIN_MAX:
+        raise PinRuleError("too_long", f"a PIN has at most {PIN_MAX} characters")
+    return normal
+
+
+def hash_pin(pin: str, salt: bytes | None = None) -> str:
+    """The stored form of a PIN that meets the rule (a fresh random salt unless given)."""
+    normal = check_pin_rule(pin)
+    salt = secrets.token_bytes(SALT_BYTES) if salt is None else salt
+    key = _derive(normal, salt, COST_N, BLOCK_R, PARALLEL_P)
+    return "$".join((SCHEME, str(COST_N), str(BLOCK_R), str(PARALLEL_P), _encode(salt), _encode(key)))
+
+
+def pin_matches(pin: str, stored: str) -> bool:
+    """Whether ``pin`` is the PIN behind ``stored``; False for a malformed ``stored``."""
+    try:
+        scheme, n, r, p, salt, key = stored.split("$")
+        if scheme != SCHEME:
+            return False
+        expected = _decode(key)
+        given = _derive(normalise_pin(pin), _decode(salt), int(n), int(r), int(p))
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(given, expected)
+
+
+def _derive(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    return hashlib.scrypt(pin.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=64 * 2**20, dklen=KEY_BYTES)
+
+
+def _encode(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode("ascii")
+
+
+def _decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text.encode("ascii"))
