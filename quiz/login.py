@@ -11,7 +11,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 Clock = Callable[[], float]
 
@@ -68,7 +68,7 @@ class ThrottleBook:
     the memory.
     """
 
-    def __init__(self, capacity: int = 10_000, **throttle_options: float) -> None:
+    def __init__(self, capacity: int = 10_000, **throttle_options: Any) -> None:
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
         self.capacity = capacity
@@ -84,7 +84,7 @@ class ThrottleBook:
         with self._lock:
             throttle = self._throttles.get(key)
             if throttle is None:
-                throttle = self._throttles[key] = LoginThrottle(**self._options)  # type: ignore[arg-type]
+                throttle = self._throttles[key] = LoginThrottle(**self._options)
                 if len(self._throttles) > self.capacity:
                     self._throttles.popitem(last=False)
             else:

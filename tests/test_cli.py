@@ -10,10 +10,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+def run(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "quiz", *args], cwd=cwd, capture_output=True, text=True, timeout=120,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, input=stdin,
     )
 
 
@@ -94,3 +94,36 @@ def test_validate_checks_the_exam_presets(tmp_path, monkeypatch, capsys):
     problems = [line for line in out if line.startswith("rulesets/exams/presets.yaml:")]
     assert len(problems) == 1 and "chess" in problems[0]
     assert out[-1].endswith(" 1 errors")
+
+
+def test_set_pin_gives_a_trainee_a_pin_they_sign_in_with(tmp_path):
+    from quiz.store import Store
+    from quiz.trainee_accounts import name_throttles, sign_in
+    from quiz.login import LoginThrottle
+
+    url = f"sqlite:///{tmp_path / 'quiz.db'}"
+    setup = Store(url)
+    legacy = setup.trainee("Chie")  # made before PINs existed
+    setup.dispose()
+    result = run("set-pin", "Chie", "--database-url", url, stdin="8642\n8642\n")
+    assert result.returncode == 0, result.stderr
+    assert "Chie" in result.stdout and "8642" not in result.stdout + result.stderr
+    store = Store(url)
+    try:
+        assert sign_in(store, "Chie", "8642", name_throttles(), LoginThrottle()).trainee == legacy
+    finally:
+        store.dispose()
+
+
+def test_set_pin_changes_nothing_when_the_pins_differ_or_break_the_rule(tmp_path):
+    from quiz.store import Store
+
+    url = f"sqlite:///{tmp_path / 'quiz.db'}"
+    for stdin, needle in (("8642\n8643\n", "differ"), ("12\n12\n", "at least 4")):
+        result = run("set-pin", "Dai", "--database-url", url, stdin=stdin)
+        assert result.returncode == 2 and needle in result.stderr and "nothing was changed" in result.stderr
+    store = Store(url)
+    try:
+        assert store.find_trainee("Dai") is None
+    finally:
+        store.dispose()

@@ -1,9 +1,10 @@
-"""The supervisor password: configuration, constant-time check, and the login throttle."""
+"""The supervisor password: configuration, constant-time check, and throttled logins."""
 
 from __future__ import annotations
 
 import pytest
 
+from tests.fake_clock import FakeClock
 from quiz.supervisor_auth import (
     PASSWORD_ENV,
     PASSWORD_SECRET,
@@ -13,19 +14,6 @@ from quiz.supervisor_auth import (
     password_matches,
     unlock_token,
 )
-
-
-class FakeClock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 def test_environment_wins_over_secrets():
@@ -56,44 +44,6 @@ def test_unlock_token_changes_with_the_password():
     assert unlock_token("a") == unlock_token("a")
     assert unlock_token("a") != unlock_token("b")
     assert "s3cret" not in unlock_token("s3cret")  # a digest, never the password itself
-
-
-def test_throttle_doubles_the_wait_after_each_failure():
-    clock = FakeClock()
-    throttle = LoginThrottle(clock, base=1.0, factor=2.0, ceiling=300.0)
-    assert throttle.wait() == 0.0
-    assert throttle.fail() == 1.0  # 1 * 2**0
-    assert throttle.wait() == 1.0
-    clock.advance(1.0)
-    assert throttle.fail() == 2.0  # 1 * 2**1
-    clock.advance(2.0)
-    assert throttle.fail() == 4.0  # 1 * 2**2
-    clock.advance(1.5)
-    assert throttle.wait() == pytest.approx(2.5)
-
-
-def test_throttle_stops_at_the_ceiling():
-    throttle = LoginThrottle(FakeClock(), base=1.0, factor=2.0, ceiling=10.0)
-    delays = [throttle.fail() for _ in range(6)]
-    assert delays == [1.0, 2.0, 4.0, 8.0, 10.0, 10.0]
-
-
-def test_success_resets_the_throttle():
-    clock = FakeClock()
-    throttle = LoginThrottle(clock)
-    throttle.fail()
-    throttle.fail()
-    clock.advance(5)
-    throttle.succeed()
-    assert throttle.wait() == 0.0
-    assert throttle.fail() == 1.0
-
-
-def test_bad_throttle_parameters_are_refused():
-    with pytest.raises(ValueError):
-        LoginThrottle(base=0)
-    with pytest.raises(ValueError):
-        LoginThrottle(factor=0.5)
 
 
 def test_attempt_while_throttled_is_refused_without_checking():

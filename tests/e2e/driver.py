@@ -12,10 +12,14 @@ import os
 import re
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+
+from quiz.store import Store, Trainee
+from quiz.trainee_accounts import add_trainee
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "e2e"
@@ -194,13 +198,120 @@ def metric(page, label: str):
     return box.get_by_test_id("stMetricValue")
 
 
-def expect_trainee(page, name: str, label: str = "Who is practising?") -> None:
-    """The sidebar's trainee selectbox shows ``name`` (once the run is over: a rerun that
-    changes the selection briefly shows the old box next to the new one)."""
+@dataclass(frozen=True)
+class TraineeWords:
+    """The labels of the sidebar's trainee panel in one language."""
+
+    name: str
+    pin: str
+    pin_again: str
+    sign_in: str
+    sign_out: str
+    new_trainee: str
+    add: str
+    ask_to_sign_in: str  # the start of the info a page shows nobody signed in
+
+
+WORDS = {
+    "en": TraineeWords("Name", "PIN", "Same PIN again", "Sign in", "Sign out", "New trainee", "Add me",
+                       "Sign in, or add yourself, in the sidebar to start."),
+    "ja": TraineeWords("名前", "PIN", "PIN（確認）", "サインイン", "サインアウト", "新しい受講者", "登録する",
+                       "始めるにはサイドバーでサインインするか、自分を登録してください。"),
+}
+
+
+def seed_trainee(database_url: str, name: str, pin: str) -> Trainee:
+    """A trainee with that PIN, written straight into the app's database."""
+    store = Store(database_url)
+    try:
+        return add_trainee(store, name, pin)
+    finally:
+        store.dispose()
+
+
+def sign_in_form(page, lang: str = "en"):
+    """The sidebar's sign-in form (not the "New trainee" one, whose fields have the same labels)."""
+    return sidebar(page).get_by_test_id("stForm").filter(
+        has=page.get_by_role("button", name=WORDS[lang].sign_in, exact=True)
+    )
+
+
+def submit_sign_in(page, name: str, pin: str, lang: str = "en", type_name: bool = True) -> None:
+    """Type the name (unless ``type_name`` is false: the prefilled one is kept) and the PIN
+    into the sidebar's form, and press Sign in."""
+    words = WORDS[lang]
+    settle(page)
+    form = sign_in_form(page, lang)
+    if type_name:
+        form.get_by_label(words.name, exact=True).fill(name)
+    form.get_by_label(words.pin, exact=True).fill(pin)
+    form.get_by_role("button", name=words.sign_in, exact=True).click()
+
+
+def sign_in(page, name: str, pin: str, lang: str = "en", type_name: bool = True) -> None:
+    """Sign in as ``name`` from the sidebar's form and wait until the sidebar shows it."""
+    submit_sign_in(page, name, pin, lang, type_name)
+    expect_signed_in(page, name, lang)
+
+
+def add_trainee_in_sidebar(page, name: str, pin: str, lang: str = "en") -> None:
+    """Open the sidebar's "New trainee" expander, fill its form and press Add me; the new
+    trainee is then signed in."""
     from playwright.sync_api import expect
 
+    words = WORDS[lang]
     settle(page)
-    expect(sidebar(page).get_by_role("combobox", name=label, exact=True)).to_have_value(name)
+    panel = sidebar(page).get_by_test_id("stExpander").filter(has_text=words.new_trainee)
+    panel.locator("summary").click()
+    name_box = panel.get_by_label(words.name, exact=True)
+    expect(name_box).to_be_visible()
+    name_box.fill(name)
+    panel.get_by_label(words.pin, exact=True).fill(pin)
+    panel.get_by_label(words.pin_again, exact=True).fill(pin)
+    panel.get_by_role("button", name=words.add, exact=True).click()
+    expect_signed_in(page, name, lang)
+
+
+def expect_signed_in(page, name: str, lang: str = "en") -> None:
+    """The sidebar shows ``name`` in bold with a Sign out button, and no sign-in form.
+
+    Signing in ends with ``st.rerun``: the page is idle for a moment between the two runs,
+    so the Sign out button is waited for before ``settle``.
+    """
+    from playwright.sync_api import expect
+
+    words = WORDS[lang]
+    side = sidebar(page)
+    expect(side.get_by_role("button", name=words.sign_out, exact=True)).to_be_visible()
+    settle(page)
+    expect(side.get_by_role("button", name=words.sign_out, exact=True)).to_be_visible()
+    expect(side.locator("strong")).to_have_text(name, use_inner_text=True)
+    expect(side.get_by_role("button", name=words.sign_in, exact=True)).to_have_count(0)
+
+
+def sign_out(page, lang: str = "en") -> None:
+    """Press the sidebar's Sign out and wait for the sign-in form."""
+    from playwright.sync_api import expect
+
+    words = WORDS[lang]
+    settle(page)
+    sidebar(page).get_by_role("button", name=words.sign_out, exact=True).click()
+    expect(sign_in_form(page, lang).get_by_role("button", name=words.sign_in, exact=True)).to_be_visible()
+    settle(page)
+
+
+def expect_signed_out(page, lang: str = "en", prefilled: str = "") -> None:
+    """Nobody is signed in: the sidebar's form (its name field prefilled with ``prefilled``) and
+    the main area's request to sign in."""
+    from playwright.sync_api import expect
+
+    words = WORDS[lang]
+    settle(page)
+    form = sign_in_form(page, lang)
+    expect(form.get_by_role("button", name=words.sign_in, exact=True)).to_be_visible()
+    expect(form.get_by_label(words.name, exact=True)).to_have_value(prefilled)
+    expect(sidebar(page).get_by_role("button", name=words.sign_out, exact=True)).to_have_count(0)
+    expect(main(page).get_by_text(words.ask_to_sign_in)).to_be_visible()
 
 
 def url_param(name: str, value: str) -> re.Pattern[str]:

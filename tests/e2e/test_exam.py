@@ -15,7 +15,7 @@ pytestmark = pytest.mark.e2e
 
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
-TRAINEE = "Examinee"
+TRAINEE, PIN = "Examinee", "exam-9753"
 CLOCK = re.compile(r"^\d\d:\d\d$")
 
 
@@ -43,7 +43,9 @@ def stored_answers(server) -> list[bool]:
 
 
 def test_a_two_question_exam_from_start_to_results(page, server) -> None:
-    open_page(page, server.url, "exam", title="Mock exam", trainee=TRAINEE, lang="en")
+    driver.seed_trainee(server.database_url, TRAINEE, PIN)
+    open_page(page, server.url, "exam", title="Mock exam", lang="en")
+    driver.sign_in(page, TRAINEE, PIN)
     questions = main(page).get_by_label("Questions", exact=True)
     questions.fill("2")
     questions.press("Enter")
@@ -65,8 +67,11 @@ def test_a_two_question_exam_from_start_to_results(page, server) -> None:
     no_marks(page)
     assert len(stored_answers(server)) == 1  # in the database before the exam is handed in
 
-    # a refresh loses the tab's state; the exam is found in the database and resumed
+    # a refresh loses the tab's state (signed out too); signed in again, the exam is found in
+    # the database and resumed
     page.reload()
+    driver.expect_signed_out(page, prefilled=TRAINEE)
+    driver.sign_in(page, TRAINEE, PIN, type_name=False)
     resume_offer = re.compile(r"You have an exam in progress: Custom exam — 1 of 2 answered")
     expect(main(page).get_by_text(resume_offer)).to_be_visible()
     settle(page)

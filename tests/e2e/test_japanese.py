@@ -15,6 +15,7 @@ pytestmark = pytest.mark.e2e
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
 ROWS = re.compile(r"^(\d+)件のルールを表示$")
+TRAINEE, PIN = "Yui", "yui-8642"
 
 
 def assert_real_glyphs(locator, all_distinct: bool = True) -> None:
@@ -29,12 +30,17 @@ def assert_real_glyphs(locator, all_distinct: bool = True) -> None:
 def test_japanese_interface_renders_cjk_text(page, server, content) -> None:
     if driver.has_cjk_font() is False:
         pytest.skip("no Japanese font for Chromium (fonts-noto-cjk; make browser installs it)")
-    open_page(page, server.url, "", title="練習", lang="ja", trainee="Yui")
+    driver.seed_trainee(server.database_url, TRAINEE, PIN)
+    open_page(page, server.url, "", title="練習", lang="ja", trainee=TRAINEE)
     navigation = page.get_by_role("navigation")
     for name in ("練習", "成績", "資料"):
         expect(navigation.get_by_role("link", name=name, exact=True)).to_be_visible()
     expect(sidebar(page).get_by_role("heading", name="受講者")).to_be_visible()
-    expect(sidebar(page).get_by_role("combobox", name="練習する人")).to_have_value("Yui")
+    # signed out: the Japanese sign-in form (the name filled in from the URL) and the request to sign in
+    driver.expect_signed_out(page, "ja", prefilled=TRAINEE)
+    expect(sidebar(page).get_by_test_id("stExpander").get_by_text("新しい受講者", exact=True)).to_be_visible()
+    assert_real_glyphs(sidebar(page).get_by_role("button", name="サインイン", exact=True))
+    driver.sign_in(page, TRAINEE, PIN, "ja", type_name=False)
     expect(main(page).get_by_test_id("stForm").get_by_role("button", name="答え合わせ")).to_be_visible()
     settle(page)
 

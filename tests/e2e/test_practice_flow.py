@@ -1,4 +1,5 @@
-"""A trainee's first session, as a user: add a name, answer a card, see it counted and kept."""
+"""A trainee's first session, as a user: add yourself with a PIN, answer a card, see it counted
+and kept (signing in again after a reload and a server restart)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import pytest
 
 from tests.e2e import driver
 from tests.e2e.driver import (
-    assert_no_exception, choose_language, docs_screenshot, expect_trainee, go_to, main, metric, open_page, settle,
-    sidebar, url_param,
+    add_trainee_in_sidebar, assert_no_exception, choose_language, docs_screenshot, expect_signed_in, expect_signed_out,
+    go_to, main, metric, open_page, settle, sidebar, sign_in, url_param,
 )
 
 driver.require_browser()
@@ -18,13 +19,14 @@ pytestmark = pytest.mark.e2e
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
 TRAINEE = "Aiko"
+PIN = "aiko-2468"
 
 
 def see_one_answer(page) -> None:
     """The Progress page of the trainee, counting one answer."""
     expect(main(page).get_by_role("heading", name="Progress", level=1)).to_be_visible()
     expect(metric(page, "Answered")).to_have_text("1")
-    expect_trainee(page, TRAINEE)
+    expect_signed_in(page, TRAINEE)
     expect(page).to_have_url(url_param("trainee", TRAINEE))
     assert_no_exception(page)
 
@@ -32,12 +34,9 @@ def see_one_answer(page) -> None:
 def test_first_session_answer_is_counted_kept_and_bilingual(page, server) -> None:
     # a new trainee, added from the sidebar
     open_page(page, server.url, "", title="Practice", lang="en")
-    expect(main(page).get_by_text("Choose or add a trainee")).to_be_visible()
-    side = sidebar(page)
-    side.get_by_label("New trainee name").fill(TRAINEE)
-    side.get_by_role("button", name="Add", exact=True).click()
+    expect_signed_out(page)
+    add_trainee_in_sidebar(page, TRAINEE, PIN)
     expect(page).to_have_url(url_param("trainee", TRAINEE))
-    expect_trainee(page, TRAINEE)
 
     # one card answered, checked and explained
     kind = driver.answer_with_first_choices(page)
@@ -54,13 +53,20 @@ def test_first_session_answer_is_counted_kept_and_bilingual(page, server) -> Non
     see_one_answer(page)
     docs_screenshot(page, "progress")
 
-    # kept over a reload: the trainee comes back from the URL, the answer from the database
+    # kept over a reload: a new session is signed out (the URL only fills in the name), and
+    # signing in with the PIN brings the answer back from the database
     page.reload()
+    expect(main(page).get_by_role("heading", name="Progress", level=1)).to_be_visible()
+    expect_signed_out(page, prefilled=TRAINEE)
+    expect(main(page).get_by_test_id("stMetric")).to_have_count(0)
+    sign_in(page, TRAINEE, PIN, type_name=False)
     see_one_answer(page)
 
     # and over a server restart on the same database
     server.restart()
     page.reload()
+    expect_signed_out(page, prefilled=TRAINEE)
+    sign_in(page, TRAINEE, PIN, type_name=False)
     see_one_answer(page)
 
     # the whole interface in Japanese, and back
@@ -100,7 +106,9 @@ def test_chosen_games_and_categories_survive_a_language_switch(page, server, con
     games = {lang: [r.document.short_name.get(lang) for r in rulesets] for lang in ("en", "ja")}
     chosen = {lang: f"{first.document.short_name.get(lang)} › {category.name.get(lang)}" for lang in ("en", "ja")}
 
-    open_page(page, server.url, "", title="Practice", lang="en", trainee="Kenji")
+    driver.seed_trainee(server.database_url, "Kenji", "kenji-1357")
+    open_page(page, server.url, "", title="Practice", lang="en")
+    sign_in(page, "Kenji", "kenji-1357")
     expect_chips(multiselect("Games"), games["en"])
     picked = driver.pick_option(page, side.get_by_role("combobox", name="Categories", exact=True), chosen["en"])
     assert picked == chosen["en"]

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.e2e
 
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
-TRAINEE = "Reviewer"
+TRAINEE, PIN = "Reviewer", "review-1234"
 CONTENT = load_content()
 CARD = CONTENT.knowledge_cards[0]
 
@@ -31,14 +31,15 @@ def due_in_sidebar(page, text: str):
 
 
 def test_a_due_card_is_served_answered_and_rescheduled(page, server) -> None:
+    trainee = driver.seed_trainee(server.database_url, TRAINEE, PIN)
     store = Store(server.database_url)
     try:
-        trainee = store.trainee(TRAINEE)
         seed(store, CONTENT, trainee.id, CARD, True, utc_now() - timedelta(days=5))  # due three days ago
     finally:
         store.dispose()
 
-    open_page(page, server.url, "review", title="Review", trainee=TRAINEE, lang="en")
+    open_page(page, server.url, "review", title="Review", lang="en")
+    driver.sign_in(page, TRAINEE, PIN)
     expect(due_in_sidebar(page, "Due for review: 1")).to_be_visible()
     expect(main(page).get_by_text("Due now: 1", exact=True)).to_be_visible()
     expect(main(page).get_by_role("heading", name=CARD.title.en, level=3)).to_be_visible()

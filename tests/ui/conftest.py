@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from quiz.store import Store
+from quiz.ui import sign_in
 from quiz.ui.sign_in import SIGNED_IN_KEY
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -20,6 +21,14 @@ def database_url(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("QUIZ_DATABASE_URL", url)
     monkeypatch.setenv("QUIZ_CONTENT_DIR", str(tmp_path / "no-imported-content"))  # the shipped cards only
     return url
+
+
+@pytest.fixture(autouse=True)
+def fresh_name_throttles():
+    """Wrong PINs of one test must not hold up the next: the server-wide book starts empty."""
+    sign_in._name_throttles.clear()
+    yield
+    sign_in._name_throttles.clear()
 
 
 @pytest.fixture

@@ -1,0 +1,50 @@
+"""PINs: the length rule, salted scrypt hashes, and matching."""
+
+from __future__ import annotations
+
+import pytest
+
+from quiz.pin import PIN_MAX, PIN_MIN, PinRuleError, check_pin_rule, hash_pin, pin_matches
+
+
+def test_a_pin_matches_its_own_hash_only():
+    stored = hash_pin("2468")
+    assert pin_matches("2468", stored)
+    assert not pin_matches("2467", stored)
+    assert not pin_matches("24680", stored)
+    assert not pin_matches("", stored)
+
+
+def test_the_hash_holds_neither_the_pin_nor_a_repeatable_value():
+    first, second = hash_pin("2468"), hash_pin("2468")
+    assert "2468" not in first
+    assert first != second  # a fresh salt each time
+    assert pin_matches("2468", second)
+
+
+def test_the_same_salt_gives_the_same_hash():
+    salt = bytes(range(16))
+    assert hash_pin("2468", salt) == hash_pin("2468", salt)
+    assert hash_pin("2468", salt).split("$")[:4] == ["scrypt", "16384", "8", "1"]
+
+
+def test_full_width_digits_equal_ascii_ones():
+    # a Japanese keyboard in full-width mode types ２４６８
+    assert pin_matches("２４６８", hash_pin("2468"))
+
+
+@pytest.mark.parametrize("pin, rule", [("", "too_short"), ("123", "too_short"), ("x" * (PIN_MAX + 1), "too_long")])
+def test_pins_outside_the_length_rule_are_refused(pin, rule):
+    with pytest.raises(PinRuleError) as caught:
+        hash_pin(pin)
+    assert caught.value.rule == rule
+
+
+def test_the_length_rule_bounds_are_allowed():
+    assert check_pin_rule("1" * PIN_MIN) == "1" * PIN_MIN
+    assert pin_matches("あ" * PIN_MAX, hash_pin("あ" * PIN_MAX))
+
+
+@pytest.mark.parametrize("stored", ["", "plain-text-pin", "md5$abc", "scrypt$x$8$1$AAAA$AAAA", "scrypt$16384$8$1$%%%$AAAA"])
+def test_a_malformed_stored_hash_matches_nothing(stored):
+    assert not pin_matches("2468", stored)

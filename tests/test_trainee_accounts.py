@@ -1,0 +1,93 @@
+"""Trainee accounts on a real database: adding with a PIN, signing in, new PINs."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+
+from quiz.login import LoginThrottle
+from quiz.pin import PinRuleError
+from quiz.tables import trainee_pins
+from quiz.trainee_accounts import (
+    NameTakenError, add_trainee, has_pin, name_throttles, set_pin, sign_in, throttle_key,
+)
+from tests.fake_clock import FakeClock
+
+
+def fresh_session(clock: FakeClock | None = None) -> LoginThrottle:
+    return LoginThrottle(clock or FakeClock())
+
+
+def test_an_added_trainee_signs_in_with_the_pin(store):
+    added = add_trainee(store, "  Aiko ", "2468")
+    assert added.name == "Aiko"
+    result = sign_in(store, "Aiko", "2468", name_throttles(), fresh_session())
+    assert result.trainee == added and not result.throttled
+
+
+def test_the_pin_is_stored_hashed(store):
+    trainee = add_trainee(store, "Aiko", "2468")
+    with store.engine.connect() as conn:
+        stored = conn.execute(select(trainee_pins.c.pin_hash).where(trainee_pins.c.trainee_id == trainee.id)).scalar_one()
+    assert stored.startswith("scrypt$") and "2468" not in stored
+
+
+def test_a_wrong_pin_and_an_unknown_name_are_refused_alike(store):
+    add_trainee(store, "Aiko", "2468")
+    book = name_throttles()
+    wrong_pin = sign_in(store, "Aiko", "1357", book, fresh_session())
+    unknown = sign_in(store, "Nobody", "1357", book, fresh_session())
+    assert wrong_pin.trainee is None and unknown.trainee is None
+    assert (wrong_pin.retry_after, wrong_pin.throttled) == (unknown.retry_after, unknown.throttled)
+
+
+def test_wrong_pins_are_throttled_per_name_across_sessions(store):
+    add_trainee(store, "Aiko", "2468")
+    book = name_throttles()
+    assert sign_in(store, "Aiko", "0000", book, fresh_session()).retry_after == 1.0
+    # a new browser session does not reset the name's wait, even with the right PIN
+    refused = sign_in(store, " aiko", "2468", book, fresh_session())
+    assert refused.throttled and refused.trainee is None
+    # another name is not held up
+    add_trainee(store, "Ben", "1357")
+    assert sign_in(store, "Ben", "1357", book, fresh_session()).trainee is not None
+
+
+def test_a_trainee_without_a_pin_cannot_sign_in(store):
+    legacy = store.trainee("Chie")  # made before PINs existed
+    assert not has_pin(store, legacy.id)
+    for guess in ("", "0000", "Chie"):
+        clock = FakeClock()
+        book = name_throttles()
+        assert sign_in(store, "Chie", guess, book, fresh_session(clock)).trainee is None
+
+
+def test_a_new_pin_replaces_the_old_one(store):
+    legacy = store.trainee("Chie")
+    set_pin(store, legacy.id, "9753")
+    assert has_pin(store, legacy.id)
+    set_pin(store, legacy.id, "8642")
+    book = name_throttles()
+    assert sign_in(store, "Chie", "8642", book, fresh_session()).trainee == legacy
+    old = sign_in(store, "Chie", "9753", name_throttles(), fresh_session())
+    assert old.trainee is None
+
+
+def test_a_taken_name_is_refused_and_nothing_changes(store):
+    first = add_trainee(store, "Aiko", "2468")
+    with pytest.raises(NameTakenError):
+        add_trainee(store, "Aiko", "1357")
+    assert store.trainees() == [first]
+    assert sign_in(store, "Aiko", "2468", name_throttles(), fresh_session()).trainee == first
+
+
+def test_a_bad_pin_adds_no_trainee(store):
+    with pytest.raises(PinRuleError):
+        add_trainee(store, "Aiko", "12")
+    with pytest.raises(ValueError):
+        add_trainee(store, "   ", "2468")
+    assert store.trainees() == []
+
+
+def test_names_share_a_throttle_whatever_their_case_and_spaces():
+    assert throttle_key(" Aiko ") == throttle_key("AIKO") == throttle_key("aiko")

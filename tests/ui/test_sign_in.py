@@ -1,0 +1,164 @@
+"""Signing in from the sidebar: a trainee sees only their own progress.
+
+Every test goes through the real forms of the real app (AppTest) on a real database.
+"""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from quiz.trainee_accounts import add_trainee
+from tests.ui.conftest import APP
+from quiz.attempt import utc_now
+from quiz.loader import load_content_cached
+from tests.ui import seeding
+
+PIN = "2468"
+
+
+def open_signed_out(query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["lang"] = "en"
+    for name, value in (query or {}).items():
+        at.query_params[name] = value
+    at.run()
+    if page:
+        at.switch_page(page)
+        at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def sign_in(at: AppTest, name: str, pin: str) -> AppTest:
+    at.text_input(key="sign-in-name").set_value(name)
+    at.text_input(key="sign-in-pin").set_value(pin)
+    at.button(key="sign-in-submit").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def add_me(at: AppTest, name: str, pin: str, again: str | None = None) -> AppTest:
+    at.text_input(key="new-trainee-name").set_value(name)
+    at.text_input(key="new-trainee-pin").set_value(pin)
+    at.text_input(key="new-trainee-pin-again").set_value(pin if again is None else again)
+    at.button(key="new-trainee-submit").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def shown_text(at: AppTest) -> str:
+    """Every text the app shows (markdown, captions, alerts, metrics, titles)."""
+    parts: list[str] = []
+    for kind in ("markdown", "caption", "info", "error", "success", "warning", "title", "subheader", "header"):
+        parts.extend(str(element.value) for element in getattr(at, kind))
+    parts.extend(f"{m.label} {m.value}" for m in at.metric)
+    return "\n".join(parts)
+
+
+def signed_in_name(at: AppTest) -> str | None:
+    buttons = [b for b in at.sidebar.button if b.key == "sign-out"]
+    if not buttons:
+        return None
+    names = [m.value for m in at.sidebar.markdown if m.value.startswith(":material/person:")]
+    return names[0].removeprefix(":material/person: **").removesuffix("**") if names else ""
+
+
+@pytest.fixture
+def aiko(store):
+    trainee = add_trainee(store, "Aiko", PIN)
+    content = load_content_cached()
+    seeding.seed(store, content, trainee.id, content.knowledge_cards[0], True, utc_now())
+    add_trainee(store, "Ben", "1357")
+    return trainee
+
+
+def test_a_visitor_sees_no_names_and_no_progress(aiko):
+    for query, page in (({}, None), ({"trainee": "Aiko"}, "quiz/ui/pages/progress.py"), ({"trainee": "Ben"}, None)):
+        at = open_signed_out(query, page)
+        assert signed_in_name(at) is None
+        assert not at.sidebar.selectbox  # no roster to pick from
+        assert any("Sign in, or add yourself" in info.value for info in at.info)
+        assert not at.metric
+        text = shown_text(at)
+        assert "Aiko" not in text and "Ben" not in text
+        # the URL's name only fills in the sign-in form
+        assert at.text_input(key="sign-in-name").value == query.get("trainee", "")
+
+
+def test_the_right_pin_signs_in_and_shows_only_that_trainees_progress(aiko):
+    at = sign_in(open_signed_out(page="quiz/ui/pages/progress.py"), "Aiko", PIN)
+    assert signed_in_name(at) == "Aiko"
+    assert at.query_params["trainee"] == "Aiko"
+    assert next(m for m in at.metric if m.label == "Answered").value == "1"
+
+
+def test_a_wrong_pin_and_an_unknown_name_get_the_same_answer(aiko):
+    wrong = sign_in(open_signed_out(), "Aiko", "1111")
+    unknown = sign_in(open_signed_out(), "Nobody", "1111")
+    assert signed_in_name(wrong) is None and signed_in_name(unknown) is None
+    assert [e.value for e in wrong.error] == [e.value for e in unknown.error]
+    assert "do not match" in wrong.error[0].value
+
+
+def test_a_second_try_right_away_is_held_back_even_with_the_right_pin(aiko):
+    at = sign_in(open_signed_out(), "Aiko", "1111")
+    at = sign_in(at, "Aiko", PIN)
+    assert signed_in_name(at) is None
+    assert "Too many wrong tries" in at.error[0].value
+
+
+def test_the_url_cannot_switch_a_signed_in_trainee(aiko):
+    at = sign_in(open_signed_out(), "Aiko", PIN)
+    at.query_params["trainee"] = "Ben"
+    at.run()
+    assert signed_in_name(at) == "Aiko"
+    assert at.query_params["trainee"] == "Aiko"
+
+
+def test_adding_yourself_signs_you_in_and_answers_are_kept_under_your_name(store):
+    at = add_me(open_signed_out(), "Chie", "9753")
+    assert signed_in_name(at) == "Chie"
+    assert store.find_trainee("Chie") is not None
+    assert at.session_state["practice"]["card"] is not None  # a card is dealt at once
+    # and a later session signs in with the PIN chosen here
+    assert signed_in_name(sign_in(open_signed_out(), "Chie", "9753")) == "Chie"
+
+
+@pytest.mark.parametrize(
+    "name, pin, again, message",
+    [
+        ("Aiko", "9753", None, "That name is taken"),
+        ("Chie", "9753", "9754", "The two PINs differ"),
+        ("Chie", "12", None, "at least 4 characters"),
+        ("   ", "9753", None, "Enter a name"),
+    ],
+)
+def test_a_refused_new_trainee_is_told_why_and_nothing_is_added(aiko, store, name, pin, again, message):
+    at = add_me(open_signed_out(), name, pin, again)
+    assert signed_in_name(at) is None
+    assert message in at.error[0].value
+    assert [t.name for t in store.trainees()] == ["Aiko", "Ben"]
+
+
+def test_signing_out_forgets_the_trainee_and_their_card(aiko):
+    at = sign_in(open_signed_out(), "Aiko", PIN)
+    assert at.session_state["practice"]["card"] is not None
+    at.button(key="sign-out").click().run()
+    assert signed_in_name(at) is None
+    assert "practice" not in at.session_state
+    assert any("Sign in, or add yourself" in info.value for info in at.info)
+    assert at.session_state["language"] == "en"  # the visitor's own choices stay
+
+
+def test_a_supervisor_gives_a_forgotten_pin_a_new_one(aiko, monkeypatch):
+    monkeypatch.setenv("QUIZ_SUPERVISOR_PASSWORD", "boss")
+    at = open_signed_out(page="quiz/ui/pages/team.py")
+    at.main.text_input[0].input("boss")
+    at.main.button[0].click().run()
+    at.selectbox(key="team-trainee").select("Aiko").run()
+    at.text_input(key="new-pin").set_value("1122")
+    at.text_input(key="new-pin-again").set_value("1122")
+    at.button(key="new-pin-submit").click().run()
+    assert "can sign in with the new PIN" in at.success[0].value
+    assert signed_in_name(sign_in(open_signed_out(), "Aiko", "1122")) == "Aiko"
