@@ -12,22 +12,25 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import urlencode
 
 import yaml
 
 from quiz import engine
 from quiz.attempt import AttemptRecord
 from quiz.bench import cold_start, synthetic
-from quiz.bench.scripts import APP, FLOORS
+from quiz.bench.scripts import APP, FLOOR_SIGN_IN_PARAM as SIGN_IN_PARAM, FLOORS
 from quiz.bench.database import bench_database
 from quiz.bench.timing import alternating_medians, median_seconds, peak_rss_mb
 from quiz.facts import resolve_facts
 from quiz.loader import RULESETS_DIR, card_files, load_content, load_content_cached
-from quiz.store import Store
+from quiz.store import Store, Trainee
+from quiz.trainee_accounts import set_pin
 from quiz.variants import seed_facts
 from quiz.yaml_source import SafeLoader
 
 SEED = 20261129
+BENCH_PIN = "bench-pin-2468"  # the heavy trainee's, typed in at each cold start
 COLD_STARTS = 3
 
 
@@ -70,7 +73,8 @@ def run_bench(quick: bool = False, json_path: Path | None = None, log=print, dat
         )
         figures["history_write_s"] = time.perf_counter() - start
         figures["answer_write_ms"] = _answer_write_ms(store, content, trainee_ids[-1], card_ids)
-        heavy = next(t.name for t in store.trainees() if t.id == trainee_ids[0])
+        heavy = next(t for t in store.trainees() if t.id == trainee_ids[0])
+        set_pin(store, heavy.id, BENCH_PIN)
         env = {"QUIZ_DATABASE_URL": url, "QUIZ_CONTENT_DIR": str(folder / "cards"),
                "QUIZ_SUPERVISOR_PASSWORD": "bench-password"}
         log("measuring pages ...")
@@ -146,13 +150,15 @@ def _saver(store: Store):
     return lambda record: save_answer(store, record)
 
 
-def _page_figures(heavy: str, repeats: int) -> dict:
+def _page_figures(heavy: Trainee, repeats: int) -> dict:
     from quiz.ui import bench_pages as pages  # AppTest: only the page figures need Streamlit
 
-    query = {"trainee": heavy, "lang": "en"}
+    query = {"lang": "en"}
     return {
-        "practice": pages.measure_page("quiz/ui/pages/practice.py", "practice.py", query, repeats).to_json(),
-        "progress": pages.measure_page("quiz/ui/pages/progress.py", "progress.py", query, repeats).to_json(),
+        "practice": pages.measure_page("quiz/ui/pages/practice.py", "practice.py", query, repeats,
+                                       trainee=heavy).to_json(),
+        "progress": pages.measure_page("quiz/ui/pages/progress.py", "progress.py", query, repeats,
+                                       trainee=heavy).to_json(),
         "team": pages.measure_page("quiz/ui/pages/team.py", "team.py", query, repeats, prepare=_unlock_team).to_json(),
     }
 
@@ -167,13 +173,15 @@ def _unlock_team(app) -> None:
     app.run()
 
 
-def _cold_start_figures(env: dict[str, str], heavy: str) -> dict:
+def _cold_start_figures(env: dict[str, str], heavy: Trainee) -> dict:
     if cold_start.chromium_path() is None:
         return {"cold_start_s": None, "cold_start_floor_s": None}
     apps, floors = [], []
     for _ in range(COLD_STARTS):  # in turns, so both see the same machine load; medians
-        apps.append(cold_start.cold_start_seconds(APP, env, f"?trainee={heavy}&lang=en", "Check"))
-        floors.append(cold_start.cold_start_seconds(FLOORS / "practice.py", env, "", "Check"))
+        query = urlencode({"trainee": heavy.name, "lang": "en"})
+        apps.append(cold_start.cold_start_seconds(APP, env, f"?{query}", "Check", BENCH_PIN))
+        floors.append(cold_start.cold_start_seconds(FLOORS / "practice.py", env, f"?{query}&{SIGN_IN_PARAM}=1",
+                                                    "Check", BENCH_PIN))
     app, floor = statistics.median(apps), statistics.median(floors)
     return {"cold_start_s": app, "cold_start_floor_s": floor, "cold_start_ratio_to_floor": app / floor}
 

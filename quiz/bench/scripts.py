@@ -4,3 +4,4 @@ from quiz.loader import PROJECT_ROOT
 
 APP = PROJECT_ROOT / "app.py"
 FLOORS = PROJECT_ROOT / "quiz" / "ui" / "bench_floors"
+FLOOR_SIGN_IN_PARAM = "floor_sign_in"  # ?floor_sign_in=1: a floor starts signed out, as a cold start does

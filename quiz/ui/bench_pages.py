@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from quiz.bench.scripts import APP, FLOORS
+from quiz.store import Trainee
+from quiz.ui.sign_in import SIGNED_IN_KEY
 
 
 @dataclass(frozen=True)
@@ -25,15 +27,18 @@ class PageFigures:
 
 def measure_page(
     page: str, floor: str, query: dict[str, str], repeats: int,
-    prepare: Callable[[object], None] | None = None,
+    prepare: Callable[[object], None] | None = None, trainee: Trainee | None = None,
 ) -> PageFigures:
-    """Median warm rerun of ``page`` (a path under quiz/ui/pages) and of its floor script.
+    """Median warm rerun of ``page`` (a path under quiz/ui/pages) and of its floor script,
+    signed in as ``trainee`` when given.
 
     Both are run once to warm up; then reruns alternate so both see the same load.
     """
     from streamlit.testing.v1 import AppTest
 
     app = AppTest.from_file(str(APP), default_timeout=300)
+    if trainee is not None:
+        app.session_state[SIGNED_IN_KEY] = trainee
     for key, value in query.items():
         app.query_params[key] = value
     app.run()
@@ -41,7 +46,7 @@ def measure_page(
     app.run()
     if prepare is not None:
         prepare(app)
-    _check(app, page)
+    _check(app, page, signed_in=trainee is not None)
     floor_app = AppTest.from_file(str(FLOORS / floor), default_timeout=300)
     floor_app.run()
     page_times, floor_times = [], []
@@ -50,11 +55,15 @@ def measure_page(
             start = time.perf_counter()
             target.run()
             into.append(time.perf_counter() - start)
-    _check(app, page)
+    _check(app, page, signed_in=trainee is not None)
     return PageFigures(statistics.median(page_times), statistics.median(floor_times))
 
 
-def _check(app: object, page: str) -> None:
+def _check(app: object, page: str, signed_in: bool = False) -> None:
+    """The page ran without an exception (and, when asked, still signed in: a page that
+    only asks for a sign-in would be measured as fast as nothing)."""
     exceptions = getattr(app, "exception")
     if exceptions:
         raise RuntimeError(f"{page} raised: {exceptions[0].value}")
+    if signed_in and not any(button.key == "sign-out" for button in getattr(app, "sidebar").button):
+        raise RuntimeError(f"{page} was measured signed out")
