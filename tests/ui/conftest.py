@@ -43,7 +43,8 @@ def open_app(database_url: str):
     """Start the app signed in as a trainee (added if new), in a language, optionally on
     another page. Signing in itself is tested through its form in ``test_sign_in``."""
 
-    def start(trainee: str | None = "Aiko", lang: str = "en", page: str | None = None) -> AppTest:
+    def start(trainee: str | None = "Aiko", lang: str = "en", page: str | None = None,
+              query: dict[str, str] | None = None) -> AppTest:
         at = AppTest.from_file(APP, default_timeout=60)
         if trainee:
             seeding_store = Store(database_url)
@@ -52,6 +53,8 @@ def open_app(database_url: str):
             finally:
                 seeding_store.dispose()
         at.query_params["lang"] = lang
+        for name, value in (query or {}).items():
+            at.query_params[name] = value
         at.run()
         if page:
             at.switch_page(page)

@@ -9,7 +9,6 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from quiz.trainee_accounts import add_trainee
-from tests.ui.conftest import APP
 from quiz.attempt import utc_now
 from quiz.loader import load_content_cached
 from tests.ui import seeding
@@ -17,17 +16,14 @@ from tests.ui import seeding
 PIN = "2468"
 
 
-def open_signed_out(query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["lang"] = "en"
-    for name, value in (query or {}).items():
-        at.query_params[name] = value
-    at.run()
-    if page:
-        at.switch_page(page)
-        at.run()
-    assert not at.exception, at.exception
-    return at
+@pytest.fixture
+def open_signed_out(open_app):
+    """Open the app as a visitor: nobody signed in, optionally with more URL parameters."""
+
+    def start(query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
+        return open_app(trainee=None, page=page, query=query)
+
+    return start
 
 
 def sign_in(at: AppTest, name: str, pin: str) -> AppTest:
@@ -73,7 +69,7 @@ def aiko(store):
     return trainee
 
 
-def test_a_visitor_sees_no_names_and_no_progress(aiko):
+def test_a_visitor_sees_no_names_and_no_progress(aiko, open_signed_out):
     for query, page in (({}, None), ({"trainee": "Aiko"}, "quiz/ui/pages/progress.py"), ({"trainee": "Ben"}, None)):
         at = open_signed_out(query, page)
         assert signed_in_name(at) is None
@@ -86,14 +82,14 @@ def test_a_visitor_sees_no_names_and_no_progress(aiko):
         assert at.text_input(key="sign-in-name").value == query.get("trainee", "")
 
 
-def test_the_right_pin_signs_in_and_shows_only_that_trainees_progress(aiko):
+def test_the_right_pin_signs_in_and_shows_only_that_trainees_progress(aiko, open_signed_out):
     at = sign_in(open_signed_out(page="quiz/ui/pages/progress.py"), "Aiko", PIN)
     assert signed_in_name(at) == "Aiko"
     assert at.query_params["trainee"] == "Aiko"
     assert next(m for m in at.metric if m.label == "Answered").value == "1"
 
 
-def test_a_wrong_pin_and_an_unknown_name_get_the_same_answer(aiko):
+def test_a_wrong_pin_and_an_unknown_name_get_the_same_answer(aiko, open_signed_out):
     wrong = sign_in(open_signed_out(), "Aiko", "1111")
     unknown = sign_in(open_signed_out(), "Nobody", "1111")
     assert signed_in_name(wrong) is None and signed_in_name(unknown) is None
@@ -101,14 +97,14 @@ def test_a_wrong_pin_and_an_unknown_name_get_the_same_answer(aiko):
     assert "do not match" in wrong.error[0].value
 
 
-def test_a_second_try_right_away_is_held_back_even_with_the_right_pin(aiko):
+def test_a_second_try_right_away_is_held_back_even_with_the_right_pin(aiko, open_signed_out):
     at = sign_in(open_signed_out(), "Aiko", "1111")
     at = sign_in(at, "Aiko", PIN)
     assert signed_in_name(at) is None
     assert "Too many wrong tries" in at.error[0].value
 
 
-def test_the_url_cannot_switch_a_signed_in_trainee(aiko):
+def test_the_url_cannot_switch_a_signed_in_trainee(aiko, open_signed_out):
     at = sign_in(open_signed_out(), "Aiko", PIN)
     at.query_params["trainee"] = "Ben"
     at.run()
@@ -116,7 +112,7 @@ def test_the_url_cannot_switch_a_signed_in_trainee(aiko):
     assert at.query_params["trainee"] == "Aiko"
 
 
-def test_adding_yourself_signs_you_in_and_answers_are_kept_under_your_name(store):
+def test_adding_yourself_signs_you_in_and_answers_are_kept_under_your_name(store, open_signed_out):
     at = add_me(open_signed_out(), "Chie", "9753")
     assert signed_in_name(at) == "Chie"
     assert store.find_trainee("Chie") is not None
@@ -134,14 +130,16 @@ def test_adding_yourself_signs_you_in_and_answers_are_kept_under_your_name(store
         ("   ", "9753", None, "Enter a name"),
     ],
 )
-def test_a_refused_new_trainee_is_told_why_and_nothing_is_added(aiko, store, name, pin, again, message):
+def test_a_refused_new_trainee_is_told_why_and_nothing_is_added(
+    aiko, store, open_signed_out, name, pin, again, message
+):
     at = add_me(open_signed_out(), name, pin, again)
     assert signed_in_name(at) is None
     assert message in at.error[0].value
     assert [t.name for t in store.trainees()] == ["Aiko", "Ben"]
 
 
-def test_signing_out_forgets_the_trainee_and_their_card(aiko):
+def test_signing_out_forgets_the_trainee_and_their_card(aiko, open_signed_out):
     at = sign_in(open_signed_out(), "Aiko", PIN)
     assert at.session_state["practice"]["card"] is not None
     at.button(key="sign-out").click().run()
@@ -151,7 +149,7 @@ def test_signing_out_forgets_the_trainee_and_their_card(aiko):
     assert at.session_state["language"] == "en"  # the visitor's own choices stay
 
 
-def test_a_supervisor_gives_a_forgotten_pin_a_new_one(aiko, monkeypatch):
+def test_a_supervisor_gives_a_forgotten_pin_a_new_one(aiko, monkeypatch, open_signed_out):
     monkeypatch.setenv("QUIZ_SUPERVISOR_PASSWORD", "boss")
     at = open_signed_out(page="quiz/ui/pages/team.py")
     at.main.text_input[0].input("boss")
