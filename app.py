@@ -1,5 +1,6 @@
 """Streamlit entry point: the sidebar shared by every page, and the page router."""
 
+import base64
 from pathlib import Path
 
 import streamlit as st
@@ -8,9 +9,10 @@ from quiz.i18n import t
 from quiz.ui.shell import render_sidebar
 
 PAGES = Path(__file__).resolve().parent / "quiz" / "ui" / "pages"
-FAVICON = PAGES.parent / "static" / "favicon.png"
+# A data URL, read once: a file path would be read and registered again on every rerun.
+FAVICON = "data:image/png;base64," + base64.b64encode((PAGES.parent / "static" / "favicon.png").read_bytes()).decode()
 
-st.set_page_config(page_title="Judge Trainer", page_icon=str(FAVICON), layout="wide")
+st.set_page_config(page_title="Judge Trainer", page_icon=FAVICON, layout="wide")
 shell = render_sidebar()
 navigation = st.navigation(
     [

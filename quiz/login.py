@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
+
+from quiz.lru import LruCache
 
 Clock = Callable[[], float]
 
@@ -63,33 +64,19 @@ class LoginThrottle:
 class ThrottleBook:
     """One ``LoginThrottle`` per key (an account name), made on first use (thread-safe).
 
-    Keys that have never failed cost nothing to keep; at most ``capacity`` throttles are
-    kept, the least recently used going first, so a flood of made-up names cannot fill
-    the memory.
+    At most ``capacity`` throttles are kept, the least recently used going first, so a
+    flood of made-up names cannot fill the memory.
     """
 
     def __init__(self, capacity: int = 10_000, **throttle_options: Any) -> None:
-        if capacity < 1:
-            raise ValueError("capacity must be at least 1")
-        self.capacity = capacity
+        self._throttles: LruCache[str, LoginThrottle] = LruCache(capacity)
         self._options = throttle_options
-        self._throttles: OrderedDict[str, LoginThrottle] = OrderedDict()
-        self._lock = threading.Lock()
 
     def __len__(self) -> int:
-        with self._lock:
-            return len(self._throttles)
+        return len(self._throttles)
 
     def for_key(self, key: str) -> LoginThrottle:
-        with self._lock:
-            throttle = self._throttles.get(key)
-            if throttle is None:
-                throttle = self._throttles[key] = LoginThrottle(**self._options)
-                if len(self._throttles) > self.capacity:
-                    self._throttles.popitem(last=False)
-            else:
-                self._throttles.move_to_end(key)
-            return throttle
+        return self._throttles.get_or_create(key, lambda: LoginThrottle(**self._options))
 
 
 @dataclass(frozen=True, slots=True)

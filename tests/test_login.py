@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 from quiz.login import LoginThrottle, ThrottleBook, attempt
@@ -82,17 +80,6 @@ def test_book_forgets_the_least_recently_used_key_beyond_its_capacity():
     assert len(book) == 2
     assert book.for_key("a").failures == 1
     assert book.for_key("b").failures == 0  # forgotten, so made again
-
-
-def test_book_gives_one_throttle_to_threads_asking_together():
-    book = ThrottleBook()
-    seen: list[LoginThrottle] = []
-    threads = [threading.Thread(target=lambda: seen.append(book.for_key("same"))) for _ in range(16)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len({id(throttle) for throttle in seen}) == 1
 
 
 def test_book_refuses_no_capacity():

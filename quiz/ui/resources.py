@@ -1,19 +1,28 @@
-"""Process-wide resources: the loaded content and the store, built once per server."""
+"""Process-wide resources: the loaded content and the store, built once per server.
+
+Memoised with ``functools.lru_cache`` behind a lock rather than ``st.cache_resource``:
+every page run asks for both, and Streamlit's cache hashes its arguments on each call,
+which cost more than the rest of the sidebar. The lock makes the first sessions of a
+fresh server wait for one load instead of each loading the content.
+"""
 
 from __future__ import annotations
 
 import os
+import threading
+from functools import lru_cache
 from pathlib import Path
-
-import streamlit as st
 
 from quiz.content_pack import content_dir
 from quiz.content_snapshot import load_content_snapshotted
 from quiz.loader import RULESETS_DIR, SCENARIOS_DIR, Content
 from quiz.store import Store
 
+_CONTENT_LOCK = threading.Lock()
+_STORE_LOCK = threading.Lock()
 
-@st.cache_resource(show_spinner=False)
+
+@lru_cache(maxsize=4)
 def _content(extra: str | None) -> Content:
     paths = [SCENARIOS_DIR] + ([Path(extra)] if extra else [])
     return load_content_snapshotted(RULESETS_DIR, paths)
@@ -22,19 +31,22 @@ def _content(extra: str | None) -> Content:
 def content() -> Content:
     """All rulesets and cards: shipped, plus the local content folder (QUIZ_CONTENT_DIR,
     default ``content/``) where imported packs go."""
-    return _content(str(content_dir()))
+    with _CONTENT_LOCK:
+        return _content(str(content_dir()))
 
 
 def reload_content() -> None:
     """Forget the loaded content: the next run of any page loads it afresh (after an import)."""
-    _content.clear()
+    with _CONTENT_LOCK:
+        _content.cache_clear()
 
 
-@st.cache_resource(show_spinner=False)
+@lru_cache(maxsize=8)
 def _store(url: str | None) -> Store:
     return Store(url)
 
 
 def store() -> Store:
     """The store for QUIZ_DATABASE_URL (default: the SQLite file under data/)."""
-    return _store(os.environ.get("QUIZ_DATABASE_URL"))
+    with _STORE_LOCK:
+        return _store(os.environ.get("QUIZ_DATABASE_URL"))

@@ -6,6 +6,7 @@ it; the trainee signs in with a PIN (``quiz.ui.sign_in``).
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import streamlit as st
@@ -13,6 +14,7 @@ import streamlit as st
 from quiz.attempt import utc_now
 from quiz.i18n import pick_language, t
 from quiz.loader import Content
+from quiz.lru import LruCache
 from quiz.practice import KNOWLEDGE_CATEGORY, card_pool
 from quiz.review_store import due_count
 from quiz.store import Store, Trainee
@@ -24,6 +26,10 @@ ANSWERS_KEY = "answers_given"  # answers given in this session (quiz.ui.answerin
 
 LANGUAGE_NAMES = {"ja": "日本語", "en": "English"}
 SESSION_KEY = "shell"
+# Due counts by (database, content, trainee, pool, answers given, minute). Not
+# st.cache_resource: Streamlit hashes every argument on each call, which cost more than
+# the rest of the sidebar.
+_DUE_COUNTS: LruCache[tuple, tuple[weakref.ref, int]] = LruCache(capacity=1000)
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,7 @@ def render_sidebar() -> Shell:
             st.caption(t("shell.content_problems", language, count=len(content.problems)))
     shell = Shell(language, trainee, tuple(rulesets), tuple(categories), content, store)
     if trainee is not None:
-        due = _due(store, content, str(store.url), trainee.id, shell.rulesets, shell.categories,
+        due = _due(store, content, trainee.id, shell.rulesets, shell.categories,
                    st.session_state.get(ANSWERS_KEY, 0), utc_now().strftime("%Y-%m-%dT%H:%M"))
         due_slot.caption(f":material/event_repeat: {t('review.sidebar_due', language, n=due)}")
     st.session_state[SESSION_KEY] = shell
@@ -84,12 +90,17 @@ def _language() -> str:
     return choice
 
 
-@st.cache_resource(show_spinner=False, max_entries=1000, ttl=120)
-def _due(_store: Store, _content: Content, url: str, trainee_id: int, rulesets: tuple[str, ...],
-         categories: tuple[str, ...], answers_given: int, minute: str) -> int:
+def _due(store: Store, content: Content, trainee_id: int, rulesets: tuple[str, ...], categories: tuple[str, ...],
+         answers_given: int, minute: str) -> int:
     """Cards due for review, recounted after each answer given in this session, and each
     minute (answers given elsewhere, cards falling due)."""
-    return due_count(_store, trainee_id, card_pool(_content, rulesets, categories), utc_now())
+    key = (str(store.url), id(content), trainee_id, rulesets, categories, answers_given, minute)
+    found = _DUE_COUNTS.get(key)
+    if found is not None and found[0]() is content:  # not a freed content whose id was reused
+        return found[1]
+    count = due_count(store, trainee_id, card_pool(content, rulesets, categories), utc_now())
+    _DUE_COUNTS.put(key, (weakref.ref(content), count))
+    return count
 
 
 def _rulesets(content: Content, language: str) -> list[str]:

@@ -154,13 +154,16 @@ def answer_with_first_choices(page, button: str = "Check") -> str:
     expect(submit).to_be_visible()
     settle(page)
     # a scenario form has a Penalty group, a knowledge card a "Your answer" group: wait for
-    # one of them, so the form is drawn before deciding which it is
-    expect(form.get_by_role("radiogroup").first).to_be_visible()
-    infraction = form.get_by_role("combobox", name="Infraction", exact=True)
-    kind = "scenario" if infraction.count() else "knowledge"
+    # one of them, so the form is drawn before deciding which it is (not by the Infraction
+    # box: the first selectbox of a page load can appear after the radio groups)
+    penalty = form.get_by_role("radiogroup", name="Penalty", exact=True)
+    answer = form.get_by_role("radiogroup", name="Your answer", exact=True)
+    expect(penalty.or_(answer).first).to_be_visible()
+    kind = "scenario" if penalty.count() else "knowledge"
     if kind == "scenario":
+        infraction = form.get_by_role("combobox", name="Infraction", exact=True)
         expect(infraction).to_have_value(pick_first_option(page, infraction))
-    choices = form.get_by_role("radiogroup", name="Penalty" if kind == "scenario" else "Your answer", exact=True)
+    choices = penalty if kind == "scenario" else answer
     choices.locator("label").first.click()
     expect(choices.get_by_role("radio").first).to_be_checked()
     submit.click()

@@ -28,6 +28,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
 TRAINEES = ("Aiko Tanaka", "Ben Carter")  # Aiko on the first server, Ben on the second
+PINS = ("aiko-2468", "ben-1357")
 ANSWERS = 3  # cards each trainee answers
 
 
@@ -146,9 +147,12 @@ def log_in_as_supervisor(page, server: PostgresServer) -> None:
 
 
 def test_trainees_on_two_servers_share_one_database(database, servers, contexts) -> None:
+    for trainee, pin in zip(TRAINEES, PINS):
+        driver.seed_trainee(database, trainee, pin)
     pages = [contexts() for _ in servers]
-    for page, server, trainee in zip(pages, servers, TRAINEES):
-        open_page(page, server.url, "", title="Practice", lang="en", trainee=trainee)
+    for page, server, trainee, pin in zip(pages, servers, TRAINEES, PINS):
+        open_page(page, server.url, "", title="Practice", lang="en")
+        driver.sign_in(page, trainee, pin)
 
     feedbacks = dict.fromkeys(TRAINEES, 0)
     for _ in range(ANSWERS):  # taking turns, so both servers write to the database in between
