@@ -19,9 +19,8 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
-import pandas as pd
 
 from quiz.card_model import KnowledgeCard, ScenarioCard
 from quiz.engine import judge
@@ -31,6 +30,9 @@ from quiz.pack_upload import PackFile, UploadLimits, read_upload
 from quiz.variants import seed_facts
 from quiz.verdict import Verdict
 from quiz.yaml_source import YamlProblem, locate, parse_yaml
+
+if TYPE_CHECKING:  # imported by the tables below only: every page reads content_dir
+    import pandas as pd
 
 CONTENT_DIR_ENV = "QUIZ_CONTENT_DIR"
 DEFAULT_CONTENT_DIR = PROJECT_ROOT / "content"
@@ -118,6 +120,8 @@ def existing_card_ids(roots: Iterable[Path]) -> dict[str, str]:
 
 def imported_packs(folder: Path) -> pd.DataFrame:
     """``pack, files, imported_at`` for each pack imported into ``folder``, newest first."""
+    import pandas as pd
+
     rows = []
     if folder.is_dir():
         for pack in folder.iterdir():
@@ -130,6 +134,8 @@ def imported_packs(folder: Path) -> pd.DataFrame:
 
 def problems_frame(problems: Iterable[Problem]) -> pd.DataFrame:
     """Problems as a table: ``file, line, field, message``."""
+    import pandas as pd
+
     return pd.DataFrame.from_records(
         [(p.path, p.line, p.field, p.message) for p in problems], columns=PROBLEM_COLUMNS
     ).astype({"line": "int64"})

@@ -19,10 +19,11 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from quiz.card_model import Card
 from quiz.errors import Problem
 from quiz.loader import PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, Content, fingerprint, load_content
+from quiz.practice import category_keys, remember_category_keys
 from quiz.ruleset_model import Ruleset
 from quiz.themes import Theme
 
-FORMAT = 1
+FORMAT = 2
 CODE_DIR = Path(__file__).resolve().parent
 DEFAULT_DIR = PROJECT_ROOT / "data" / "cache"
 PREFIX = "content-"
@@ -48,6 +49,7 @@ class Snapshot(BaseModel):
     card_files: dict[str, str]
     themes: list[Theme]
     problems: list[_Problem]
+    card_categories: dict[str, str]  # derived: each card's category key, which takes judging every card
 
     @classmethod
     def of(cls, content: Content) -> "Snapshot":
@@ -59,6 +61,7 @@ class Snapshot(BaseModel):
             card_files=content.card_files,
             themes=content.themes,
             problems=[_Problem(path=p.path, line=p.line, field=p.field, message=p.message) for p in content.problems],
+            card_categories=category_keys(content),
         )
 
     def content(self) -> Content:
@@ -68,6 +71,7 @@ class Snapshot(BaseModel):
             ruleset.attach_source(self.sources.get(ruleset.id, []))
             loaded.rulesets[ruleset.id] = ruleset
         loaded.cards = {card.id: card for card in self.cards}
+        remember_category_keys(loaded, self.card_categories)
         return loaded
 
 

@@ -45,11 +45,20 @@ def card_category(content: Content, card: ScenarioCard | KnowledgeCard) -> str:
     return infraction.category if infraction else KNOWLEDGE_CATEGORY
 
 
+CATEGORY_KEYS_MEMO = "card_category_keys"
+
+
 def category_keys(content: Content) -> dict[str, str]:
-    """Card id -> ``ruleset/category`` (``ruleset/knowledge`` for knowledge cards), computed once."""
-    return content.memo("card_category_keys", lambda: {
+    """Card id -> ``ruleset/category`` (``ruleset/knowledge`` for knowledge cards), computed
+    once (it judges every card; a content snapshot brings it along, see ``remember_category_keys``)."""
+    return content.memo(CATEGORY_KEYS_MEMO, lambda: {
         card.id: f"{card.ruleset}/{card_category(content, card)}" for card in content.cards.values()
     })
+
+
+def remember_category_keys(content: Content, keys: dict[str, str]) -> None:
+    """Give ``content`` the category keys computed earlier for the very same content."""
+    content.memo(CATEGORY_KEYS_MEMO, lambda: dict(keys))
 
 
 def card_pool(content: Content, rulesets: Iterable[str], categories: Iterable[str] | None = None) -> list[str]:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import math
 import random
 from datetime import datetime, timedelta, timezone
-from typing import Iterable, Mapping, TypeAlias
+from typing import TYPE_CHECKING, Iterable, Mapping, TypeAlias
 
-import pandas as pd
 from fsrs import Card, Rating, Scheduler
+
+if TYPE_CHECKING:  # pandas is imported where a table is built: the practice page never needs it
+    import pandas as pd
 
 Schedule: TypeAlias = Card
 """A card's FSRS state for one trainee (``due``, ``last_review``, stability, difficulty)."""
@@ -105,6 +107,8 @@ def readiness(schedules: Mapping[str, Schedule], categories: Mapping[str, str], 
     is the mean predicted chance of a right answer at ``now`` over the category's answered
     cards. Cards never answered have no schedule and are not counted.
     """
+    import pandas as pd
+
     rows = [
         (categories[card], retrievability(schedule, now))
         for card, schedule in schedules.items()

@@ -10,6 +10,7 @@ WEIGHT_RECENTLY_WRONG = 2.5
 WEIGHT_UNSEEN = 2.0
 WEIGHT_KNOWN = 1.0
 RECENT = 3
+RECENT_ANSWERS = 5000  # a deal weighs cards by the trainee's newest answers only
 
 
 def card_weight(results: Sequence[bool]) -> float:

@@ -11,14 +11,12 @@ import time
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-import pandas as pd
 from sqlalchemy import (
     Engine,
     create_engine,
     event,
-    func,
     insert,
     inspect,
     select,
@@ -29,6 +27,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from quiz.attempt import ATTEMPT_FIELDS, FIX_FIELDS, AttemptRecord, utc_now
 from quiz.errors import QuizError
 from quiz.tables import NAME_MAX, attempts, metadata, schema_version, trainees
+
+if TYPE_CHECKING:  # imported where a frame is built: answering a card never needs pandas
+    import pandas as pd
 
 SCHEMA_VERSION = 1
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -49,7 +50,7 @@ FRAME_DTYPES: dict[str, Any] = {
     "correct": "bool",
     "penalty_steps": "Int64",
     "seconds": "float64",
-    "answered_at": pd.DatetimeTZDtype("us", "UTC"),
+    "answered_at": "datetime64[us, UTC]",
     "exam_id": "Int64",
     **{name: "object" for name in FIX_FIELDS},
 }
@@ -75,6 +76,8 @@ def attempts_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     ``answered_at`` is tz-aware UTC, fixes are tuples, nullable integers are ``Int64``
     and text columns use pandas' string dtype; an empty frame has the same columns.
     """
+    import pandas as pd
+
     frame = pd.DataFrame.from_records(list(rows), columns=list(FRAME_COLUMNS))
     dtypes = {name: FRAME_DTYPES.get(name, _TEXT) for name in FRAME_COLUMNS}
     frame["answered_at"] = pd.to_datetime(frame["answered_at"], utc=True)
@@ -140,29 +143,26 @@ class Store:
             rows = [row._mapping for row in conn.execute(query)]
         return attempts_frame(rows)
 
-    def card_results(self, trainee_id: int, last: int | None = None) -> dict[str, list[bool]]:
-        """Card id -> whether each attempt of the trainee was right, oldest first; with
-        ``last``, only each card's ``last`` newest attempts (chosen in the database)."""
-        query = (
-            select(attempts.c.card_id, attempts.c.correct)
-            .where(attempts.c.trainee_id == trainee_id)
-            .order_by(attempts.c.answered_at, attempts.c.id)
+    def card_results(self, trainee_id: int, last: int | None = None, newest: int | None = None) -> dict[str, list[bool]]:
+        """Card id -> whether each attempt of the trainee was right, oldest first.
+
+        ``last`` keeps only each card's ``last`` newest results; ``newest`` reads only the
+        trainee's ``newest`` most recently recorded attempts (one index range, however long
+        the history), so a trainee with 100,000 answers is dealt a card as fast as a new one.
+        """
+        rows = select(attempts.c.card_id, attempts.c.correct, attempts.c.answered_at, attempts.c.id).where(
+            attempts.c.trainee_id == trainee_id
         )
-        if last is not None:
-            newest_first = (attempts.c.answered_at.desc(), attempts.c.id.desc())
-            rank = func.row_number().over(partition_by=attempts.c.card_id, order_by=newest_first).label("rank")
-            ranked = select(attempts.c.card_id, attempts.c.correct, attempts.c.answered_at, attempts.c.id, rank).where(
-                attempts.c.trainee_id == trainee_id
-            ).subquery()
-            query = (
-                select(ranked.c.card_id, ranked.c.correct)
-                .where(ranked.c.rank <= last)
-                .order_by(ranked.c.answered_at, ranked.c.id)
-            )
+        if newest is not None:
+            rows = rows.order_by(attempts.c.id.desc()).limit(newest)
+        window = rows.subquery()
+        query = select(window.c.card_id, window.c.correct).order_by(window.c.answered_at, window.c.id)
         results: dict[str, list[bool]] = {}
         with self.engine.connect() as conn:
             for card_id, correct in conn.execute(query):
                 results.setdefault(card_id, []).append(bool(correct))
+        if last is not None:
+            results = {card_id: found[-last:] for card_id, found in results.items()}
         return results
 
     def dispose(self) -> None:

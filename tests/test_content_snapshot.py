@@ -80,3 +80,17 @@ def test_a_corrupt_snapshot_is_ignored(tree):
     snapshot.write_text('{"format": 1, "rulesets": "nonsense"}', encoding="utf-8")
     content = _load(tree)
     assert content.cards == load_content(tree / "rulesets", [tree / "scenarios"], tree).cards
+
+
+def test_the_snapshot_brings_each_cards_category_without_judging_again(tree, monkeypatch):
+    from quiz import practice
+
+    expected = practice.category_keys(load_content(tree / "rulesets", [tree / "scenarios"], tree))
+    assert expected["ygo-tardiness-1min-store"] == "yugioh-ocg/tardiness"
+    _load(tree)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a card was judged although the snapshot holds its category")
+
+    monkeypatch.setattr(practice, "card_category", refuse)
+    assert practice.category_keys(_load(tree)) == expected

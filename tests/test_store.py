@@ -158,6 +158,9 @@ def test_card_results_are_per_card_oldest_first(store: Store) -> None:
     assert store.card_results(999) == {}
     assert store.card_results(aki.id, last=1) == {"a": [True], "b": [True]}
     assert store.card_results(aki.id, last=5) == store.card_results(aki.id)
+    # only the newest recorded attempts: the last two records of Aki (a on day 1, b)
+    assert store.card_results(aki.id, newest=2) == {"a": [False], "b": [True]}
+    assert store.card_results(aki.id, newest=1) == {"b": [True]}
 
 
 def test_an_attempt_of_an_unknown_trainee_is_refused(store: Store) -> None:

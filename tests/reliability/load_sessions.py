@@ -3,12 +3,16 @@
 Two kinds of session share one asyncio loop and one answering window:
 
 - **browser**: a Chromium context of its own with one page, driven through Playwright's
-  async API the way a trainee clicks (the form, Check, the feedback, Next card);
+  async API the way a trainee clicks (sign in with name and PIN, the form, Check, the
+  feedback, Next card);
 - **websocket**: a client speaking Streamlit's own protocol on ``/_stcore/stream``: it
-  sends the same widget values the page would (``BackMsg.rerun_script`` with the form's
-  selectbox, radio and submit button) and reads the page the server draws
-  (``ForwardMsg`` deltas). To the server it is a browser tab; it costs the test machine
-  almost nothing, so the server, not Chromium, does the work.
+  sends the same widget values the page would (``BackMsg.rerun_script`` with the sign-in
+  form's name, PIN and submit button, then the card form's selectbox, radio and submit
+  button) and reads the page the server draws (``ForwardMsg`` deltas). To the server it is
+  a browser tab; it costs the test machine almost nothing, so the server, not Chromium,
+  does the work.
+
+Every trainee must already have an account with the PIN given to ``run_sessions``.
 
 An answer counts as acknowledged when its right/wrong banner is on the page: for a
 browser session the ``stAlertContent{Success,Error}`` box, for a websocket session an
@@ -31,6 +35,8 @@ from urllib.parse import urlencode
 
 from tests.e2e.driver import CHROMIUM_ARGS
 
+MAIN, SIDEBAR = 0, 1  # the first number of a delta path: the page's root containers
+SIGN_IN_FORM = "sign-in"  # the sidebar's sign-in form (quiz.ui.sign_in)
 STEP_TIMEOUT = 60.0  # seconds for one step (a page load, a feedback) on a busy, shared 2-core machine
 VIEWPORT = {"width": 1100, "height": 900}
 SETTLED = """() => {
@@ -133,8 +139,20 @@ async def _fill_and_check(page) -> None:
     await check.click()
 
 
-async def _browser_session(browser, base: str, tally: SessionTally, load_gate: asyncio.Semaphore, started: float,
-                           duration: float, cap: int) -> None:
+async def _sign_in(page, name: str, pin: str) -> None:
+    """Fill the sidebar's sign-in form and wait until the sidebar shows the Sign out button."""
+    sidebar = page.get_by_test_id("stSidebar")
+    sign_in = page.get_by_role("button", name="Sign in", exact=True)
+    form = sidebar.get_by_test_id("stForm").filter(has=sign_in)  # not the "New trainee" form
+    await _settle(page)
+    await form.get_by_label("Name", exact=True).fill(name)
+    await form.get_by_label("PIN", exact=True).fill(pin)
+    await form.locator(sign_in).click()
+    await sidebar.get_by_role("button", name="Sign out", exact=True).wait_for(state="visible")
+
+
+async def _browser_session(browser, base: str, tally: SessionTally, pin: str, load_gate: asyncio.Semaphore,
+                           started: float, duration: float, cap: int) -> None:
     context = await browser.new_context(viewport=VIEWPORT, locale="en-US", timezone_id="UTC")
     context.set_default_timeout(STEP_TIMEOUT * 1000)
     page = await context.new_page()
@@ -144,7 +162,8 @@ async def _browser_session(browser, base: str, tally: SessionTally, load_gate: a
     check = main.get_by_test_id("stForm").get_by_role("button", name="Check", exact=True)
     try:
         async with load_gate:  # a few pages load at a time; the loaded ones answer meanwhile
-            await page.goto(f"{base}/?{urlencode({'trainee': tally.trainee, 'lang': 'en'})}")
+            await page.goto(f"{base}/?{urlencode({'lang': 'en'})}")
+            await _sign_in(page, tally.trainee, pin)
             await check.wait_for(state="visible")
         tally.first_card = time.monotonic() - started
         while _keep_going(tally, started, duration, cap):
@@ -206,18 +225,35 @@ class _StreamlitTab:
 
     def main(self, kind: str, label: str | None = None) -> list:
         """The ``kind`` widgets/elements of the main area, in page order (optionally by label)."""
+        return self._in(MAIN, kind, label)
+
+    def sidebar(self, kind: str, label: str | None = None) -> list:
+        """The ``kind`` widgets/elements of the sidebar, in page order (optionally by label)."""
+        return self._in(SIDEBAR, kind, label)
+
+    def _in(self, root: int, kind: str, label: str | None) -> list:
         return [
             getattr(element, kind) for path, element in sorted(self.elements.items())
-            if path[0] == 0 and element.WhichOneof("type") == kind
+            if path[0] == root and element.WhichOneof("type") == kind
             and (label is None or getattr(element, kind).label == label)
         ]
+
+    def form(self, form_id: str) -> dict[str, object]:
+        """The widgets of the form ``form_id`` (main area or sidebar), by label."""
+        widgets = {}
+        for _, element in sorted(self.elements.items()):
+            widget = getattr(element, element.WhichOneof("type"))
+            if getattr(widget, "form_id", None) == form_id:
+                widgets[widget.label] = widget
+        return widgets
 
     @property
     def exceptions(self) -> int:
         return sum(element.WhichOneof("type") == "exception" for element in self.elements.values())
 
 
-async def _websocket_session(base: str, tally: SessionTally, started: float, duration: float, cap: int) -> None:
+async def _websocket_session(base: str, tally: SessionTally, pin: str, started: float, duration: float,
+                             cap: int) -> None:
     from streamlit.proto.Alert_pb2 import Alert
     from streamlit.proto.WidgetStates_pb2 import WidgetState
     from websockets.asyncio.client import connect
@@ -225,8 +261,14 @@ async def _websocket_session(base: str, tally: SessionTally, started: float, dur
     url = base.replace("http://", "ws://", 1) + "/_stcore/stream"
     try:
         async with connect(url, subprotocols=["streamlit"], max_size=16 * 2**20, open_timeout=STEP_TIMEOUT) as socket:
-            tab = _StreamlitTab(socket, urlencode({"trainee": tally.trainee, "lang": "en"}))
+            tab = _StreamlitTab(socket, urlencode({"lang": "en"}))
             await tab.run()
+            form = tab.form(SIGN_IN_FORM)  # submitted as the page does: the form's values and its button
+            await tab.run([WidgetState(id=form["Name"].id, string_value=tally.trainee),
+                           WidgetState(id=form["PIN"].id, string_value=pin),
+                           WidgetState(id=form["Sign in"].id, trigger_value=True)])
+            if not tab.sidebar("button", "Sign out") or not tab.main("button", "Check"):
+                raise AssertionError(f"not signed in: {[a.body for a in tab.sidebar('alert') + tab.main('alert')]}")
             tally.first_card = time.monotonic() - started
             while _keep_going(tally, started, duration, cap):
                 [check] = tab.main("button", "Check")
@@ -252,8 +294,8 @@ async def _websocket_session(base: str, tally: SessionTally, started: float, dur
 # --- the run ------------------------------------------------------------------------------------
 
 
-async def _run(chromium: str, base: str, browsers: list[str], sockets: list[str], duration: float, cap: int,
-               load_at_once: int, server_pid: int) -> LoadRun:
+async def _run(chromium: str, base: str, browsers: list[str], sockets: list[str], pin: str, duration: float,
+               cap: int, load_at_once: int, server_pid: int) -> LoadRun:
     from playwright.async_api import async_playwright
 
     run = LoadRun(duration=duration, sessions=[SessionTally(name, "browser") for name in browsers]
@@ -271,8 +313,8 @@ async def _run(chromium: str, base: str, browsers: list[str], sockets: list[str]
         try:
             gate, started = asyncio.Semaphore(load_at_once), time.monotonic()
             await asyncio.gather(*(
-                _browser_session(browser, base, tally, gate, started, duration, cap) if tally.kind == "browser"
-                else _websocket_session(base, tally, started, duration, cap)
+                _browser_session(browser, base, tally, pin, gate, started, duration, cap) if tally.kind == "browser"
+                else _websocket_session(base, tally, pin, started, duration, cap)
                 for tally in run.sessions
             ))
             run.finished = time.monotonic() - started
@@ -282,14 +324,14 @@ async def _run(chromium: str, base: str, browsers: list[str], sockets: list[str]
     return run
 
 
-def run_sessions(chromium: str, base: str, *, browsers: list[str], sockets: list[str], duration: float, cap: int,
-                 load_at_once: int, server_pid: int, timeout: float) -> LoadRun:
+def run_sessions(chromium: str, base: str, *, browsers: list[str], sockets: list[str], pin: str, duration: float,
+                 cap: int, load_at_once: int, server_pid: int, timeout: float) -> LoadRun:
     """Sessions for these trainees (a browser context each, or a websocket client each), all
-    answering practice cards from the moment they have a card until ``duration`` seconds
-    after the start (at least one answer, at most ``cap``). Every context and socket is
-    closed when this returns."""
+    signing in with ``pin``, then answering practice cards from the moment they have a card
+    until ``duration`` seconds after the start (at least one answer, at most ``cap``). Every
+    context and socket is closed when this returns."""
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="load-sessions") as pool:
         future = pool.submit(
-            asyncio.run, _run(chromium, base, browsers, sockets, duration, cap, load_at_once, server_pid)
+            asyncio.run, _run(chromium, base, browsers, sockets, pin, duration, cap, load_at_once, server_pid)
         )
         return future.result(timeout=timeout)

@@ -1,7 +1,8 @@
 """Twenty trainees practising at once: every acknowledged answer is stored, no page shows
 an error, and the server's memory comes back down afterwards.
 
-Twenty sessions answer practice cards for the same minute, each a distinct trainee:
+Twenty sessions sign in (each trainee has an account with a PIN) and answer practice cards
+for the same minute, each a distinct trainee:
 ``BROWSERS`` of them are Chromium contexts (one Chromium, a context and a page each, clicked
 as a trainee clicks), the others websocket clients speaking Streamlit's protocol (see
 load_sessions.py). On a 2-core machine twenty Chromium pages cannot keep up: loading them
@@ -22,6 +23,7 @@ import pytest
 from quiz.store import Store
 from tests.e2e import driver
 from tests.e2e.configured_server import running
+from tests.e2e.driver import seed_trainee
 from tests.e2e.server import AppServer
 from tests.reliability.load_sessions import active_sessions, rss_kib, run_sessions
 
@@ -36,6 +38,7 @@ LOAD_AT_ONCE = BROWSERS  # browser pages loading at the same time
 RUN_TIMEOUT = 180.0  # the whole run, or the test fails
 SETTLE_TIMEOUT = 30.0  # seconds for the server to see every session gone and its memory come down
 MIB = 1024
+PIN = "load-2468"
 
 
 @pytest.fixture(scope="module")
@@ -79,14 +82,16 @@ def test_twenty_sessions_answering_for_a_minute(server: AppServer) -> None:
     pid = server.process.pid
     log_start = server.log_path.stat().st_size
     rss_idle = rss_kib(pid)
+    trainees = [f"load-{n:02d}" for n in range(1, SESSIONS + 1)]
+    for name in ["warm-up", *trainees]:
+        seed_trainee(server.database_url, name, PIN)
     # one session first, so that the baseline has the content loaded and the caches filled
-    warm = run_sessions(CHROMIUM, server.url, browsers=["warm-up"], sockets=[], duration=0.0, cap=1, load_at_once=1,
-                        server_pid=pid, timeout=RUN_TIMEOUT)
+    warm = run_sessions(CHROMIUM, server.url, browsers=["warm-up"], sockets=[], pin=PIN, duration=0.0, cap=1,
+                        load_at_once=1, server_pid=pid, timeout=RUN_TIMEOUT)
     assert warm.sessions[0].error is None, warm.sessions[0].error
     rss_start = rss_kib(pid)
 
-    trainees = [f"load-{n:02d}" for n in range(1, SESSIONS + 1)]
-    run = run_sessions(CHROMIUM, server.url, browsers=trainees[:BROWSERS], sockets=trainees[BROWSERS:],
+    run = run_sessions(CHROMIUM, server.url, browsers=trainees[:BROWSERS], sockets=trainees[BROWSERS:], pin=PIN,
                        duration=DURATION, cap=CAP, load_at_once=LOAD_AT_ONCE, server_pid=pid, timeout=RUN_TIMEOUT)
     rss_peak = max([*run.rss_samples_kib, rss_start])
     wait_until_no_session(server.url, SETTLE_TIMEOUT)

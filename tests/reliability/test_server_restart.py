@@ -2,8 +2,9 @@
 
 A trainee answers a practice card and the first question of a mock exam, then the
 Streamlit server is stopped and started again on the same database (every session's state
-is gone with the old process). After a reload the Progress page shows the same figures,
-and the exam is offered for resuming, with the answered question still answered.
+is gone with the old process, the sign-in too). After a reload the trainee is signed out;
+signed in again with the PIN, the Progress page shows the same figures, and the exam is
+offered for resuming, with the answered question still answered.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from playwright.sync_api import expect  # noqa: E402 - only once the browser is 
 from tests.reliability.browser_steps import answer_shown_card, feedback  # noqa: E402
 
 TRAINEE = "Restart Rei"
+PIN = "restart-2468"
 QUESTIONS = 3
 
 
@@ -55,7 +57,9 @@ def progress_figures(page) -> dict[str, str]:
 
 def test_a_restart_mid_session_keeps_the_history_and_the_open_exam(page, server) -> None:
     # a practice answer
-    open_page(page, server.url, "", title="Practice", trainee=TRAINEE, lang="en")
+    driver.seed_trainee(server.database_url, TRAINEE, PIN)
+    open_page(page, server.url, "", title="Practice", lang="en")
+    driver.sign_in(page, TRAINEE, PIN)
     answer_shown_card(page)
     expect(feedback(page)).to_be_visible()
 
@@ -88,8 +92,10 @@ def test_a_restart_mid_session_keeps_the_history_and_the_open_exam(page, server)
 
     page.reload()
     expect(main(page).get_by_role("heading", name="Progress", level=1)).to_be_visible()
+    driver.expect_signed_out(page, prefilled=TRAINEE)  # a new session: the PIN is asked again
+    expect(main(page).get_by_test_id("stMetric")).to_have_count(0)
+    driver.sign_in(page, TRAINEE, PIN, type_name=False)
     assert progress_figures(page) == before
-    driver.expect_trainee(page, TRAINEE)
 
     # the exam is still open and is offered for resuming where it was
     go_to(page, "Mock exam", "Mock exam")

@@ -9,7 +9,7 @@ import streamlit as st
 
 from quiz.card_model import ScenarioCard
 from quiz.practice import card_pool
-from quiz.selection import RECENT, next_card
+from quiz.selection import RECENT, RECENT_ANSWERS, next_card
 from quiz.ui import answering, widgets
 from quiz.ui import shell as shell_module
 from quiz.variants import DEFAULT_SEED, new_seed, show_card
@@ -37,7 +37,7 @@ if not pool:
 
 
 def deal_next() -> None:
-    results = shell.store.card_results(shell.trainee.id, last=RECENT) if not state["queue"] else {}
+    results = shell.store.card_results(shell.trainee.id, last=RECENT, newest=RECENT_ANSWERS) if not state["queue"] else {}
     card_id, state["queue"] = next_card(state["queue"], pool, results, random.Random())
     state.update(card=card_id, seed=new_seed(), outcome=None, shown_at=time.time(), n=state["n"] + 1)
 
