@@ -48,3 +48,28 @@ def test_the_length_rule_bounds_are_allowed():
 @pytest.mark.parametrize("stored", ["", "plain-text-pin", "md5$abc", "scrypt$x$8$1$AAAA$AAAA", "scrypt$16384$8$1$%%%$AAAA"])
 def test_a_malformed_stored_hash_matches_nothing(stored):
     assert not pin_matches("2468", stored)
+
+
+def test_checks_from_many_threads_all_run_on_one_worker_thread(monkeypatch):
+    """Each derivation takes 16 MB, which the allocator keeps per thread: one thread only."""
+    import threading
+
+    from quiz import pin
+
+    stored = hash_pin("2468")
+    seen: set[str] = set()
+    original = pin._scrypt
+
+    def spy(*args):
+        seen.add(threading.current_thread().name)
+        return original(*args)
+
+    monkeypatch.setattr(pin, "_scrypt", spy)
+    results: list[bool] = []
+    threads = [threading.Thread(target=lambda: results.append(pin_matches("2468", stored))) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [True] * 8
+    assert len(seen) == 1 and next(iter(seen)).startswith("pin-scrypt")

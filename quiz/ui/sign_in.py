@@ -21,6 +21,7 @@ from quiz.trainee_accounts import NameTakenError, add_trainee, name_throttles, s
 
 SIGNED_IN_KEY = "trainee"  # the signed-in Trainee
 THROTTLE_KEY = "trainee_sign_in_throttle"
+MESSAGE_KEY = "sign_in_message"  # (form, text key, values): the error a form's callback left
 SESSION_CEILING = 300.0
 KEPT_ON_SIGN_OUT = frozenset({"language", "games", "categories", THROTTLE_KEY})
 
@@ -59,48 +60,72 @@ def _signed_in_panel(trainee: Trainee, language: str) -> None:
 
 
 def _sign_in_form(store: Store, language: str) -> None:
-    remembered = st.query_params.get("trainee", "")[:NAME_MAX]
-    with st.form("sign-in", clear_on_submit=True, border=False):
-        name = st.text_input(t("shell.name", language), value=remembered, max_chars=NAME_MAX, key="sign-in-name")
-        pin = st.text_input(t("shell.pin", language), type="password", max_chars=PIN_MAX, key="sign-in-pin")
-        pressed = st.form_submit_button(t("shell.sign_in", language), type="primary", icon=":material/login:",
-                                        key="sign-in-submit")
-    if not pressed:
-        return
-    if name.strip():
-        st.query_params["trainee"] = name.strip()  # refills the cleared form
-    session = st.session_state.setdefault(THROTTLE_KEY, LoginThrottle(ceiling=SESSION_CEILING))
+    # the name from the URL, once: after that the field keeps what was typed
+    st.session_state.setdefault("sign-in-name", st.query_params.get("trainee", "")[:NAME_MAX])
+    with st.form("sign-in", border=False):
+        st.text_input(t("shell.name", language), max_chars=NAME_MAX, key="sign-in-name")
+        st.text_input(t("shell.pin", language), type="password", max_chars=PIN_MAX, key="sign-in-pin")
+        st.form_submit_button(t("shell.sign_in", language), type="primary", icon=":material/login:",
+                              key="sign-in-submit", on_click=_on_sign_in, args=(store,))
+    _show_message("sign-in", language)
+
+
+def _on_sign_in(store: Store) -> None:
+    """The sign-in button's callback: check the PIN, then clear it whatever the outcome."""
+    state = st.session_state
+    name, pin = state["sign-in-name"], state["sign-in-pin"]
+    state["sign-in-pin"] = ""
+    session = state.setdefault(THROTTLE_KEY, LoginThrottle(ceiling=SESSION_CEILING))
     result = sign_in(store, name, pin, _name_throttles(), session)
     if result.trainee is not None:
         _start_session(result.trainee)
+        return
     key = "shell.sign_in_throttled" if result.throttled else "shell.sign_in_failed"
-    st.error(t(key, language, seconds=math.ceil(result.retry_after)))
+    state[MESSAGE_KEY] = ("sign-in", key, {"seconds": math.ceil(result.retry_after)})
 
 
 def _new_trainee_form(store: Store, language: str) -> None:
-    with st.form("new-trainee", clear_on_submit=True, border=False):
-        name = st.text_input(t("shell.name", language), max_chars=NAME_MAX, key="new-trainee-name")
-        pin = st.text_input(t("shell.pin", language), type="password", max_chars=PIN_MAX,
-                            help=t("shell.pin_help", language), key="new-trainee-pin")
-        again = st.text_input(t("shell.pin_again", language), type="password", max_chars=PIN_MAX,
-                              key="new-trainee-pin-again")
-        pressed = st.form_submit_button(t("shell.create", language), icon=":material/person_add:",
-                                        key="new-trainee-submit")
-    if not pressed:
-        return
+    with st.form("new-trainee", border=False):
+        st.text_input(t("shell.name", language), max_chars=NAME_MAX, key="new-trainee-name")
+        st.text_input(t("shell.pin", language), type="password", max_chars=PIN_MAX,
+                      help=t("shell.pin_help", language), key="new-trainee-pin")
+        st.text_input(t("shell.pin_again", language), type="password", max_chars=PIN_MAX, key="new-trainee-pin-again")
+        st.form_submit_button(t("shell.create", language), icon=":material/person_add:", key="new-trainee-submit",
+                              on_click=_on_new_trainee, args=(store,))
+    _show_message("new-trainee", language)
+
+
+def _on_new_trainee(store: Store) -> None:
+    """The add button's callback: add and sign in, or say why not (keeping the name typed)."""
+    state = st.session_state
+    name, pin, again = state["new-trainee-name"], state["new-trainee-pin"], state["new-trainee-pin-again"]
+    state["new-trainee-pin"] = state["new-trainee-pin-again"] = ""
+    problem: tuple[str, dict[str, object]]
     if not name.strip():
-        st.error(t("shell.name_missing", language))
-    elif _pins_agree(pin, again, language):
+        problem = ("shell.name_missing", {})
+    elif pin != again:
+        problem = ("shell.pins_differ", {})
+    else:
         try:
             created = add_trainee(store, name, pin)
         except NameTakenError:
-            st.error(t("shell.name_taken", language))
+            problem = ("shell.name_taken", {})
         except PinRuleError as error:
-            st.error(t(f"shell.pin_{error.rule}", language))
+            problem = (f"shell.pin_{error.rule}", {})
         except ValueError:
-            st.error(t("shell.name_invalid", language, max=NAME_MAX))
+            problem = ("shell.name_invalid", {"max": NAME_MAX})
         else:
             _start_session(created)
+            return
+    state[MESSAGE_KEY] = ("new-trainee", *problem)
+
+
+def _show_message(form: str, language: str) -> None:
+    """The error a callback left for ``form``, shown once."""
+    message = st.session_state.get(MESSAGE_KEY)
+    if message is not None and message[0] == form:
+        del st.session_state[MESSAGE_KEY]
+        st.error(t(message[1], language, **message[2]))
 
 
 def new_pin_form(store: Store, trainee: Trainee, language: str) -> None:
@@ -127,11 +152,11 @@ def _pins_agree(pin: str, again: str, language: str) -> bool:
 
 
 def _start_session(trainee: Trainee) -> None:
-    """Forget what the previous trainee of this browser left behind, then sign in."""
+    """Forget what the previous trainee of this browser left behind, then sign in (called
+    from a button's callback: the run that follows draws the signed-in app)."""
     _sign_out()
     st.session_state[SIGNED_IN_KEY] = trainee
     st.query_params["trainee"] = trainee.name
-    st.rerun()
 
 
 def _sign_out() -> None:

@@ -160,3 +160,15 @@ def test_a_supervisor_gives_a_forgotten_pin_a_new_one(aiko, monkeypatch, open_si
     at.button(key="new-pin-submit").click().run()
     assert "can sign in with the new PIN" in at.success[0].value
     assert signed_in_name(sign_in(open_signed_out(), "Aiko", "1122")) == "Aiko"
+
+
+def test_after_a_refused_try_the_name_stays_and_the_pin_is_cleared(aiko, open_signed_out):
+    at = sign_in(open_signed_out({"trainee": "Ben"}), "Aiko", "1111")
+    assert at.text_input(key="sign-in-name").value == "Aiko"  # what was typed, not the URL's name
+    assert at.text_input(key="sign-in-pin").value == ""
+    at = add_me(at, "Chie", "9753", again="9754")
+    assert at.text_input(key="new-trainee-name").value == "Chie"
+    assert at.text_input(key="new-trainee-pin").value == "" and at.text_input(key="new-trainee-pin-again").value == ""
+    assert "The two PINs differ" in at.error[0].value
+    at.run()  # an error is shown once, not on every later run
+    assert not at.error
