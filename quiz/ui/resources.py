@@ -35,13 +35,6 @@ def content() -> Content:
         return _content(str(content_dir()))
 
 
-def preload_content() -> None:
-    """Start loading the content in a background thread when nothing is loaded yet, so a
-    fresh server's first page can draw what needs no content (the sign-in form) meanwhile."""
-    if _content.cache_info().currsize == 0 and not _CONTENT_LOCK.locked():
-        threading.Thread(target=content, name="content-preload", daemon=True).start()
-
-
 def reload_content() -> None:
     """Forget the loaded content: the next run of any page loads it afresh (after an import)."""
     with _CONTENT_LOCK:

@@ -53,15 +53,13 @@ def category_key(ruleset_id: str, category_id: str) -> str:
 
 def render_sidebar() -> Shell:
     """Draw the sidebar and remember the result for the page that runs next."""
-    resources.preload_content()  # a fresh server: the content loads while the sign-in form shows
-    store = resources.store()
+    content, store = resources.content(), resources.store()
     title = st.sidebar.empty()
     language = _language()
     title.markdown(f"### :material/gavel: {t('app.name', language)}")
     with st.sidebar:
         trainee = trainee_panel(store, language)
         due_slot = st.empty()
-        content = resources.content()
         rulesets = _rulesets(content, language)
         categories = _categories(content, rulesets, language)
         if content.problems:
