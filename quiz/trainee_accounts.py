@@ -16,8 +16,8 @@ from sqlalchemy.exc import IntegrityError
 
 from quiz.attempt import utc_now
 from quiz.errors import QuizError
-from quiz.login import LoginThrottle, ThrottleBook, attempt
-from quiz.pin import hash_pin, pin_matches
+from quiz.login import LoginResult, LoginThrottle, ThrottleBook, attempt
+from quiz.pin import check_pin_rule, hash_pin, pin_matches
 from quiz.store import Store, Trainee, valid_name
 from quiz.tables import trainee_pins, trainees
 
@@ -99,6 +99,22 @@ def sign_in(store: Store, name: str, pin: str, book: ThrottleBook, session: Logi
 
     result = attempt(check, [session, book.for_key(throttle_key(name))])
     return SignIn(found[0] if found else None, result.retry_after, result.throttled)
+
+
+def change_pin(store: Store, trainee: Trainee, current: str, new: str, book: ThrottleBook,
+               session: LoginThrottle) -> LoginResult:
+    """Give ``trainee`` the PIN ``new`` when ``current`` is their PIN now (throttled like a
+    sign-in, under the same name). Raises ``PinRuleError`` for a bad new PIN, checked first."""
+    check_pin_rule(new)
+
+    def check() -> bool:
+        _, stored = _account(store, trainee.name)
+        return pin_matches(current, stored if stored is not None else _dummy_hash()) and stored is not None
+
+    result = attempt(check, [session, book.for_key(throttle_key(trainee.name))])
+    if result.unlocked:
+        set_pin(store, trainee.id, new)
+    return result
 
 
 def _account(store: Store, name: str) -> tuple[Trainee | None, str | None]:

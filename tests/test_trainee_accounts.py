@@ -91,3 +91,28 @@ def test_a_bad_pin_adds_no_trainee(store):
 
 def test_names_share_a_throttle_whatever_their_case_and_spaces():
     assert throttle_key(" Aiko ") == throttle_key("AIKO") == throttle_key("aiko")
+
+
+def test_a_trainee_changes_their_pin_with_the_current_one(store):
+    from quiz.trainee_accounts import change_pin
+
+    aiko = add_trainee(store, "Aiko", "2468")
+    book = name_throttles()
+    assert change_pin(store, aiko, "2468", "1357", book, fresh_session()).unlocked
+    assert sign_in(store, "Aiko", "1357", name_throttles(), fresh_session()).trainee == aiko
+    assert sign_in(store, "Aiko", "2468", name_throttles(), fresh_session()).trainee is None
+
+
+def test_a_wrong_current_pin_changes_nothing_and_is_throttled_with_sign_ins(store):
+    from quiz.trainee_accounts import change_pin
+
+    aiko = add_trainee(store, "Aiko", "2468")
+    book = name_throttles()
+    refused = change_pin(store, aiko, "0000", "1357", book, fresh_session())
+    assert not refused.unlocked and refused.retry_after == 1.0
+    # the name's wait holds for a sign-in too, and the old PIN still works afterwards
+    assert sign_in(store, "Aiko", "2468", book, fresh_session()).throttled
+    assert sign_in(store, "Aiko", "2468", name_throttles(), fresh_session()).trainee == aiko
+    with pytest.raises(PinRuleError):
+        change_pin(store, aiko, "2468", "12", name_throttles(), fresh_session())
+    assert sign_in(store, "Aiko", "2468", name_throttles(), fresh_session()).trainee == aiko

@@ -53,13 +53,15 @@ def category_key(ruleset_id: str, category_id: str) -> str:
 
 def render_sidebar() -> Shell:
     """Draw the sidebar and remember the result for the page that runs next."""
-    content, store = resources.content(), resources.store()
+    store = resources.store()
     title = st.sidebar.empty()
     language = _language()
     title.markdown(f"### :material/gavel: {t('app.name', language)}")
     with st.sidebar:
         trainee = trainee_panel(store, language)
         due_slot = st.empty()
+        # Only now: on a fresh server the browser draws the sign-in form while this loads.
+        content = resources.content()
         rulesets = _rulesets(content, language)
         categories = _categories(content, rulesets, language)
         if content.problems:

@@ -17,7 +17,7 @@ from quiz.markdown import escape_markdown
 from quiz.pin import PIN_MAX, PinRuleError
 from quiz.store import Store, Trainee
 from quiz.tables import NAME_MAX
-from quiz.trainee_accounts import NameTakenError, add_trainee, name_throttles, set_pin, sign_in
+from quiz.trainee_accounts import NameTakenError, add_trainee, change_pin, name_throttles, set_pin, sign_in
 
 SIGNED_IN_KEY = "trainee"  # the signed-in Trainee
 THROTTLE_KEY = "trainee_sign_in_throttle"
@@ -43,6 +43,8 @@ def trainee_panel(store: Store, language: str) -> Trainee | None:
     trainee = signed_in()
     if trainee is not None:
         _signed_in_panel(trainee, language)
+        with st.expander(t("shell.change_pin", language), icon=":material/key:"):
+            _change_pin_form(store, trainee, language)
         return trainee
     _sign_in_form(store, language)
     with st.expander(t("shell.new_trainee", language), icon=":material/person_add:"):
@@ -120,12 +122,45 @@ def _on_new_trainee(store: Store) -> None:
     state[MESSAGE_KEY] = ("new-trainee", *problem)
 
 
+def _change_pin_form(store: Store, trainee: Trainee, language: str) -> None:
+    with st.form("change-pin", border=False):
+        st.text_input(t("shell.current_pin", language), type="password", max_chars=PIN_MAX, key="change-pin-current")
+        st.text_input(t("shell.new_pin", language), type="password", max_chars=PIN_MAX,
+                      help=t("shell.pin_help", language), key="change-pin-new")
+        st.text_input(t("shell.pin_again", language), type="password", max_chars=PIN_MAX, key="change-pin-again")
+        st.form_submit_button(t("shell.change_pin", language), key="change-pin-submit",
+                              on_click=_on_change_pin, args=(store, trainee))
+    _show_message("change-pin", language)
+
+
+def _on_change_pin(store: Store, trainee: Trainee) -> None:
+    """The change button's callback: every field is cleared whatever the outcome."""
+    state = st.session_state
+    current, new, again = state["change-pin-current"], state["change-pin-new"], state["change-pin-again"]
+    state["change-pin-current"] = state["change-pin-new"] = state["change-pin-again"] = ""
+    if new != again:
+        state[MESSAGE_KEY] = ("change-pin", "shell.pins_differ", {})
+        return
+    session = state.setdefault(THROTTLE_KEY, LoginThrottle(ceiling=SESSION_CEILING))
+    try:
+        result = change_pin(store, trainee, current, new, _name_throttles(), session)
+    except PinRuleError as error:
+        state[MESSAGE_KEY] = ("change-pin", f"shell.pin_{error.rule}", {})
+        return
+    if result.unlocked:
+        state[MESSAGE_KEY] = ("change-pin", "shell.pin_changed", {}, "success")
+    else:
+        key = "shell.sign_in_throttled" if result.throttled else "shell.current_pin_wrong"
+        state[MESSAGE_KEY] = ("change-pin", key, {"seconds": math.ceil(result.retry_after)})
+
+
 def _show_message(form: str, language: str) -> None:
-    """The error a callback left for ``form``, shown once."""
+    """The message a callback left for ``form`` (an error unless it says otherwise), shown once."""
     message = st.session_state.get(MESSAGE_KEY)
     if message is not None and message[0] == form:
         del st.session_state[MESSAGE_KEY]
-        st.error(t(message[1], language, **message[2]))
+        show = st.success if message[3:] == ("success",) else st.error
+        show(t(message[1], language, **message[2]))
 
 
 def new_pin_form(store: Store, trainee: Trainee, language: str) -> None:

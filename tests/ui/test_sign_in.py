@@ -8,7 +8,9 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from quiz.trainee_accounts import add_trainee
+from quiz.login import LoginThrottle
+from quiz.trainee_accounts import add_trainee, name_throttles
+from quiz.trainee_accounts import sign_in as core_sign_in
 from quiz.attempt import utc_now
 from quiz.loader import load_content_cached
 from tests.ui import seeding
@@ -172,3 +174,33 @@ def test_after_a_refused_try_the_name_stays_and_the_pin_is_cleared(aiko, open_si
     assert "The two PINs differ" in at.error[0].value
     at.run()  # an error is shown once, not on every later run
     assert not at.error
+
+
+def change_my_pin(at: AppTest, current: str, new: str, again: str | None = None) -> AppTest:
+    at.text_input(key="change-pin-current").set_value(current)
+    at.text_input(key="change-pin-new").set_value(new)
+    at.text_input(key="change-pin-again").set_value(new if again is None else again)
+    at.button(key="change-pin-submit").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_a_trainee_changes_their_own_pin(aiko, open_signed_out):
+    at = change_my_pin(sign_in(open_signed_out(), "Aiko", PIN), PIN, "1122")
+    assert "Your PIN is changed" in at.success[0].value
+    assert all(at.text_input(key=k).value == "" for k in ("change-pin-current", "change-pin-new", "change-pin-again"))
+    assert signed_in_name(sign_in(open_signed_out(), "Aiko", "1122")) == "Aiko"
+    assert signed_in_name(sign_in(open_signed_out(), "Aiko", PIN)) is None
+
+
+@pytest.mark.parametrize(
+    "current, new, again, message",
+    [("0000", "1122", None, "not your current PIN"), (PIN, "1122", "1123", "The two PINs differ"),
+     (PIN, "11", None, "at least 4 characters")],
+)
+def test_a_refused_pin_change_keeps_the_old_pin(aiko, store, open_signed_out, current, new, again, message):
+    at = change_my_pin(sign_in(open_signed_out(), "Aiko", PIN), current, new, again)
+    assert message in at.error[0].value and not at.success
+    assert signed_in_name(at) == "Aiko"  # still signed in
+    # checked past the throttle a wrong current PIN sets off (it counts as a wrong sign-in)
+    assert core_sign_in(store, "Aiko", PIN, name_throttles(), LoginThrottle()).trainee == aiko

@@ -4,6 +4,7 @@ Floors measure what Streamlit itself costs for a page of the same shape, so they
 same kinds of widgets with constant data and nothing from the app's own code.
 """
 
+from pathlib import Path
 from typing import Callable
 
 import streamlit as st
@@ -11,6 +12,9 @@ import streamlit as st
 from quiz.bench.scripts import FLOOR_SIGN_IN_PARAM
 
 PAGE_TITLES = ("Practice", "Review", "Mock exam", "Progress", "Reference", "Team", "Content")
+# The other pages are files, as the app's are: Streamlit resolves and checks a file page's
+# path on every run, which a callable page does not cost.
+PAGE_FILES = Path(__file__).resolve().parent / "router_pages"  # not pages/: Streamlit would list it itself
 
 
 
@@ -30,6 +34,12 @@ def run_floor(body: Callable[[], None], title: str) -> None:
         if st.session_state["floor-signed-in"]:
             st.markdown(":material/person: **Aiko**")
             st.button("Sign out", icon=":material/logout:")
+            with st.expander("Change my PIN", icon=":material/key:"):
+                with st.form("change-pin", border=False):
+                    st.text_input("Current PIN", type="password")
+                    st.text_input("New PIN", type="password", help="4 or more characters.")
+                    st.text_input("Same PIN again", type="password")
+                    st.form_submit_button("Change my PIN")
         else:
             _sign_in_form()
         st.caption("Due for review: 3")
@@ -38,8 +48,8 @@ def run_floor(body: Callable[[], None], title: str) -> None:
         st.multiselect("Categories", [f"category-{n}" for n in range(15)])
     shown = body if st.session_state["floor-signed-in"] else lambda: _ask_to_sign_in(title)
     pages = [st.Page(shown, title=title, url_path="floor", default=True)]
-    pages += [st.Page(lambda: None, title=name, url_path=f"floor-{n}") for n, name in enumerate(PAGE_TITLES)
-              if name != title]
+    pages += [st.Page(PAGE_FILES / f"floor_{n}.py", title=name, url_path=f"floor-{n}")
+              for n, name in enumerate(PAGE_TITLES) if name != title]
     st.navigation(pages, position="top").run()
 
 
