@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from sqlalchemy import insert
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from quiz.attempt import AttemptRecord
@@ -26,8 +27,13 @@ def save_answer(store: Store, record: AttemptRecord) -> int:
         return _save(store, record)
 
 
+def record_answer(conn: Connection, record: AttemptRecord) -> int:
+    """Within the caller's transaction: insert the attempt and review the card's schedule."""
+    result = conn.execute(insert(attempts).values(**asdict(record)))
+    reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
+    return int(result.inserted_primary_key[0])
+
+
 def _save(store: Store, record: AttemptRecord) -> int:
     with store.engine.begin() as conn:
-        result = conn.execute(insert(attempts).values(**asdict(record)))
-        reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
-    return int(result.inserted_primary_key[0])
+        return record_answer(conn, record)

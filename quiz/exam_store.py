@@ -13,8 +13,9 @@ from typing import Any, Mapping
 import pandas as pd
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
-from quiz.answers import save_answer
+from quiz.answers import record_answer
 from quiz.attempt import ATTEMPT_FIELDS, AttemptRecord
 from quiz.errors import QuizError
 from quiz.exam import Exam, ExamSpec, accepts_answer, answers_by_card, deadline_for, score_exam
@@ -97,18 +98,30 @@ def save_exam_answer(store: Store, record: AttemptRecord, now: datetime) -> bool
     """Store an answer to a question of the exam ``record.exam_id`` if it still counts.
 
     It counts when the exam is open and in time and the question has no answer yet; then it
-    is saved with ``quiz.answers.save_answer`` (the attempt and the card's review schedule).
+    is saved as ``quiz.answers.save_answer`` saves (the attempt and the card's review schedule).
     Otherwise nothing is stored and False is returned.
     """
     if record.exam_id is None or record.mode != "exam":
         raise ValueError("an exam answer needs mode 'exam' and its exam_id")
-    exam = get_exam(store, record.exam_id)
-    if exam is None:
-        raise LookupError(f"no exam {record.exam_id}")
-    answered = answers_by_card(exam, exam_answers(store, exam.id))
-    if not accepts_answer(exam, record.card_id, answered, now):
-        return False
-    save_answer(store, record)
+    try:
+        return _save_exam_answer(store, record, now)
+    except IntegrityError:  # the card's review schedule was created meanwhile: once more
+        return _save_exam_answer(store, record, now)
+
+
+def _save_exam_answer(store: Store, record: AttemptRecord, now: datetime) -> bool:
+    """The check and the insert in one transaction that holds the exam's row, so that two
+    tabs answering the same question at once cannot both find it unanswered."""
+    with store.engine.begin() as conn:
+        _lock_exam(conn, record.exam_id)
+        row = conn.execute(select(exams).where(exams.c.id == record.exam_id)).one_or_none()
+        if row is None:
+            raise LookupError(f"no exam {record.exam_id}")
+        exam = _exam(row._mapping)
+        answered = answers_by_card(exam, _answers(conn, exam.id))
+        if not accepts_answer(exam, record.card_id, answered, now):
+            return False
+        record_answer(conn, record)
     return True
 
 
@@ -142,6 +155,12 @@ def _lock_trainee(conn: Connection, trainee_id: int) -> None:
     say) cannot both find no open exam and both start one. A write, not SELECT ... FOR UPDATE:
     SQLite ignores FOR UPDATE, but a write takes its database lock at once."""
     conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(name=trainees.c.name))
+
+
+def _lock_exam(conn: Connection, exam_id: int) -> None:
+    """Hold the exam's row until the transaction ends (a write, for SQLite's sake: see
+    ``_lock_trainee``)."""
+    conn.execute(update(exams).where(exams.c.id == exam_id).values(preset=exams.c.preset))
 
 
 def _open_rows(conn: Connection, trainee_id: int, now: datetime) -> list[Mapping[str, Any]]:

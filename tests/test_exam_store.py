@@ -117,6 +117,29 @@ def test_answers_are_stored_at_once_and_only_while_they_count(store, trainee_id)
     assert list(stored["mode"]) == ["exam"] and list(stored["exam_id"]) == [exam.id]
 
 
+def test_of_answers_to_one_question_given_at_the_same_moment_only_one_is_stored(store, trainee_id):
+    """Two tabs of one trainee answering the same question together: one answer counts."""
+    sessions = 4
+    for attempt_round in range(3):  # a race is a chance: try it a few times
+        exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START + timedelta(hours=attempt_round))
+        barrier = threading.Barrier(sessions)
+        outcomes: list[bool] = []
+
+        def give(correct: bool) -> None:
+            barrier.wait()
+            record = answer(trainee_id, exam.id, "ygo-a", correct, 60 * attempt_round + 1)
+            outcomes.append(save_exam_answer(store, record, at(60 * attempt_round + 1)))
+
+        threads = [threading.Thread(target=give, args=(n % 2 == 0,)) for n in range(sessions)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert sorted(outcomes) == [False] * (sessions - 1) + [True]
+        assert len(exam_answers(store, exam.id)) == 1
+        hand_in(store, exam.id, at(60 * attempt_round + 2))
+
+
 def test_handing_in_scores_the_answers_and_counts_the_rest_wrong(store, trainee_id):
     exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
     for minutes, (card, right) in enumerate([("ygo-d", True), ("ygo-a", True), ("pkm-c", False)], start=1):
