@@ -28,21 +28,21 @@ def open_signed_out(open_app):
     return start
 
 
-def sign_in(at: AppTest, name: str, pin: str) -> AppTest:
-    at.text_input(key="sign-in-name").set_value(name)
-    at.text_input(key="sign-in-pin").set_value(pin)
-    at.button(key="sign-in-submit").click().run()
+def submit(at: AppTest, form: str, **fields: str) -> AppTest:
+    """Fill the text inputs ``<form>-<field>`` of a sidebar form and press its button."""
+    for field, value in fields.items():
+        at.text_input(key=f"{form}-{field.replace('_', '-')}").set_value(value)
+    at.button(key=f"{form}-submit").click().run()
     assert not at.exception, at.exception
     return at
+
+
+def sign_in(at: AppTest, name: str, pin: str) -> AppTest:
+    return submit(at, "sign-in", name=name, pin=pin)
 
 
 def add_me(at: AppTest, name: str, pin: str, again: str | None = None) -> AppTest:
-    at.text_input(key="new-trainee-name").set_value(name)
-    at.text_input(key="new-trainee-pin").set_value(pin)
-    at.text_input(key="new-trainee-pin-again").set_value(pin if again is None else again)
-    at.button(key="new-trainee-submit").click().run()
-    assert not at.exception, at.exception
-    return at
+    return submit(at, "new-trainee", name=name, pin=pin, pin_again=pin if again is None else again)
 
 
 def shown_text(at: AppTest) -> str:
@@ -177,12 +177,7 @@ def test_after_a_refused_try_the_name_stays_and_the_pin_is_cleared(aiko, open_si
 
 
 def change_my_pin(at: AppTest, current: str, new: str, again: str | None = None) -> AppTest:
-    at.text_input(key="change-pin-current").set_value(current)
-    at.text_input(key="change-pin-new").set_value(new)
-    at.text_input(key="change-pin-again").set_value(new if again is None else again)
-    at.button(key="change-pin-submit").click().run()
-    assert not at.exception, at.exception
-    return at
+    return submit(at, "change-pin", current=current, new=new, again=new if again is None else again)
 
 
 def test_a_trainee_changes_their_own_pin(aiko, open_signed_out):
