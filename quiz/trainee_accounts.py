@@ -90,12 +90,10 @@ def sign_in(store: Store, name: str, pin: str, book: ThrottleBook, session: Logi
     found: list[Trainee] = []
 
     def check() -> bool:
-        trainee, stored = _account(store, name)
-        matched = pin_matches(pin, stored if stored is not None else _dummy_hash())
-        if matched and trainee is not None and stored is not None:
-            found.append(trainee)
-            return True
-        return False
+        holder = _pin_holder(store, name, pin)
+        if holder is not None:
+            found.append(holder)
+        return holder is not None
 
     result = attempt(check, [session, book.for_key(throttle_key(name))])
     return SignIn(found[0] if found else None, result.retry_after, result.throttled)
@@ -106,15 +104,19 @@ def change_pin(store: Store, trainee: Trainee, current: str, new: str, book: Thr
     """Give ``trainee`` the PIN ``new`` when ``current`` is their PIN now (throttled like a
     sign-in, under the same name). Raises ``PinRuleError`` for a bad new PIN, checked first."""
     check_pin_rule(new)
-
-    def check() -> bool:
-        _, stored = _account(store, trainee.name)
-        return pin_matches(current, stored if stored is not None else _dummy_hash()) and stored is not None
-
-    result = attempt(check, [session, book.for_key(throttle_key(trainee.name))])
+    result = attempt(lambda: _pin_holder(store, trainee.name, current) is not None,
+                     [session, book.for_key(throttle_key(trainee.name))])
     if result.unlocked:
         set_pin(store, trainee.id, new)
     return result
+
+
+def _pin_holder(store: Store, name: str, pin: str) -> Trainee | None:
+    """The trainee of that name when ``pin`` is their PIN. An unknown name, or one without a
+    PIN, is checked against a dummy hash, so every answer costs the same work."""
+    trainee, stored = _account(store, name)
+    matched = pin_matches(pin, stored if stored is not None else _dummy_hash())
+    return trainee if matched and stored is not None else None
 
 
 def _account(store: Store, name: str) -> tuple[Trainee | None, str | None]:

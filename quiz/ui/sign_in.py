@@ -32,6 +32,11 @@ def _name_throttles() -> ThrottleBook:
     return name_throttles()
 
 
+def _session_throttle() -> LoginThrottle:
+    """This browser session's throttle, shared by signing in and changing the PIN."""
+    return st.session_state.setdefault(THROTTLE_KEY, LoginThrottle(ceiling=SESSION_CEILING))
+
+
 def signed_in() -> Trainee | None:
     trainee = st.session_state.get(SIGNED_IN_KEY)
     return trainee if isinstance(trainee, Trainee) else None
@@ -77,8 +82,7 @@ def _on_sign_in(store: Store) -> None:
     state = st.session_state
     name, pin = state["sign-in-name"], state["sign-in-pin"]
     state["sign-in-pin"] = ""
-    session = state.setdefault(THROTTLE_KEY, LoginThrottle(ceiling=SESSION_CEILING))
-    result = sign_in(store, name, pin, _name_throttles(), session)
+    result = sign_in(store, name, pin, _name_throttles(), _session_throttle())
     if result.trainee is not None:
         _start_session(result.trainee)
         return
@@ -141,9 +145,8 @@ def _on_change_pin(store: Store, trainee: Trainee) -> None:
     if new != again:
         state[MESSAGE_KEY] = ("change-pin", "shell.pins_differ", {})
         return
-    session = state.setdefault(THROTTLE_KEY, LoginThrottle(ceiling=SESSION_CEILING))
     try:
-        result = change_pin(store, trainee, current, new, _name_throttles(), session)
+        result = change_pin(store, trainee, current, new, _name_throttles(), _session_throttle())
     except PinRuleError as error:
         state[MESSAGE_KEY] = ("change-pin", f"shell.pin_{error.rule}", {})
         return
