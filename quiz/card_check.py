@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from quiz.card_model import KnowledgeCard, ScenarioCard
+from quiz.card_model import AnyCard, JudgementCallCard, ScenarioCard
+from quiz.engine import judge
+from quiz.errors import QuizError, UndecidedCaseError
 from quiz.ruleset_check import Finding, citation_problems
 from quiz.ruleset_model import Ruleset
 from quiz.variant_check import changing_answer, judge_every_showing, variant_problems
 
 
 def check_card(
-    card: ScenarioCard | KnowledgeCard, rulesets: dict[str, Ruleset], folder: str | None
+    card: AnyCard, rulesets: dict[str, Ruleset], folder: str | None
 ) -> list[Finding]:
     """Every problem of a structurally valid card, as (location, message) pairs."""
     ruleset = rulesets.get(card.ruleset)
@@ -21,7 +23,37 @@ def check_card(
     found += [(("source", "ja"), m) for m in citation_problems(card.source, ruleset.quotes_source)]
     if isinstance(card, ScenarioCard):
         found += _check_scenario(card, ruleset)
+    if isinstance(card, JudgementCallCard):
+        found += _check_judgement_call(card, ruleset)
     return found
+
+
+def _check_judgement_call(card: JudgementCallCard, ruleset: Ruleset) -> list[Finding]:
+    """The nearest line and principle exist; stated facts are ones the document does not decide."""
+    found: list[Finding] = []
+    if not any(p.id == card.principle for p in ruleset.principles):
+        known = ", ".join(p.id for p in ruleset.principles)
+        found.append((("principle",), f"unknown principle {card.principle!r}; known: {known}"))
+    if card.nearest is None:
+        if card.facts:
+            found.append((("facts",), "facts are checked against the nearest line: name one, or give no facts"))
+        return found
+    if ruleset.infraction(card.nearest) is None:
+        known = ", ".join(i.id for i in ruleset.infractions)
+        return found + [(("nearest",), f"unknown infraction {card.nearest!r}; known: {known}")]
+    if not card.facts:
+        return found
+    try:
+        verdict = judge(ruleset, card.nearest, card.facts)
+    except UndecidedCaseError:
+        return found
+    except QuizError as error:
+        return found + [(("facts",), str(error))]
+    return found + [(
+        ("facts",),
+        f"the document decides this case ({verdict.penalty}, {' > '.join(verdict.trace)}): "
+        "make it a scenario card, or state the facts the document leaves open",
+    )]
 
 
 def _check_scenario(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:

@@ -1,4 +1,5 @@
-"""Models of card files: scenario cards (judged by the engine) and knowledge cards."""
+"""Models of card files: scenario cards (judged by the engine), knowledge cards, and
+judgement calls (cases the document leaves to the head judge)."""
 
 from __future__ import annotations
 
@@ -69,7 +70,30 @@ class KnowledgeCard(CardBase):
         return self
 
 
-Card = Annotated[Union[ScenarioCard, KnowledgeCard], Field(discriminator="kind")]
+NO_LISTED_INFRACTION = "(none)"  # a judgement call's answer when no line of the document covers the case
+
+
+class JudgementCallCard(CardBase):
+    """A case the document does not decide: graded only on what it does decide.
+
+    The trainee says which line of the document is nearest (``nearest``, an infraction id),
+    or that no listed infraction covers the case (``nearest: null``). The feedback shows the
+    nearest lines, the principle that leaves the rest to the head judge, and why.
+    """
+
+    kind: Literal["judgement_call"]
+    situation: Text
+    nearest: str | None = Field(description="The infraction whose line is nearest; null when no line covers the case")
+    facts: dict[str, bool | int] = Field(
+        default_factory=dict,
+        description="With nearest: the facts under which the engine must refuse the case (checked at validation)",
+    )
+    principle: str = Field(description="The ruleset's principle that leaves the case to the head judge")
+    explanation: Text
+
+
+Card = Annotated[Union[ScenarioCard, KnowledgeCard, JudgementCallCard], Field(discriminator="kind")]
+AnyCard = ScenarioCard | KnowledgeCard | JudgementCallCard
 
 
 class CardFile(StrictModel):

@@ -18,12 +18,12 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from quiz.card_model import Card
 from quiz.errors import Problem
-from quiz.loader import PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, Content, fingerprint, load_content
+from quiz.loader import FINGERPRINT_MEMO, PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, Content, fingerprint, load_content
 from quiz.practice import category_keys, remember_category_keys
 from quiz.ruleset_model import Ruleset
 from quiz.themes import Theme
 
-FORMAT = 2
+FORMAT = 3
 CODE_DIR = Path(__file__).resolve().parent
 DEFAULT_DIR = PROJECT_ROOT / "data" / "cache"
 PREFIX = "content-"
@@ -50,6 +50,7 @@ class Snapshot(BaseModel):
     themes: list[Theme]
     problems: list[_Problem]
     card_categories: dict[str, str]  # derived: each card's category key, which takes judging every card
+    fingerprint: str  # derived: Content.fingerprint(), which takes hashing every card
 
     @classmethod
     def of(cls, content: Content) -> "Snapshot":
@@ -62,6 +63,7 @@ class Snapshot(BaseModel):
             themes=content.themes,
             problems=[_Problem(path=p.path, line=p.line, field=p.field, message=p.message) for p in content.problems],
             card_categories=category_keys(content),
+            fingerprint=content.fingerprint(),
         )
 
     def content(self) -> Content:
@@ -72,6 +74,7 @@ class Snapshot(BaseModel):
             loaded.rulesets[ruleset.id] = ruleset
         loaded.cards = {card.id: card for card in self.cards}
         remember_category_keys(loaded, self.card_categories)
+        loaded.memo(FINGERPRINT_MEMO, lambda: self.fingerprint)
         return loaded
 
 

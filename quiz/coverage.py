@@ -1,10 +1,12 @@
-"""How many scenario cards exercise each rule branch of each ruleset."""
+"""How many cards exercise each branch of each ruleset: rules, refusals, escalations,
+upgrades and scopes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from quiz.engine import judge
+from quiz.engine import judge, scope_branch
+from quiz.errors import UndecidedCaseError
 from quiz.loader import Content
 from quiz.ruleset_model import Ruleset
 from quiz.variants import possible_facts
@@ -27,13 +29,15 @@ def branches(ruleset: Ruleset) -> list[str]:
     found = [f"{ruleset.id}/{inf.id}/{rule.id}" for inf in ruleset.infractions for rule in inf.rules]
     found += [f"{ruleset.id}/escalation/{e.id}" for e in ruleset.escalations]
     found += [f"{ruleset.id}/upgrade/{u.id}" for u in ruleset.upgrades]
+    found += [scope_branch(ruleset.id, p.id, s.applies_to) for p in ruleset.ladder for s in p.scopes]
     return found
 
 
 def coverage(content: Content) -> list[BranchCount]:
     """Card counts for every branch of every loaded ruleset.
 
-    A variant card counts once for every branch that some combination of its values reaches.
+    A variant card counts once for every branch that some combination of its values reaches;
+    a judgement call with facts counts for the refusal it reaches.
     """
     counts = {b: 0 for rs in content.rulesets.values() for b in branches(rs)}
     for card in content.scenario_cards:
@@ -42,4 +46,13 @@ def coverage(content: Content) -> list[BranchCount]:
         for step in reached:
             if step in counts:
                 counts[step] += 1
+    for call in content.judgement_calls:
+        if call.nearest is None or not call.facts:
+            continue
+        try:
+            judge(content.rulesets[call.ruleset], call.nearest, call.facts)
+        except UndecidedCaseError as refused:
+            for step in set(refused.trace):
+                if step in counts:
+                    counts[step] += 1
     return [BranchCount(branch, n) for branch, n in counts.items()]

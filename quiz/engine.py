@@ -1,18 +1,20 @@
 """The rules engine: (ruleset, infraction, facts) -> Verdict, with no game-specific code.
 
 Rules of an infraction are tried in order and the first whose condition holds decides;
-a rule may hand the case to another infraction (``becomes``). Then the ruleset's
-escalations may replace the penalty, the ladder adds its scope and optional fixes, and
-discretionary upgrades widen what a grader accepts.
+a rule may hand the case to another infraction (``becomes``) or refuse it (``undecided``:
+the document does not decide it). Then the ruleset's escalations may replace the penalty
+(the original fixes stay unless the case can no longer be put right), the ladder adds its
+optional fixes and where the penalty applies, and discretionary upgrades widen what a
+grader accepts, up to the cap each names.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from quiz.conditions import Predicate, parse_condition
-from quiz.errors import UnknownIdError
+from quiz.conditions import Condition, parse_condition
+from quiz.errors import UndecidedCaseError, UnknownIdError
 from quiz.facts import FactSpec, resolve_facts
 from quiz.ruleset_model import Citation, Escalation, Infraction, Penalty, Rule, Ruleset, Upgrade
 from quiz.text import Text
@@ -23,28 +25,56 @@ MEMO_LIMIT = 50_000
 
 
 @dataclass(frozen=True, slots=True)
-class _Rule:
+class CompiledRule:
     rule: Rule
-    holds: Predicate | None
+    when: Condition | None
     cited: CitedLine
 
 
 @dataclass(frozen=True, slots=True)
-class _Compiled:
+class CompiledScope:
+    when: Condition
+    applies_to: str
+    cited: CitedLine
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledEscalation:
+    escalation: Escalation
+    when: Condition
+    sources: frozenset[str]
+    cited: CitedLine
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledUpgrade:
+    upgrade: Upgrade
+    when: Condition
+    branches: frozenset[str] | None
+    cap: int
+    cited: CitedLine
+
+
+@dataclass(slots=True)
+class CompiledRuleset:
+    """A checked ruleset with every condition parsed once; what the engine and its queries read."""
+
     ruleset: Ruleset
     facts: dict[str, FactSpec]
-    infractions: dict[str, tuple[Infraction, tuple[_Rule, ...]]]
+    infractions: dict[str, tuple[Infraction, tuple[CompiledRule, ...]]]
     penalties: dict[str, Penalty]
     ranks: dict[str, int]
-    escalations: tuple[tuple[Escalation, Predicate, frozenset[str], CitedLine], ...]
-    upgrades: tuple[tuple[Upgrade, Predicate, frozenset[str] | None, CitedLine], ...]
+    scopes: dict[str, tuple[CompiledScope, ...]]
+    escalations: tuple[CompiledEscalation, ...]
+    upgrades: tuple[CompiledUpgrade, ...]
     penalty_citations: dict[str, CitedLine]
     fix_citations: dict[str, CitedLine]
     fact_order: tuple[str, ...]
-    memo: dict[tuple, Verdict]
+    memo: dict[tuple, Verdict | UndecidedCaseError] = field(default_factory=dict)
+    derived: dict[Any, Any] = field(default_factory=dict)  # answers of quiz.outcomes, per query
 
 
-def compile_ruleset(ruleset: Ruleset) -> _Compiled:
+def compile_ruleset(ruleset: Ruleset) -> CompiledRuleset:
     """Parse every condition of a (checked) ruleset once; cached on the ruleset."""
     cached = ruleset.__pydantic_private__["_compiled"]  # plain dict access: judge is hot
     if cached is not None:
@@ -52,39 +82,44 @@ def compile_ruleset(ruleset: Ruleset) -> _Compiled:
     facts = {spec.id: spec for spec in ruleset.facts}
     source_lines = ruleset.source_lines
     title = ruleset.document.title.ja
+    ranks = {p.id: i for i, p in enumerate(ruleset.ladder)}
 
     def cite(citation: Citation, role: str) -> CitedLine:
         return CitedLine(title, role, citation.ja, citation.en, line_numbers(citation.ja, source_lines))
 
-    def predicate(raw: Any) -> Predicate | None:
-        return parse_condition(raw, facts) if raw is not None else None
+    def parse(raw: Any) -> Condition:
+        return parse_condition(raw, facts)
 
-    compiled = _Compiled(
+    compiled = CompiledRuleset(
         ruleset=ruleset,
         facts=facts,
         infractions={
-            inf.id: (inf, tuple(_Rule(r, predicate(r.when), cite(r.citation, "rule")) for r in inf.rules))
+            inf.id: (inf, tuple(
+                CompiledRule(r, parse(r.when) if r.when is not None else None, cite(r.citation, "rule"))
+                for r in inf.rules
+            ))
             for inf in ruleset.infractions
         },
         penalties={p.id: p for p in ruleset.ladder},
-        ranks={p.id: i for i, p in enumerate(ruleset.ladder)},
+        ranks=ranks,
+        scopes={
+            p.id: tuple(CompiledScope(parse(s.when), s.applies_to, cite(s.citation, "scope")) for s in p.scopes)
+            for p in ruleset.ladder
+        },
         escalations=tuple(
-            (e, parse_condition(e.when, facts), frozenset(e.from_penalties), cite(e.citation, "escalation"))
+            CompiledEscalation(e, parse(e.when), frozenset(e.from_penalties), cite(e.citation, "escalation"))
             for e in ruleset.escalations
         ),
         upgrades=tuple(
-            (
-                u,
-                parse_condition(u.when, facts),
-                frozenset(u.infractions) if u.infractions is not None else None,
-                cite(u.citation, "upgrade"),
+            CompiledUpgrade(
+                u, parse(u.when), frozenset(u.rules) if u.rules is not None else None,
+                ranks[u.up_to], cite(u.citation, "upgrade"),
             )
             for u in ruleset.upgrades
         ),
         penalty_citations={p.id: cite(p.citation, "penalty") for p in ruleset.ladder},
         fix_citations={f.id: cite(f.citation, "fix") for f in ruleset.fixes},
         fact_order=tuple(facts),
-        memo={},
     )
     ruleset._compiled = compiled
     return compiled
@@ -119,7 +154,9 @@ def judge(ruleset: Ruleset, infraction: str, facts: Mapping[str, Any] | None = N
 
     Raises:
         UnknownIdError: the infraction is not in the ruleset.
-        FactError: a fact is unknown, of the wrong type, or required and missing.
+        FactError: a fact is unknown to this ruleset, of the wrong type, or required and missing.
+        UndecidedCaseError: the document does not decide these facts (they contradict the
+            infraction's own wording, or the document is silent); the message names the line.
     """
     book = compile_ruleset(ruleset)
     entry = book.infractions.get(infraction)
@@ -128,70 +165,83 @@ def judge(ruleset: Ruleset, infraction: str, facts: Mapping[str, Any] | None = N
             f"unknown infraction {infraction!r} in ruleset {ruleset.id}; "
             f"known: {', '.join(book.infractions)}"
         )
-    resolved = resolve_facts(book.facts, facts or {}, entry[0].requires)
+    resolved = resolve_facts(book.facts, facts or {}, entry[0].requires, entry[0].assumes)
     key = (infraction, *(resolved.get(name) for name in book.fact_order))
     verdict = book.memo.get(key)
     if verdict is None:
-        verdict = _decide(ruleset, book, infraction, resolved)
+        try:
+            verdict = _decide(book, infraction, resolved)
+        except UndecidedCaseError as refused:
+            verdict = refused
         if len(book.memo) >= MEMO_LIMIT:
             book.memo.clear()
         book.memo[key] = verdict
+    if isinstance(verdict, UndecidedCaseError):
+        raise verdict
     return verdict
 
 
-def _decide(ruleset: Ruleset, book: _Compiled, infraction: str, resolved: Mapping[str, Any]) -> Verdict:
+def _decide(book: CompiledRuleset, infraction: str, resolved: Mapping[str, Any]) -> Verdict:
     """The verdict for resolved facts (pure: the same facts always give the same verdict)."""
+    ruleset_id = book.ruleset.id
     trace: list[str] = []
     citations: list[CitedLine] = []
     explanations: list[Text] = []
     current = infraction
     for _ in range(MAX_HOPS):
-        inf, rules = book.infractions[current]
-        chosen = next(r for r in rules if r.holds is None or r.holds(resolved))
-        trace.append(f"{ruleset.id}/{current}/{chosen.rule.id}")
+        rules = book.infractions[current][1]
+        chosen = next(r for r in rules if r.when is None or r.when.holds(resolved))
+        trace.append(f"{ruleset_id}/{current}/{chosen.rule.id}")
         citations.append(chosen.cited)
         explanations.append(chosen.rule.explain)
+        if chosen.rule.undecided:
+            raise _refusal(book, current, chosen, tuple(trace))
         if chosen.rule.becomes is None:
             break
         current = chosen.rule.becomes
     rule = chosen.rule
-    penalty: str = rule.penalty  # type: ignore[assignment]  # checked: rules end in a penalty
+    branch = f"{current}/{rule.id}"
+    penalty: str = rule.penalty  # type: ignore[assignment]  # checked: the chain ends in a penalty
     fixes: tuple[str, ...] = tuple(rule.fixes)
-    optional: tuple[str, ...] = tuple(rule.optional_fixes)
 
-    for escalation, holds, sources, cited in book.escalations:
-        if penalty in sources and holds(resolved):
-            penalty, fixes, optional = escalation.to, tuple(escalation.fixes), tuple(escalation.optional_fixes)
-            trace.append(f"{ruleset.id}/escalation/{escalation.id}")
-            citations.insert(0, cited)
-            explanations.append(escalation.explain)
+    for escalation in book.escalations:
+        if penalty in escalation.sources and escalation.when.holds(resolved):
+            penalty = escalation.escalation.to
+            if not escalation.escalation.keep_fixes:
+                fixes = ()
+            trace.append(f"{ruleset_id}/escalation/{escalation.escalation.id}")
+            citations.insert(0, escalation.cited)
+            explanations.append(escalation.escalation.explain)
             break
 
     rung = book.penalties[penalty]
-    optional = _unique(optional + tuple(rung.optional_fixes))
-    optional = tuple(f for f in optional if f not in fixes)
-    applies_to = rung.applies_to
-    if resolved.get("between_games") and rung.between_games_applies_to:
-        applies_to = rung.between_games_applies_to
+    optional = tuple(f for f in _unique(tuple(rule.optional_fixes) + tuple(rung.optional_fixes)) if f not in fixes)
     citations.append(book.penalty_citations[penalty])
+    applies_to = rung.applies_to
+    scope = next((s for s in book.scopes[penalty] if s.when.holds(resolved)), None)
+    if scope is not None:
+        applies_to = scope.applies_to
+        citations.append(scope.cited)
+        trace.append(scope_branch(ruleset_id, penalty, scope.applies_to))
     for fix in fixes + optional:
         cited = book.fix_citations[fix]
         if not any(cited.ja in other.ja for other in citations):
             citations.append(cited)
 
-    accepted = [penalty]
+    accepted = [penalty, *rule.also_accepted]
     rank = book.ranks[penalty]
-    for upgrade, holds, only, cited in book.upgrades:
-        if (only is None or current in only) and holds(resolved):
-            trace.append(f"{ruleset.id}/upgrade/{upgrade.id}")
-            citations.append(cited)
-            explanations.append(upgrade.explain)
-            for step in range(1, upgrade.steps + 1):
-                if rank + step < len(ruleset.ladder):
-                    accepted.append(ruleset.ladder[rank + step].id)
+    ladder = book.ruleset.ladder
+    for upgrade in book.upgrades:
+        if upgrade.cap <= rank or (upgrade.branches is not None and branch not in upgrade.branches):
+            continue
+        if upgrade.when.holds(resolved):
+            trace.append(f"{ruleset_id}/upgrade/{upgrade.upgrade.id}")
+            citations.append(upgrade.cited)
+            explanations.append(upgrade.upgrade.explain)
+            accepted += [p.id for p in ladder[rank + 1: upgrade.cap + 1]]
 
     return Verdict(
-        ruleset=ruleset.id,
+        ruleset=ruleset_id,
         infraction=current,
         penalty=penalty,
         players=rule.players,
@@ -203,6 +253,22 @@ def _decide(ruleset: Ruleset, book: _Compiled, infraction: str, resolved: Mappin
         trace=tuple(trace),
         explanations=tuple(explanations),
     )
+
+
+def _refusal(book: CompiledRuleset, infraction: str, chosen: CompiledRule, trace: tuple[str, ...]) -> UndecidedCaseError:
+    lines = chosen.cited.lines
+    where = f"line {lines[0]}" if len(lines) == 1 else f"lines {', '.join(map(str, lines))}" if lines else "its line"
+    first = chosen.rule.citation.ja.split("\n")[0]
+    message = (
+        f"the document does not decide this case of {book.ruleset.id}/{infraction} "
+        f"({where}: {first}): {chosen.rule.explain.en}"
+    )
+    return UndecidedCaseError(message, book.ruleset.id, infraction, lines, chosen.rule.explain, trace)
+
+
+def scope_branch(ruleset_id: str, penalty: str, applies_to: str) -> str:
+    """The trace id of a penalty's scope rule, e.g. ``yugioh-ocg/scope/duel_loss/next_game``."""
+    return f"{ruleset_id}/scope/{penalty}/{applies_to}"
 
 
 def _unique(items: tuple[str, ...]) -> tuple[str, ...]:

@@ -40,3 +40,22 @@ class FactError(QuizError, ValueError):
     def __init__(self, message: str, fact: str | None = None):
         self.fact = fact
         super().__init__(message)
+
+
+class UndecidedCaseError(QuizError, ValueError):
+    """Facts under which the document decides nothing: the engine refuses rather than guesses.
+
+    ``lines`` are the document's line numbers of the infraction's line; ``reason`` says why
+    in both languages (a ``Text``); ``trace`` the branches followed, the refusing one last.
+    """
+
+    def __init__(
+        self, message: str, ruleset: str, infraction: str, lines: tuple[int, ...], reason: object,
+        trace: tuple[str, ...] = (),
+    ):
+        self.trace = trace
+        self.ruleset = ruleset
+        self.infraction = infraction
+        self.lines = lines
+        self.reason = reason
+        super().__init__(message)

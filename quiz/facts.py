@@ -60,8 +60,10 @@ def resolve_facts(
     specs: Mapping[str, FactSpec],
     given: Mapping[str, Any],
     required: tuple[str, ...] | list[str] = (),
+    defaults: Mapping[str, FactValue] | None = None,
 ) -> dict[str, FactValue]:
-    """Check ``given`` facts and fill in defaults; raise FactError on the first problem."""
+    """Check ``given`` facts and fill in defaults (``defaults`` over the specs' own); raise
+    FactError on the first problem."""
     unknown = sorted(name for name in given if name not in specs)
     if unknown:
         raise FactError(f"unknown fact {unknown[0]!r}; known facts: {', '.join(sorted(specs))}", unknown[0])
@@ -71,6 +73,7 @@ def resolve_facts(
     resolved: dict[str, FactValue] = {
         name: spec.default for name, spec in specs.items() if spec.default is not None
     }
+    resolved.update(defaults or {})
     for name, value in given.items():
         resolved[name] = coerce_value(specs[name], value)
     return resolved

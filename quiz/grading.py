@@ -1,11 +1,12 @@
-"""Grading a trainee's answer against the engine's verdict (or a knowledge card's key)."""
+"""Grading a trainee's answer against the engine's verdict, a knowledge card's key, or the
+nearest line of a judgement call."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
 
-from quiz.card_model import KnowledgeCard
+from quiz.card_model import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard
 from quiz.ruleset_model import Ruleset
 from quiz.verdict import Verdict
 
@@ -14,9 +15,13 @@ PartResult = Literal["correct", "accepted", "wrong"]
 
 @dataclass(frozen=True, slots=True)
 class ScenarioAnswer:
+    """``players`` is who receives the penalty (offender or both), asked only on cards
+    whose infraction can name both players; None when not asked."""
+
     infraction: str | None
     penalty: str | None
     fixes: tuple[str, ...] = ()
+    players: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,11 +32,13 @@ class ScenarioGrade:
     penalty_steps: int | None
     missing_fixes: tuple[str, ...]
     extra_fixes: tuple[str, ...]
+    players: PartResult | None = None  # None when the card did not ask who receives it
 
     @property
     def correct(self) -> bool:
         """Every part right; a penalty the document allows at the judge's discretion counts."""
-        return self.infraction == "correct" and self.penalty != "wrong" and self.fixes == "correct"
+        return (self.infraction == "correct" and self.penalty != "wrong" and self.fixes == "correct"
+                and self.players != "wrong")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +73,21 @@ def grade_scenario(ruleset: Ruleset, verdict: Verdict, answer: ScenarioAnswer) -
     allowed = set(verdict.fixes) | set(verdict.optional_fixes)
     extra = tuple(sorted(chosen - allowed))
     fixes: PartResult = "correct" if not missing and not extra else "wrong"
-    return ScenarioGrade(infraction, penalty, fixes, steps, missing, extra)
+    players: PartResult | None = None
+    if answer.players is not None:
+        players = "correct" if answer.players == verdict.players else "wrong"
+    return ScenarioGrade(infraction, penalty, fixes, steps, missing, extra, players)
 
 
 def grade_knowledge(card: KnowledgeCard, chosen: str | None) -> KnowledgeGrade:
     return KnowledgeGrade(chosen=chosen, answer=card.answer)
+
+
+def judgement_call_answer(card: JudgementCallCard) -> str:
+    """The right choice of a judgement call: its nearest infraction, or ``NO_LISTED_INFRACTION``."""
+    return card.nearest if card.nearest is not None else NO_LISTED_INFRACTION
+
+
+def grade_judgement_call(card: JudgementCallCard, chosen: str | None) -> KnowledgeGrade:
+    """Only what the document decides: which line is nearest (or that none covers the case)."""
+    return KnowledgeGrade(chosen=chosen, answer=judgement_call_answer(card))

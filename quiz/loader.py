@@ -6,6 +6,7 @@ loads. Problems read ``path:line: field: message``.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 from pydantic import TypeAdapter, ValidationError
 
 from quiz.card_check import check_card
-from quiz.card_model import Card, KnowledgeCard, ScenarioCard
+from quiz.card_model import AnyCard, Card, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.errors import Problem
 from quiz.ruleset_check import check_ruleset
 from quiz.ruleset_model import Ruleset
@@ -27,7 +28,7 @@ SCENARIOS_DIR = PROJECT_ROOT / "scenarios"
 SOURCES_DIR_NAME = "sources"
 THEMES_FILE = Path("themes") / "comparison.yaml"
 CARD_ADAPTER: TypeAdapter = TypeAdapter(Card)
-CARD_KINDS = ("scenario", "knowledge")
+CARD_KINDS = ("scenario", "knowledge", "judgement_call")
 UNION_MEMBERS = frozenset({"bool", "int", "str", "float", "list", "dict", "none"})
 
 
@@ -36,7 +37,7 @@ class Content:
     """Everything that loaded, and every problem found on the way."""
 
     rulesets: dict[str, Ruleset] = field(default_factory=dict)
-    cards: dict[str, ScenarioCard | KnowledgeCard] = field(default_factory=dict)
+    cards: dict[str, AnyCard] = field(default_factory=dict)
     card_files: dict[str, str] = field(default_factory=dict)
     themes: list[Theme] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
@@ -56,11 +57,22 @@ class Content:
     def knowledge_cards(self) -> list[KnowledgeCard]:
         return [c for c in self.cards.values() if isinstance(c, KnowledgeCard)]
 
+    @property
+    def judgement_calls(self) -> list[JudgementCallCard]:
+        return [c for c in self.cards.values() if isinstance(c, JudgementCallCard)]
+
+    def fingerprint(self) -> str:
+        """What the content teaches, in 16 hex digits: every ruleset (with its document's
+        lines) and every card. Equal content gives equal fingerprints wherever it loads;
+        answers store it so that they can be re-graded when the content changes."""
+        return self.memo(FINGERPRINT_MEMO, lambda: content_fingerprint(self.rulesets.values(), self.cards.values()))
+
     def summary(self) -> str:
         infractions = sum(len(r.infractions) for r in self.rulesets.values())
         return (
             f"{len(self.rulesets)} rulesets, {infractions} infractions, "
             f"{len(self.scenario_cards)} scenario cards, {len(self.knowledge_cards)} knowledge cards, "
+            f"{len(self.judgement_calls)} judgement calls, "
             f"{len(self.problems)} errors"
         )
 
@@ -87,6 +99,20 @@ def load_content(
     for path in card_files(card_paths):
         _load_card_file(path, base, content)
     return content
+
+
+FINGERPRINT_MEMO = "content_fingerprint"
+
+
+def content_fingerprint(rulesets: Iterable[Ruleset], cards: Iterable[AnyCard]) -> str:
+    """sha256 over the canonical JSON of the rulesets, their source lines and the cards."""
+    digest = hashlib.sha256()
+    for ruleset in sorted(rulesets, key=lambda r: r.id):
+        digest.update(ruleset.model_dump_json(by_alias=True).encode("utf-8"))
+        digest.update("\n".join(ruleset.source_lines).encode("utf-8"))
+    for card in sorted(cards, key=lambda c: c.id):
+        digest.update(card.model_dump_json(by_alias=True).encode("utf-8"))
+    return digest.hexdigest()[:16]
 
 
 _CACHE: dict[tuple, Content] = {}

@@ -6,11 +6,19 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from quiz.attempt import AttemptRecord
-from quiz.card_model import KnowledgeCard, ScenarioCard
+from quiz.card_model import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.engine import judge
-from quiz.grading import KnowledgeGrade, ScenarioAnswer, ScenarioGrade, grade_knowledge, grade_scenario
+from quiz.grading import (
+    KnowledgeGrade,
+    ScenarioAnswer,
+    ScenarioGrade,
+    grade_judgement_call,
+    grade_knowledge,
+    grade_scenario,
+)
 from quiz.loader import Content
-from quiz.variants import CardShowing, seed_facts, show_card
+from quiz.outcomes import can_name_both_players
+from quiz.variants import CardShowing, seed_facts, show_card, stored_values
 from quiz.verdict import Verdict
 
 KNOWLEDGE_CATEGORY = "knowledge"
@@ -26,8 +34,37 @@ class ScenarioOutcome:
 
 @dataclass(frozen=True, slots=True)
 class KnowledgeOutcome:
+    """The outcome of a card answered by one choice: a knowledge card or a judgement call."""
+
     grade: KnowledgeGrade
     record: AttemptRecord
+
+
+Outcome = ScenarioOutcome | KnowledgeOutcome
+
+
+def asks_players(content: Content, card: ScenarioCard) -> bool:
+    """Whether the answer form asks who receives the penalty: the card's infraction can name
+    both players in some case (asked whatever this card's answer is, so it gives nothing away)."""
+    return can_name_both_players(content.rulesets[card.ruleset], card.infraction)
+
+
+def answer_card(
+    content: Content, card: AnyCard, given: ScenarioAnswer | str | None, trainee_id: int, seconds: float,
+    mode: str = "practice", exam_id: int | None = None, showing: CardShowing | None = None,
+) -> Outcome:
+    """Grade an answer to any card and build its record: the one answer path of every page.
+
+    ``given`` is a ``ScenarioAnswer`` for a scenario card, the chosen id for a knowledge card
+    or a judgement call (None when unanswered).
+    """
+    if isinstance(card, ScenarioCard):
+        answer = given if isinstance(given, ScenarioAnswer) else ScenarioAnswer(None, None)
+        return answer_scenario(content, card, answer, trainee_id, seconds, mode, exam_id, showing)
+    chosen = given if isinstance(given, str) else None
+    if isinstance(card, JudgementCallCard):
+        return answer_judgement_call(content, card, chosen, trainee_id, seconds, mode, exam_id)
+    return answer_knowledge(card, chosen, trainee_id, seconds, mode, exam_id, content.fingerprint())
 
 
 def verdict_for(content: Content, card: ScenarioCard, showing: CardShowing | None = None) -> Verdict:
@@ -36,12 +73,13 @@ def verdict_for(content: Content, card: ScenarioCard, showing: CardShowing | Non
     return judge(content.rulesets[card.ruleset], card.infraction, facts)
 
 
-def card_category(content: Content, card: ScenarioCard | KnowledgeCard) -> str:
-    """The category a card is practised under: its judged infraction's, or ``knowledge``."""
+def card_category(content: Content, card: AnyCard) -> str:
+    """The category a card is practised under: its judged (or nearest) infraction's, or ``knowledge``."""
+    ruleset = content.rulesets[card.ruleset]
     if isinstance(card, KnowledgeCard):
         return KNOWLEDGE_CATEGORY
-    ruleset = content.rulesets[card.ruleset]
-    infraction = ruleset.infraction(verdict_for(content, card).infraction)
+    infraction_id = card.nearest if isinstance(card, JudgementCallCard) else verdict_for(content, card).infraction
+    infraction = ruleset.infraction(infraction_id or "")
     return infraction.category if infraction else KNOWLEDGE_CATEGORY
 
 
@@ -91,6 +129,7 @@ def answer_scenario(
     verdict = verdict_for(content, card, showing)
     grade = grade_scenario(ruleset, verdict, answer)
     infraction = ruleset.infraction(verdict.infraction)
+    asked = answer.players is not None
     record = AttemptRecord(
         trainee_id=trainee_id,
         card_id=card.id,
@@ -113,21 +152,45 @@ def answer_scenario(
         penalty_steps=grade.penalty_steps,
         seconds=round(max(seconds, 0.0), 2),
         exam_id=exam_id,
+        variant_values=stored_values(card, showing) if card.parameters else None,
+        content_fingerprint=content.fingerprint(),
+        chosen_players=answer.players,
+        standard_players=verdict.players if asked else None,
+        players_result=grade.players,
     )
     return ScenarioOutcome(verdict, grade, record, showing)
 
 
-def answer_knowledge(
-    card: KnowledgeCard, chosen: str | None, trainee_id: int, seconds: float,
+def answer_judgement_call(
+    content: Content, card: JudgementCallCard, chosen: str | None, trainee_id: int, seconds: float,
     mode: str = "practice", exam_id: int | None = None,
 ) -> KnowledgeOutcome:
+    """Grade the nearest line chosen for a judgement call (all the document decides of it)."""
+    grade = grade_judgement_call(card, chosen)
+    return KnowledgeOutcome(grade, _choice_record(
+        card, "judgement_call", grade, trainee_id, seconds, mode, exam_id, content.fingerprint(),
+        category=card_category(content, card),
+    ))
+
+
+def answer_knowledge(
+    card: KnowledgeCard, chosen: str | None, trainee_id: int, seconds: float,
+    mode: str = "practice", exam_id: int | None = None, fingerprint: str | None = None,
+) -> KnowledgeOutcome:
     grade = grade_knowledge(card, chosen)
-    record = AttemptRecord(
+    return KnowledgeOutcome(grade, _choice_record(card, "knowledge", grade, trainee_id, seconds, mode, exam_id, fingerprint))
+
+
+def _choice_record(
+    card: KnowledgeCard | JudgementCallCard, kind: str, grade: KnowledgeGrade, trainee_id: int, seconds: float,
+    mode: str, exam_id: int | None, fingerprint: str | None, category: str | None = None,
+) -> AttemptRecord:
+    return AttemptRecord(
         trainee_id=trainee_id,
         card_id=card.id,
         ruleset=card.ruleset,
-        category=None,
-        card_kind="knowledge",
+        category=category,
+        card_kind=kind,  # type: ignore[arg-type]  # one of CARD_KINDS, checked by AttemptRecord
         mode=mode,
         chosen_infraction=None,
         standard_infraction=None,
@@ -135,8 +198,8 @@ def answer_knowledge(
         standard_penalty=None,
         chosen_fixes=(),
         standard_fixes=(),
-        chosen_choice=chosen,
-        correct_choice=card.answer,
+        chosen_choice=grade.chosen,
+        correct_choice=grade.answer,
         infraction_result=None,
         penalty_result=None,
         fixes_result=None,
@@ -144,5 +207,5 @@ def answer_knowledge(
         penalty_steps=None,
         seconds=round(max(seconds, 0.0), 2),
         exam_id=exam_id,
+        content_fingerprint=fingerprint,
     )
-    return KnowledgeOutcome(grade, record)

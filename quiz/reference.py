@@ -10,6 +10,7 @@ from quiz.ruleset_model import Ruleset
 
 RECORDED = {True: {"ja": "はい", "en": "yes"}, False: {"ja": "いいえ", "en": "no"},
             None: {"ja": "文書に記載なし", "en": "not stated"}}
+UNDECIDED = {"ja": "規定なし（大会審判の判断）", "en": "not decided by the document (the head judge's call)"}
 
 
 def ladder_table(ruleset: Ruleset, language: str, scope_names: dict[str, str]) -> pd.DataFrame:
@@ -21,8 +22,9 @@ def ladder_table(ruleset: Ruleset, language: str, scope_names: dict[str, str]) -
                 "original": p.name.ja,
                 "meaning": p.meaning.get(language),
                 "recorded": RECORDED[p.recorded][language],
-                "scope": scope_names.get(p.applies_to, p.applies_to)
-                + (f" / {scope_names.get(p.between_games_applies_to)}" if p.between_games_applies_to else ""),
+                "scope": " / ".join(dict.fromkeys(
+                    scope_names.get(scope, scope) for scope in (p.applies_to, *(s.applies_to for s in p.scopes))
+                )),
             }
             for p in ruleset.ladder
         ]
@@ -41,6 +43,8 @@ def infraction_table(ruleset: Ruleset, language: str, query: str = "") -> pd.Dat
             if rule.becomes:
                 target = ruleset.infraction(rule.becomes)
                 outcome = f"→ {target.name.get(language)}" if target else rule.becomes
+            elif rule.undecided:
+                outcome = UNDECIDED[language]
             else:
                 outcome = ruleset.penalty(rule.penalty).name.get(language)  # type: ignore[union-attr, arg-type]
             rows.append(

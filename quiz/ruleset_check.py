@@ -46,12 +46,20 @@ def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> li
     for p_index, penalty in enumerate(ruleset.ladder):
         for f_index, fix in enumerate(penalty.optional_fixes):
             known(("ladder", p_index, "optional_fixes", f_index), fix, fixes, "fix")
+        for s_index, scope in enumerate(penalty.scopes):
+            condition(("ladder", p_index, "scopes", s_index, "when"), scope.when)
 
     for i_index, infraction in enumerate(ruleset.infractions):
         base: Loc = ("infractions", i_index)
         known(base + ("category",), infraction.category, categories, "category")
         for r_index, fact in enumerate(infraction.requires):
             known(base + ("requires", r_index), fact, facts, "fact")
+        for fact, value in infraction.assumes.items():
+            spec = facts.get(fact)
+            if spec is None:
+                known(base + ("assumes", fact), fact, facts, "fact")
+            elif (spec.type == "bool") != isinstance(value, bool):
+                found.append((base + ("assumes", fact), f"{fact} is a {spec.type}, not {value!r}"))
         found += _duplicates(base + ("rules",), [r.id for r in infraction.rules])
         for r_index, rule in enumerate(infraction.rules):
             loc = base + ("rules", r_index)
@@ -65,6 +73,10 @@ def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> li
                 known(loc + ("fixes", f_index), fix, fixes, "fix")
             for f_index, fix in enumerate(rule.optional_fixes):
                 known(loc + ("optional_fixes", f_index), fix, fixes, "fix")
+            for p_index, other in enumerate(rule.also_accepted):
+                known(loc + ("also_accepted", p_index), other, penalties, "penalty")
+        if all(rule.undecided for rule in infraction.rules):
+            found.append((base + ("rules",), "every rule is undecided: the infraction decides nothing"))
         if infraction.rules[-1].when is not None:
             found.append(
                 (base + ("rules", len(infraction.rules) - 1, "when"),
@@ -78,14 +90,23 @@ def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> li
             known(loc + ("from", f_index), penalty, penalties, "penalty")
         known(loc + ("to",), escalation.to, penalties, "penalty")
         condition(loc + ("when",), escalation.when)
-        for f_index, fix in enumerate(escalation.fixes + escalation.optional_fixes):
-            known(loc + ("fixes", f_index), fix, fixes, "fix")
 
     for u_index, upgrade in enumerate(ruleset.upgrades):
         loc = ("upgrades", u_index)
         condition(loc + ("when",), upgrade.when)
-        for n, infraction_id in enumerate(upgrade.infractions or []):
-            known(loc + ("infractions", n), infraction_id, infractions, "infraction")
+        known(loc + ("up_to",), upgrade.up_to, penalties, "penalty")
+        branches = [f"{i.id}/{r.id}" for i in ruleset.infractions for r in i.rules if r.penalty is not None]
+        for n, branch in enumerate(upgrade.rules or []):
+            known(loc + ("rules", n), branch, branches, "rule (infraction/rule with a penalty)")
+
+    read = _read_facts(ruleset)
+    for f_index, spec in enumerate(ruleset.facts):
+        if spec.id not in read:
+            found.append(
+                (("facts", f_index, "id"),
+                 f"fact {spec.id!r} is read by no rule, escalation, upgrade or scope: "
+                 "declare only the facts this document decides on")
+            )
 
     if source_lines is not None:
         found += [
@@ -94,6 +115,21 @@ def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> li
             for message in citation_problems(citation, source_lines)
         ]
     return found
+
+
+def _read_facts(ruleset: Ruleset) -> set[str]:
+    """Names of the facts any condition of the ruleset reads, or any infraction requires."""
+    facts = {spec.id: spec for spec in ruleset.facts}
+    raws = [r.when for i in ruleset.infractions for r in i.rules if r.when is not None]
+    raws += [e.when for e in ruleset.escalations] + [u.when for u in ruleset.upgrades]
+    raws += [s.when for p in ruleset.ladder for s in p.scopes]
+    read = {name for i in ruleset.infractions for name in (*i.requires, *i.assumes)}
+    for raw in raws:
+        try:
+            read |= parse_condition(raw, facts).facts()
+        except ConditionError:
+            pass  # reported where the condition stands
+    return read
 
 
 def citation_problems(citation: Citation, source: list[str] | Callable[[str], bool]) -> list[str]:
@@ -118,6 +154,9 @@ def _citations(ruleset: Ruleset) -> list[tuple[Loc, Citation]]:
     for section in ("ladder", "fixes", "upgrades", "escalations", "principles"):
         for index, item in enumerate(getattr(ruleset, section)):
             found.append(((section, index, "citation", "ja"), item.citation))
+    for p_index, penalty in enumerate(ruleset.ladder):
+        for s_index, scope in enumerate(penalty.scopes):
+            found.append((("ladder", p_index, "scopes", s_index, "citation", "ja"), scope.citation))
     for i_index, infraction in enumerate(ruleset.infractions):
         for r_index, rule in enumerate(infraction.rules):
             found.append((("infractions", i_index, "rules", r_index, "citation", "ja"), rule.citation))

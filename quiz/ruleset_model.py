@@ -11,7 +11,7 @@ from quiz.text import StrictModel, Text
 
 Id = str
 ID_MAX = 64  # ids are stored in VARCHAR(64) columns, a limit PostgreSQL enforces (SQLite does not)
-Scope = Literal[
+ScopeId = Literal[
     "current_game", "next_game", "current_match", "next_match", "event", "future_events"
 ]
 Condition = dict[str, Any]
@@ -40,6 +40,14 @@ class Document(StrictModel):
     publisher: Text | None = None
 
 
+class Scope(StrictModel):
+    """Where a penalty applies under some facts, instead of the rung's ``applies_to``."""
+
+    when: Condition = Field(description=CONDITION_DOC)
+    applies_to: ScopeId
+    citation: Citation
+
+
 class Penalty(StrictModel):
     """One rung of the penalty ladder."""
 
@@ -47,9 +55,9 @@ class Penalty(StrictModel):
     name: Text
     meaning: Text
     recorded: bool | None = Field(description="Officially recorded; null where the document does not say")
-    applies_to: Scope = "current_game"
-    between_games_applies_to: Scope | None = None
-    optional_fixes: list[Id] = Field(default_factory=list)
+    applies_to: ScopeId = "current_game"
+    scopes: list[Scope] = Field(default_factory=list, description="Tried in order; the first that holds decides")
+    optional_fixes: list[Id] = Field(default_factory=list, description="Fixes a judge may add whenever this penalty is given")
     citation: Citation
 
 
@@ -65,24 +73,33 @@ class Fix(StrictModel):
 
 
 class Rule(StrictModel):
-    """One branch of an infraction: tried in order, the first whose ``when`` holds wins."""
+    """One branch of an infraction: tried in order, the first whose ``when`` holds wins.
+
+    It ends in exactly one of: a ``penalty``; ``becomes`` (judge as that infraction); or
+    ``undecided`` (the document does not decide these facts; the engine refuses them).
+    """
 
     id: Id = _id_field()
     when: Condition | None = Field(default=None, description=CONDITION_DOC)
     becomes: Id | None = Field(default=None, description="Judge as this infraction instead")
     penalty: Id | None = None
+    undecided: bool = Field(default=False, description="The document does not decide this case: refuse it")
     fixes: list[Id] = Field(default_factory=list)
     optional_fixes: list[Id] = Field(default_factory=list)
     players: Literal["offender", "both"] = "offender"
+    also_accepted: list[Id] = Field(
+        default_factory=list, description="Penalties the document lets a judge give instead (e.g. either or both)"
+    )
     citation: Citation
     explain: Text
 
     @model_validator(mode="after")
     def _one_outcome(self) -> "Rule":
-        if (self.becomes is None) == (self.penalty is None):
-            raise ValueError("a rule gives exactly one of penalty or becomes")
-        if self.becomes is not None and (self.fixes or self.optional_fixes):
-            raise ValueError("a rule with becomes takes its fixes from that infraction")
+        outcomes = (self.becomes is not None) + (self.penalty is not None) + self.undecided
+        if outcomes != 1:
+            raise ValueError("a rule gives exactly one of penalty, becomes or undecided")
+        if self.penalty is None and (self.fixes or self.optional_fixes or self.also_accepted or self.players != "offender"):
+            raise ValueError("only a rule with a penalty names fixes or players")
         return self
 
 
@@ -92,29 +109,39 @@ class Infraction(StrictModel):
     name: Text
     description: Text
     requires: list[Id] = Field(default_factory=list, description="Facts that must be given")
+    assumes: dict[Id, bool | int] = Field(
+        default_factory=dict,
+        description="Facts the infraction's own wording states (故意に: intentional true): its defaults",
+    )
     rules: list[Rule] = Field(min_length=1)
 
 
 class Upgrade(StrictModel):
-    """A discretionary upgrade: ``accepted`` also holds penalties ``steps`` rungs higher."""
+    """A discretionary upgrade: ``accepted`` also holds every penalty above the standard one
+    up to and including ``up_to``. The standard penalty stays the same."""
 
     id: Id = _id_field()
     when: Condition = Field(description=CONDITION_DOC)
-    infractions: list[Id] | None = Field(default=None, description="Only these (default: all)")
-    steps: int = Field(default=1, ge=1)
+    rules: list[str] | None = Field(
+        default=None, description="Only these branches, as infraction/rule ids (default: every branch)"
+    )
+    up_to: Id = Field(description="The heaviest penalty the judge may give instead")
     citation: Citation
     explain: Text
 
 
 class Escalation(StrictModel):
-    """Replaces a standard penalty by a heavier one; the first that holds wins."""
+    """Replaces a standard penalty by a heavier one; the first that holds wins.
+
+    The fixes of the original infraction stay unless ``keep_fixes`` is false (a case that
+    can no longer be put right); the new rung's optional fixes come with it.
+    """
 
     id: Id = _id_field()
     from_penalties: list[Id] = Field(alias="from", min_length=1)
     when: Condition = Field(description=CONDITION_DOC)
     to: Id
-    fixes: list[Id] = Field(default_factory=list)
-    optional_fixes: list[Id] = Field(default_factory=list)
+    keep_fixes: bool = True
     citation: Citation
     explain: Text
 
@@ -172,7 +199,3 @@ class Ruleset(StrictModel):
 
     def category(self, category_id: str) -> Category | None:
         return next((c for c in self.categories if c.id == category_id), None)
-
-    def rank(self, penalty_id: str) -> int:
-        """Position of a penalty on the ladder, 0 for the lightest."""
-        return [p.id for p in self.ladder].index(penalty_id)

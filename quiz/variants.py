@@ -88,9 +88,36 @@ def show_card(card: ScenarioCard, seed: int = DEFAULT_SEED) -> CardShowing:
     )
 
 
-def is_variant(card: ScenarioCard) -> bool:
-    """Whether the card draws values for each showing."""
-    return bool(card.parameters)
+StoredValue = int | dict[str, int]
+
+
+def stored_values(card: ScenarioCard, showing: CardShowing) -> dict[str, StoredValue]:
+    """A showing's drawn values as plain JSON: a number as itself, a text option as
+    ``{"option": position}`` in its parameter's choice list."""
+    return {
+        name: value if isinstance(value, int) else {"option": list(card.parameters[name].values()).index(value)}
+        for name, value in showing.values.items()
+    }
+
+
+def values_from_stored(card: ScenarioCard, stored: Mapping[str, StoredValue]) -> dict[str, Value] | None:
+    """The values ``stored_values`` kept, as this card draws them today; None when the card
+    no longer has those parameters or values (its answer cannot be re-judged as shown)."""
+    if set(stored) != set(card.parameters):
+        return None
+    values: dict[str, Value] = {}
+    for name, kept in stored.items():
+        options = card.parameters[name].values()
+        if isinstance(kept, dict):
+            position = kept.get("option", -1)
+            if not 0 <= position < len(options) or isinstance(options[position], int):
+                return None
+            values[name] = options[position]
+        elif kept in options:
+            values[name] = kept
+        else:
+            return None
+    return values
 
 
 def verdict_parameters(card: ScenarioCard) -> list[str]:
