@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
-from typing import Literal
+from typing import Any, Literal
 
-CardKind = Literal["scenario", "knowledge"]
-CARD_KINDS: tuple[str, ...] = ("scenario", "knowledge")
+CardKind = Literal["scenario", "knowledge", "judgement_call"]
+CARD_KINDS: tuple[str, ...] = ("scenario", "knowledge", "judgement_call")
+PLAYERS: tuple[str, ...] = ("offender", "both")
 MODES: tuple[str, ...] = ("practice", "exam", "review")
 RESULTS: tuple[str, ...] = ("correct", "accepted", "wrong")
 RIGHT_RESULTS: tuple[str, ...] = ("correct", "accepted")
@@ -32,6 +33,10 @@ class AttemptRecord:
         penalty_steps: ladder rank of the chosen penalty minus that of the standard one;
             negative is too lenient, positive too harsh.
         answered_at: timezone-aware; converted to UTC on construction.
+        variant_values: a variant card's drawn values (``quiz.variants.stored_values``).
+        content_fingerprint: the content the answer was graded under, for re-grading.
+        chosen_players, standard_players, players_result: who receives the penalty, on
+            cards that ask it (None elsewhere).
     """
 
     trainee_id: int
@@ -56,6 +61,11 @@ class AttemptRecord:
     seconds: float
     answered_at: datetime = field(default_factory=utc_now)
     exam_id: int | None = None
+    variant_values: dict[str, Any] | None = None
+    content_fingerprint: str | None = None
+    chosen_players: str | None = None
+    standard_players: str | None = None
+    players_result: str | None = None
 
     def __post_init__(self) -> None:
         problems = _problems(self)
@@ -80,6 +90,12 @@ def _problems(attempt: AttemptRecord) -> list[str]:
         value = getattr(attempt, name)
         if value is not None and value not in RESULTS:
             problems.append(f"{name} {value!r} is not one of {RESULTS}")
+    for name in ("chosen_players", "standard_players"):
+        value = getattr(attempt, name)
+        if value is not None and value not in PLAYERS:
+            problems.append(f"{name} {value!r} is not one of {PLAYERS}")
+    if attempt.players_result is not None and attempt.players_result not in RESULTS:
+        problems.append(f"players_result {attempt.players_result!r} is not one of {RESULTS}")
     for name in FIX_FIELDS:
         if any(FIX_SEPARATOR in fix or not fix for fix in getattr(attempt, name)):
             problems.append(f"{name} holds an empty fix id or one with {FIX_SEPARATOR!r}")

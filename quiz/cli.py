@@ -1,4 +1,4 @@
-"""Command line: ``python -m quiz validate|coverage|verdict|schema|bench|set-pin``."""
+"""Command line: ``python -m quiz validate|coverage|verdict|schema|bench|set-pin|regrade``."""
 
 from __future__ import annotations
 
@@ -36,9 +36,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     set_pin = commands.add_parser("set-pin", help="give a trainee a new PIN (the trainee is added if new)")
     set_pin.add_argument("name")
     set_pin.add_argument("--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)")
+    regrade = commands.add_parser("regrade", help="re-grade stored answers under today's content")
+    regrade.add_argument("--dry-run", action="store_true", help="report what would change, change nothing")
+    regrade.add_argument("--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)")
+    regrade.add_argument("--top", type=int, default=20, metavar="N", help="cards and trainees listed (default: 20)")
     args = parser.parse_args(argv)
     handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "schema": _schema, "bench": _bench,
-               "set-pin": _set_pin}
+               "set-pin": _set_pin, "regrade": _regrade}
     return handler[args.command](args)
 
 
@@ -126,6 +130,32 @@ def _set_pin(args: argparse.Namespace) -> int:
     finally:
         store.dispose()
     print(f"set a new PIN for {trainee.name}")
+    return EXIT_OK
+
+
+def _regrade(args: argparse.Namespace) -> int:
+    """Re-grade every stored answer under the content the app serves (the same folders and
+    environment: shipped cards and imported packs) and print what changed, or with
+    ``--dry-run`` what would."""
+    from quiz.regrade import apply_regrade, plan_regrade, report_lines
+    from quiz.store import SCHEMA_VERSION, Store, stored_schema_version
+    from quiz.ui.resources import content as app_content  # no streamlit: the app's content, as it loads it
+
+    content = app_content()
+    if content.problems:
+        print(f"warning: the content has {len(content.problems)} problems (see `python -m quiz validate`); "
+              "answers to cards that did not load are left alone", file=sys.stderr)
+    found = stored_schema_version(args.database_url)
+    store = Store(args.database_url)
+    try:
+        if found is not None and found < SCHEMA_VERSION:
+            print(f"the database was brought from schema version {found} to {SCHEMA_VERSION} "
+                  "(as the app does on start)")
+        report = plan_regrade(store, content) if args.dry_run else apply_regrade(store, content)
+    finally:
+        store.dispose()
+    for line in report_lines(report, top=max(args.top, 0)):
+        print(line)
     return EXIT_OK
 
 

@@ -17,7 +17,7 @@ from sqlalchemy import ColumnElement, and_, case, func, select, true
 from quiz import stats
 from quiz.attempt import RIGHT_RESULTS
 from quiz.store import Store
-from quiz.tables import attempts
+from quiz.tables import attempt_regrades, attempts
 
 A = attempts.c
 
@@ -180,11 +180,14 @@ def accuracy_by_category(store: Store, scope: Scope, knowledge: str = "knowledge
     return tally.sort_values(["accuracy", "category_key"], kind="stable", ignore_index=True)
 
 
-def version(store: Store, scope: Scope) -> int:
-    """The newest attempt id of the scope's trainee (of anyone without one): it changes with
-    every answer, since attempts are only ever added. One index lookup, whatever the history."""
+def version(store: Store, scope: Scope) -> tuple[int, int]:
+    """The newest attempt id of the scope's trainee (of anyone without one), and the newest
+    re-grade: it changes with every answer (attempts are only ever added) and with every
+    re-grade (the only change to stored attempts). Two index lookups, whatever the history."""
     query = select(func.max(A.id))
     if scope.trainee_id is not None:
         query = query.where(A.trainee_id == scope.trainee_id)
     with store.engine.connect() as conn:
-        return int(conn.execute(query).scalar_one_or_none() or 0)
+        newest = int(conn.execute(query).scalar_one_or_none() or 0)
+        regraded = int(conn.execute(select(func.max(attempt_regrades.c.id))).scalar_one_or_none() or 0)
+    return newest, regraded

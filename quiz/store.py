@@ -20,18 +20,20 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
+    text,
+    update,
 )
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from quiz.attempt import ATTEMPT_FIELDS, FIX_FIELDS, AttemptRecord, utc_now
 from quiz.errors import QuizError
-from quiz.tables import NAME_MAX, attempts, metadata, schema_version, trainees
+from quiz.tables import COLUMNS_ADDED, NAME_MAX, attempts, metadata, schema_version, trainees
 
 if TYPE_CHECKING:  # imported where a frame is built: answering a card never needs pandas
     import pandas as pd
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 URL_VARIABLE = "QUIZ_DATABASE_URL"
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON")
@@ -52,6 +54,7 @@ FRAME_DTYPES: dict[str, Any] = {
     "seconds": "float64",
     "answered_at": "datetime64[us, UTC]",
     "exam_id": "Int64",
+    "variant_values": "object",  # a dict (JSON), or None
     **{name: "object" for name in FIX_FIELDS},
 }
 
@@ -74,7 +77,8 @@ def attempts_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     """Attempt rows (``id`` and every AttemptRecord field) as a typed DataFrame.
 
     ``answered_at`` is tz-aware UTC, fixes are tuples, nullable integers are ``Int64``
-    and text columns use pandas' string dtype; an empty frame has the same columns.
+    and text columns use pandas' string dtype (``variant_values`` stays a dict or None); an
+    empty frame has the same columns.
     """
     import pandas as pd
 
@@ -225,11 +229,43 @@ def _prepare_once(engine: Engine) -> None:
                 f"{SCHEMA_VERSION}; update the app (the database was left untouched)"
             )
         metadata.create_all(conn)
+        if found is not None and found < SCHEMA_VERSION:
+            _add_columns(conn, found)
         for table in metadata.sorted_tables:  # indexes added to tables that already existed
             for index in table.indexes:
                 index.create(conn, checkfirst=True)
         if found is None:
             conn.execute(insert(schema_version).values(id=1, version=SCHEMA_VERSION))
+        elif found < SCHEMA_VERSION:
+            conn.execute(update(schema_version).where(schema_version.c.id == 1).values(version=SCHEMA_VERSION))
+
+
+def _add_columns(conn: Connection, found: int) -> None:
+    """Give a database of schema version ``found`` the columns later versions added."""
+    inspector = inspect(conn)
+    for version in range(found + 1, SCHEMA_VERSION + 1):
+        for column in COLUMNS_ADDED.get(version, ()):
+            if column.name in {c["name"] for c in inspector.get_columns(column.table.name)}:
+                continue
+            kind = column.type.compile(dialect=conn.dialect)
+            table = conn.dialect.identifier_preparer.quote(column.table.name)
+            name = conn.dialect.identifier_preparer.quote(column.name)
+            conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))  # names from our own tables
+
+
+def stored_schema_version(url: str | None = None) -> int | None:
+    """The schema version the database at ``url`` (see ``database_url``) records, read without
+    preparing it; None when it has none yet (a SQLite file that does not exist is not created)."""
+    parsed = make_url(database_url(url))
+    if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:" \
+            and not parsed.database.startswith("file:") and not Path(parsed.database).exists():
+        return None
+    engine = create_engine(parsed, **_engine_options(parsed.get_backend_name()))
+    try:
+        with engine.connect() as conn:
+            return _stored_version(conn)
+    finally:
+        engine.dispose()
 
 
 def _stored_version(conn: Connection) -> int | None:

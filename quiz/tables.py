@@ -1,7 +1,8 @@
 """Every table of the database, on one MetaData, with the column types they share.
 
 Features add their tables here, so that ``Store`` creates them all. Adding a table needs
-no schema version change; altering an existing one does.
+no schema version change; adding columns to an existing one does, with the columns listed
+in ``COLUMNS_ADDED`` so that an older database gains them.
 """
 
 from __future__ import annotations
@@ -108,6 +109,12 @@ attempts = Table(
     Column("seconds", Float, nullable=False),
     Column("answered_at", UTCDateTime, nullable=False),
     Column("exam_id", Integer),
+    # schema version 2: what the answer was graded under, and who receives the penalty
+    Column("variant_values", JSON),  # quiz.variants.stored_values of a variant card's showing
+    Column("content_fingerprint", String(16)),  # Content.fingerprint() at grading time
+    Column("chosen_players", String(16)),
+    Column("standard_players", String(16)),
+    Column("players_result", String(16)),
     Index("ix_attempts_trainee_answered", "trainee_id", "answered_at"),
     Index("ix_attempts_card", "card_id"),
     Index("ix_attempts_trainee_id", "trainee_id", "id"),  # the newest attempt of a trainee, at once
@@ -150,3 +157,36 @@ trainee_pins = Table(
     Column("pin_hash", String(200), nullable=False),  # quiz.pin.hash_pin: salted scrypt, never the PIN
     Column("updated_at", UTCDateTime, nullable=False),
 )
+
+
+# Re-grading (``quiz.regrade``): the grade of an attempt as it was before each re-grade, so
+# the original stays recoverable however often it is re-graded (its attempt's oldest row).
+attempt_regrades = Table(
+    "attempt_regrades",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("attempt_id", Integer, ForeignKey("attempts.id"), nullable=False),
+    Column("regraded_at", UTCDateTime, nullable=False),
+    Column("from_fingerprint", String(16)),  # the attempt's content_fingerprint before (None: older release)
+    Column("to_fingerprint", String(16), nullable=False),  # the content it was re-graded under
+    Column("category", String(64)),
+    Column("standard_infraction", String(64)),
+    Column("standard_penalty", String(64)),
+    Column("standard_fixes", FixList, nullable=False),
+    Column("correct_choice", String(64)),
+    Column("infraction_result", String(16)),
+    Column("penalty_result", String(16)),
+    Column("fixes_result", String(16)),
+    Column("players_result", String(16)),
+    Column("standard_players", String(16)),
+    Column("correct", Boolean, nullable=False),
+    Column("penalty_steps", Integer),
+    Index("ix_attempt_regrades_attempt", "attempt_id", "id"),
+)
+
+# Columns added to existing tables, by the schema version that added them (nullable, no default).
+COLUMNS_ADDED: dict[int, tuple[Column, ...]] = {
+    2: tuple(attempts.c[name] for name in (
+        "variant_values", "content_fingerprint", "chosen_players", "standard_players", "players_result",
+    )),
+}

@@ -127,3 +127,62 @@ def test_set_pin_changes_nothing_when_the_pins_differ_or_break_the_rule(tmp_path
         assert store.find_trainee("Dai") is None
     finally:
         store.dispose()
+
+
+def test_regrade_reports_on_a_database_of_the_first_release_then_credits_the_right_answer(tmp_path):
+    """A version-1 database (no drawn values, no fingerprints) whose stored key of a shipped
+    knowledge card is out of date: the dry run reports and changes nothing, the run credits it."""
+    from datetime import datetime, timezone
+
+    from sqlalchemy import MetaData, create_engine, select
+
+    from quiz.loader import load_content
+    from quiz.store import Store
+    from quiz.tables import attempt_regrades, attempts
+    from tests.test_store import version_1_table
+
+    card = load_content().knowledge_cards[0]  # whichever ships today: ids change under other work
+    url = f"sqlite:///{tmp_path / 'quiz.db'}"
+    engine = create_engine(url)
+    old = MetaData()
+    version, trainees, old_attempts = (
+        version_1_table(old, name) for name in ("schema_version", "trainees", "attempts"))
+    when = datetime(2025, 1, 5, 10, tzinfo=timezone.utc)
+    old.create_all(engine)
+    with engine.begin() as conn:
+        conn.execute(version.insert().values(id=1, version=1))
+        trainee_id = conn.execute(trainees.insert().values(name="Emi", created_at=when)).inserted_primary_key[0]
+        answer = dict(trainee_id=trainee_id, ruleset=card.ruleset, card_kind="knowledge", mode="practice",
+                      chosen_fixes=(), standard_fixes=(), seconds=8.0, answered_at=when)
+        conn.execute(old_attempts.insert().values(card_id=card.id, chosen_choice=card.answer,
+                                                  correct_choice="old-key", correct=False, **answer))
+        conn.execute(old_attempts.insert().values(card_id="no-such-card", chosen_choice="a",
+                                                  correct_choice="a", correct=True, **answer))
+    engine.dispose()
+
+    dry = run("regrade", "--dry-run", "--database-url", url)
+    assert dry.returncode == 0, dry.stderr
+    assert "brought from schema version 1 to 2" in dry.stdout
+    assert "2 answers graded again under content" in dry.stdout
+    assert "1 would change (1 now right, 0 now wrong" in dry.stdout
+    assert "left alone: 1: the card is not in today's content (no-such-card)" in dry.stdout
+    assert card.id in dry.stdout and "Emi" in dry.stdout
+    assert dry.stdout.rstrip().endswith("dry run: nothing was changed")
+    store = Store(url)
+    try:
+        with store.engine.connect() as conn:
+            assert conn.execute(select(attempts.c.correct).order_by(attempts.c.id)).scalars().all() == [False, True]
+    finally:
+        store.dispose()
+
+    done = run("regrade", "--database-url", url)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("re-graded 1 answers")
+    store = Store(url)
+    try:
+        with store.engine.connect() as conn:
+            assert conn.execute(select(attempts.c.correct).order_by(attempts.c.id)).scalars().all() == [True, True]
+            kept = conn.execute(select(attempt_regrades.c.correct_choice, attempt_regrades.c.correct)).all()
+        assert [tuple(row) for row in kept] == [("old-key", False)]
+    finally:
+        store.dispose()

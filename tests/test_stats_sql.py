@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
+from sqlalchemy import insert
+
 import datetime as dt
 import random
 
@@ -9,6 +13,7 @@ import pandas as pd
 import pytest
 
 from quiz import stats, stats_sql
+from quiz.tables import attempt_regrades
 from quiz.attempt import AttemptRecord
 from quiz.store import Store
 
@@ -110,9 +115,24 @@ def test_version_changes_with_each_answer(history):
     store, ids = history
     scope = stats_sql.Scope(ids[0])
     before = stats_sql.version(store, scope)
-    assert before == int(store.attempts(ids[0])["id"].max())
+    assert before == (int(store.attempts(ids[0])["id"].max()), 0)
     new_id = store.record(AttemptRecord(trainee_id=ids[0], card_id="new", ruleset="yugioh-ocg", category=None,
                                         card_kind="knowledge", correct=True, seconds=1.0))
-    assert stats_sql.version(store, scope) == new_id > before
-    assert stats_sql.version(store, stats_sql.Scope()) == new_id
-    assert stats_sql.version(store, stats_sql.Scope(ids[1])) < new_id
+    assert stats_sql.version(store, scope) == (new_id, 0) > before
+    assert stats_sql.version(store, stats_sql.Scope()) == (new_id, 0)
+    assert stats_sql.version(store, stats_sql.Scope(ids[1]))[0] < new_id
+
+
+def test_version_changes_with_a_regrade(history):
+    """A re-grade changes stored grades without adding attempts: cached figures must go."""
+    store, ids = history
+    scope = stats_sql.Scope(ids[0])
+    before = stats_sql.version(store, scope)
+    attempt_id = int(store.attempts(ids[0])["id"].max())
+    with store.engine.begin() as conn:
+        conn.execute(insert(attempt_regrades).values(
+            attempt_id=attempt_id, regraded_at=datetime.now(timezone.utc), from_fingerprint="a", to_fingerprint="b",
+            correct=False, standard_fixes=(),
+        ))
+    after = stats_sql.version(store, scope)
+    assert after[0] == before[0] and after > before

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from sqlalchemy import UniqueConstraint, create_engine, inspect, select
+from sqlalchemy import Column, MetaData, Table, UniqueConstraint, create_engine, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from quiz.attempt import ATTEMPT_FIELDS, AttemptRecord
 from quiz.card_model import Choice, KnowledgeCard, ScenarioCard
 from quiz.exam_presets import ExamPreset
 from quiz.ruleset_model import ID_MAX, Category, Infraction, Penalty, Ruleset
-from quiz.store import SCHEMA_VERSION, SchemaVersionError, Store, database_url
-from quiz.tables import metadata, schema_version
+from quiz.store import SCHEMA_VERSION, SchemaVersionError, Store, database_url, stored_schema_version
+from quiz.tables import COLUMNS_ADDED, metadata, schema_version
 
 JST = timezone(timedelta(hours=9))
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,11 +73,40 @@ def knowledge(trainee_id: int, **changes) -> AttemptRecord:
     return AttemptRecord(**(values | changes))
 
 
+def variant(trainee_id: int, **changes) -> AttemptRecord:
+    """A variant scenario attempt with the schema version 2 fields set: drawn values (JSON),
+    the content fingerprint, and who receives the penalty."""
+    values = dict(
+        card_id="pkm-variant-escalation-prize-face-up",
+        ruleset="pokemon-card-ja",
+        category="game_play",
+        mode="practice",
+        chosen_infraction="card_revealed",
+        standard_infraction="card_revealed",
+        chosen_penalty="prize_penalty",
+        standard_penalty="prize_penalty",
+        chosen_fixes=("restore_game_state",),
+        standard_fixes=("restore_game_state",),
+        infraction_result="correct",
+        penalty_result="correct",
+        fixes_result="correct",
+        players_result="wrong",
+        correct=False,
+        penalty_steps=0,
+        exam_id=None,
+        variant_values={"event": {"option": 2}, "round": 5, "player": {"option": 0}, "cautions": 3, "warnings": 1},
+        content_fingerprint="0123456789abcdef",
+        chosen_players="both",
+        standard_players="offender",
+    )
+    return scenario(trainee_id, **(values | changes))
+
+
 def from_row(row: pd.Series) -> AttemptRecord:
     """The record a frame row stands for (missing values back to None)."""
     values = {name: row[name] for name in ATTEMPT_FIELDS}
     for name, value in values.items():
-        if not isinstance(value, tuple) and pd.isna(value):
+        if not isinstance(value, (tuple, dict)) and pd.isna(value):
             values[name] = None
     values["answered_at"] = row["answered_at"].to_pydatetime()
     return AttemptRecord(**values)
@@ -86,7 +115,7 @@ def from_row(row: pd.Series) -> AttemptRecord:
 # --- attempts round-trip ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("make", [scenario, knowledge])
+@pytest.mark.parametrize("make", [scenario, knowledge, variant])
 def test_every_field_round_trips(store: Store, make) -> None:
     trainee = store.trainee("Aki")
     original = make(trainee.id)
@@ -224,10 +253,10 @@ def test_parameters_are_bound_not_pasted(store: Store) -> None:
 
 @pytest.mark.parametrize("model, columns", [
     (Ruleset, ["attempts.ruleset"]),
-    (Category, ["attempts.category"]),
-    (Infraction, ["attempts.chosen_infraction", "attempts.standard_infraction"]),
-    (Penalty, ["attempts.chosen_penalty", "attempts.standard_penalty"]),
-    (Choice, ["attempts.chosen_choice", "attempts.correct_choice"]),
+    (Category, ["attempts.category", "attempt_regrades.category"]),
+    (Infraction, ["attempts.chosen_infraction", "attempts.standard_infraction", "attempt_regrades.standard_infraction"]),
+    (Penalty, ["attempts.chosen_penalty", "attempts.standard_penalty", "attempt_regrades.standard_penalty"]),
+    (Choice, ["attempts.chosen_choice", "attempts.correct_choice", "attempt_regrades.correct_choice"]),
     (ScenarioCard, ["attempts.card_id", "review_schedules.card_id"]),
     (KnowledgeCard, ["attempts.card_id", "review_schedules.card_id"]),
     (ExamPreset, ["exams.preset"]),
@@ -290,13 +319,13 @@ def test_schema_version_is_recorded_once(db_url: str) -> None:
     try:
         with store.engine.connect() as conn:
             rows = conn.exec_driver_sql("SELECT version FROM schema_version").all()
-        assert SCHEMA_VERSION == 1
-        assert [tuple(r) for r in rows] == [(1,)]
+        assert SCHEMA_VERSION == 2
+        assert [tuple(r) for r in rows] == [(2,)]
     finally:
         store.dispose()
 
 
-def test_a_fresh_database_gets_every_table_and_schema_version_1(db_url: str) -> None:
+def test_a_fresh_database_gets_every_table_and_the_current_schema_version(db_url: str) -> None:
     """The schema is created the same way on SQLite and PostgreSQL: every table, column, index."""
     engine = create_engine(db_url)
     try:
@@ -321,7 +350,7 @@ def test_a_fresh_database_gets_every_table_and_schema_version_1(db_url: str) -> 
                 if isinstance(constraint, UniqueConstraint):
                     assert tuple(c.name for c in constraint.columns) in uniques
         with engine.connect() as conn:
-            assert conn.execute(select(schema_version.c.id, schema_version.c.version)).all() == [(1, 1)]
+            assert conn.execute(select(schema_version.c.id, schema_version.c.version)).all() == [(1, SCHEMA_VERSION)]
     finally:
         engine.dispose()
 
@@ -356,16 +385,73 @@ def test_servers_starting_together_on_an_empty_database_create_it_once(db_url: s
 
 
 def test_a_newer_schema_is_refused(db_url: str) -> None:
+    newer = SCHEMA_VERSION + 1
     store = Store(db_url)
     with store.engine.begin() as conn:
-        conn.exec_driver_sql("UPDATE schema_version SET version = 2")
+        conn.exec_driver_sql(f"UPDATE schema_version SET version = {newer}")
     store.dispose()
-    with pytest.raises(SchemaVersionError, match="schema version 2.*only up to 1"):
+    with pytest.raises(SchemaVersionError, match=f"schema version {newer}.*only up to {SCHEMA_VERSION}"):
         Store(db_url)
     engine = create_engine(db_url)
     with engine.connect() as conn:
-        assert conn.exec_driver_sql("SELECT version FROM schema_version").scalar_one() == 2
+        assert conn.exec_driver_sql("SELECT version FROM schema_version").scalar_one() == newer
     engine.dispose()
+
+
+def version_1_table(shape: MetaData, name: str) -> Table:
+    """A table as schema version 1 had it: every column but those version 2 added."""
+    added = {column.name for column in COLUMNS_ADDED[2]}
+    columns = [Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable, autoincrement=c.autoincrement)
+               for c in metadata.tables[name].columns if c.name not in added]
+    return Table(name, shape, *columns)
+
+
+def test_a_version_1_database_is_brought_to_version_2(db_url: str) -> None:
+    """An older database gains the new columns on start; its answers survive, read as before."""
+    engine = create_engine(db_url)
+    old = MetaData()
+    old_version, old_trainees, old_attempts = (
+        version_1_table(old, name) for name in ("schema_version", "trainees", "attempts"))
+    added = [column.name for column in COLUMNS_ADDED[2]]
+    try:
+        old.create_all(engine)
+        with engine.begin() as conn:  # ids left to the database, as the old release left them
+            conn.execute(old_version.insert().values(id=1, version=1))
+            aki = conn.execute(old_trainees.insert().values(name="Aki", created_at=scenario(1).answered_at))
+            original = scenario(aki.inserted_primary_key[0])
+            written = conn.execute(old_attempts.insert().values(
+                **{name: getattr(original, name) for name in old_attempts.c.keys() if name != "id"}))
+            attempt_id = written.inserted_primary_key[0]
+        assert stored_schema_version(db_url) == 1
+        assert not set(added) & {c["name"] for c in inspect(engine).get_columns("attempts")}
+    finally:
+        engine.dispose()
+
+    store = Store(db_url)
+    try:
+        found = inspect(store.engine)
+        assert set(added) <= {c["name"] for c in found.get_columns("attempts")}
+        assert set(found.get_table_names()) == set(metadata.tables)
+        with store.engine.connect() as conn:
+            assert conn.execute(select(schema_version.c.version)).scalars().all() == [2]
+        assert [from_row(row) for _, row in store.attempts().iterrows()] == [original]
+        assert store.attempts()["id"].tolist() == [attempt_id]
+        newer = variant(original.trainee_id, answered_at=original.answered_at + timedelta(seconds=1))
+        new_id = store.record(newer)
+        assert store.attempts()["id"].tolist() == [attempt_id, new_id]
+        assert from_row(store.attempts().iloc[1]) == newer
+    finally:
+        store.dispose()
+    Store(db_url).dispose()  # started again: nothing more to do
+    assert stored_schema_version(db_url) == 2
+
+
+def test_stored_schema_version_creates_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "none.db"
+    assert stored_schema_version(f"sqlite:///{path}") is None
+    assert not path.exists()
+    Store(f"sqlite:///{path}").dispose()
+    assert stored_schema_version(f"sqlite:///{path}") == SCHEMA_VERSION
 
 
 def test_database_url_prefers_argument_then_environment_then_data_folder(monkeypatch) -> None:
