@@ -24,6 +24,10 @@ CONTRACT = {
                         "decklist_mismatch", "rules_misplay", "extra_draw", "extra_look", "intentional_violation",
                         "tardiness", "marked_cards", "slow_play", "result_by_chance", "result_bribery",
                         "false_result_report", "received_advice", "talked_to_others", "supporter_harassment"},
+        # revision 2: each ruleset declares only the facts its rules, escalations and upgrades read
+        "facts": {"intentional", "identifiable", "decisive", "restorable", "significant_decision_made",
+                  "minutes_late", "pattern", "affected_result", "prior_same_infraction", "between_games",
+                  "between_matches", "both_players"},
     },
     "pokemon-card-ja": {
         "ladder": ["caution", "warning", "prize_penalty", "game_loss", "disqualification", "suspension"],
@@ -32,11 +36,10 @@ CONTRACT = {
                         "forgot_prize", "cards_mixed_into_deck", "second_supporter", "effect_misplayed",
                         "result_collusion", "decklist_mismatch", "trash_to_hand_intentional",
                         "marking_or_stacking", "harm_or_damage"},
+        "facts": {"intentional", "restorable", "affected_result", "prior_cautions", "prior_warnings",
+                  "between_games", "both_players"},
     },
 }
-FACTS = {"intentional", "identifiable", "decisive", "restorable", "significant_decision_made", "minutes_late",
-         "pattern", "affected_result", "prior_same_infraction", "prior_cautions", "prior_warnings",
-         "between_games", "both_players"}
 
 
 def test_shipped_content_has_no_problems(content):
@@ -50,7 +53,7 @@ def test_ruleset_ids_follow_the_contract(content, ruleset_id):
     assert [p.id for p in ruleset.ladder] == contract["ladder"]
     assert {f.id for f in ruleset.fixes} == contract["fixes"]
     assert {i.id for i in ruleset.infractions} == contract["infractions"]
-    assert {f.id for f in ruleset.facts} == FACTS
+    assert {f.id for f in ruleset.facts} == contract["facts"]
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(CONTRACT))

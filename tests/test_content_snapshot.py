@@ -52,10 +52,10 @@ def test_the_snapshot_is_read_instead_of_the_yaml(tree, monkeypatch):
 def test_a_changed_file_loads_afresh_and_replaces_the_snapshot(tree):
     first = _load(tree)
     path = tree / "scenarios" / "yugioh-ocg" / "tardiness.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("One minute late", "A minute late"), encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8").replace("Back from the restroom", "Back from the washroom"), encoding="utf-8")
     second = _load(tree)
-    assert second.cards["ygo-tardiness-1min-store"].title.en == "A minute late"
-    assert first.cards["ygo-tardiness-1min-store"].title.en == "One minute late"
+    assert second.cards["ygo-tardiness-1min-store"].title.en == "Back from the washroom"
+    assert first.cards["ygo-tardiness-1min-store"].title.en == "Back from the restroom"
     assert len(list((tree / "cache").glob("content-*.json"))) == 2  # the newest few are kept
 
 

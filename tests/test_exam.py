@@ -88,7 +88,7 @@ def test_a_preset_draws_only_from_its_games_cards(content):
         assert len(drawn) == spec.questions == len(set(drawn)) == len(seeds)
         assert {content.cards[c].ruleset for c in drawn} == set(spec.rulesets)
         kinds = {content.cards[c].kind for c in card_pool(content, spec.rulesets)}
-        assert kinds == {"scenario", "knowledge"}  # both kinds of card are in the pool
+        assert kinds == {"scenario", "knowledge", "judgement_call"}  # every kind of card is in the pool
 
 
 def test_a_preset_of_an_unknown_game_is_left_out_with_its_line(tmp_path: Path):
