@@ -125,14 +125,16 @@ def compile_ruleset(ruleset: Ruleset) -> CompiledRuleset:
     return compiled
 
 
-def line_numbers(quote: str, source_lines: list[str]) -> tuple[int, ...]:
+def line_numbers(quote: str, source_lines: list[str], after: int = 0) -> tuple[int, ...]:
     """1-based source line numbers of each line of ``quote``, read in document order.
 
     Each quoted line is looked for after the previous one first (so a repeated line such
-    as a penalty heading is found in the right section), then from the start.
+    as a penalty heading is found in the right section), then from the start. ``after``
+    (a 1-based line number) starts the search below that line: a sentence the document
+    repeats under several items is found under the one being cited.
     """
     found: list[int] = []
-    start = 0
+    start = after
     for part in quote.split("\n"):
         if not part:
             continue
@@ -236,7 +238,7 @@ def _decide(book: CompiledRuleset, infraction: str, resolved: Mapping[str, Any])
             continue
         if upgrade.when.holds(resolved):
             trace.append(f"{ruleset_id}/upgrade/{upgrade.upgrade.id}")
-            citations.append(upgrade.cited)
+            citations.append(_cited_after(book, upgrade.cited, chosen.cited.lines))
             explanations.append(upgrade.upgrade.explain)
             accepted += [p.id for p in ladder[rank + 1: upgrade.cap + 1]]
 
@@ -264,6 +266,14 @@ def _refusal(book: CompiledRuleset, infraction: str, chosen: CompiledRule, trace
         f"({where}: {first}): {chosen.rule.explain.en}"
     )
     return UndecidedCaseError(message, book.ruleset.id, infraction, lines, chosen.rule.explain, trace)
+
+
+def _cited_after(book: CompiledRuleset, cited: CitedLine, rule_lines: tuple[int, ...]) -> CitedLine:
+    """``cited`` located below the rule's own first line (the upgrade sentence under that item)."""
+    if not rule_lines:
+        return cited
+    lines = line_numbers(cited.ja, book.ruleset.source_lines, rule_lines[0])
+    return CitedLine(cited.document, cited.role, cited.ja, cited.en, lines) if lines else cited
 
 
 def scope_branch(ruleset_id: str, penalty: str, applies_to: str) -> str:

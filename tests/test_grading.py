@@ -1,24 +1,43 @@
-"""Grading an answer against the verdict."""
+"""Grading an answer against the verdict (revision 2: discretion, optional fixes, both players,
+judgement calls)."""
 
 from __future__ import annotations
 
 import pytest
 
+from quiz.card_model import NO_LISTED_INFRACTION, JudgementCallCard
 from quiz.engine import judge
-from quiz.grading import ScenarioAnswer, grade_knowledge, grade_scenario
+from quiz.grading import ScenarioAnswer, grade_judgement_call, grade_knowledge, grade_scenario, judgement_call_answer
 
 
 def test_all_parts_right(ygo):
     verdict = judge(ygo, "rules_misplay", {})
     grade = grade_scenario(ygo, verdict, ScenarioAnswer("rules_misplay", "caution", ("destroy_used_card", "rewind_game")))
     assert (grade.infraction, grade.penalty, grade.fixes, grade.correct) == ("correct", "correct", "correct", True)
-    assert grade.penalty_steps == 0
+    assert grade.penalty_steps == 0 and grade.players is None
 
 
-def test_discretionary_upgrade_is_accepted_and_counts_as_right(ygo):
+@pytest.mark.parametrize(("chosen", "steps"), [("warning", 1), ("duel_loss", 2), ("match_loss", 3)])
+def test_discretionary_upgrade_up_to_a_match_loss_counts_as_right(ygo, chosen, steps):
+    """YGO line 80: the judge may add to the penalty; revision 2: not limited to one step."""
     verdict = judge(ygo, "slow_play", {"affected_result": True})
-    grade = grade_scenario(ygo, verdict, ScenarioAnswer("slow_play", "warning", ()))
-    assert grade.penalty == "accepted" and grade.correct and grade.penalty_steps == 1
+    grade = grade_scenario(ygo, verdict, ScenarioAnswer("slow_play", chosen, ()))
+    assert grade.penalty == "accepted" and grade.correct and grade.penalty_steps == steps
+
+
+def test_discretion_never_reaches_a_disqualification(ygo):
+    verdict = judge(ygo, "slow_play", {"affected_result": True, "prior_same_infraction": 2})
+    for chosen in ("disqualification", "disqualification_no_prize"):
+        grade = grade_scenario(ygo, verdict, ScenarioAnswer("slow_play", chosen, ()))
+        assert grade.penalty == "wrong" and not grade.correct
+
+
+def test_intentional_slow_play_accepts_only_a_match_loss(ygo):
+    """Line 82; the affected-result line (80) stands under the unintentional item only."""
+    verdict = judge(ygo, "slow_play", {"intentional": True, "affected_result": True})
+    assert grade_scenario(ygo, verdict, ScenarioAnswer("slow_play", "match_loss", ())).correct
+    for chosen in ("duel_loss", "disqualification"):
+        assert grade_scenario(ygo, verdict, ScenarioAnswer("slow_play", chosen, ())).penalty == "wrong"
 
 
 @pytest.mark.parametrize(("chosen", "steps"), [("caution", -1), ("duel_loss", 1), ("disqualification_no_prize", 4)])
@@ -35,18 +54,51 @@ def test_no_fix_is_right_when_none_is_required(ygo):
     assert wrong.fixes == "wrong" and wrong.extra_fixes == ("rewind_game",)
 
 
+def test_unrestorable_extra_draw_wants_no_fix(ygo):
+    """YGO line 55: a duel loss; returning the card is no longer possible."""
+    verdict = judge(ygo, "extra_draw", {"restorable": False})
+    assert grade_scenario(ygo, verdict, ScenarioAnswer("extra_draw", "duel_loss", ())).correct
+    stale = grade_scenario(ygo, verdict, ScenarioAnswer("extra_draw", "warning", ("return_extra_to_top",)))
+    assert stale.penalty == "wrong" and stale.fixes == "wrong" and stale.extra_fixes == ("return_extra_to_top",)
+
+
 def test_missing_required_fix(ygo):
     verdict = judge(ygo, "rules_misplay", {"significant_decision_made": True})
     grade = grade_scenario(ygo, verdict, ScenarioAnswer("rules_misplay", "caution", ("continue_game",)))
     assert grade.fixes == "wrong" and grade.missing_fixes == ("destroy_used_card",)
 
 
-def test_optional_fix_may_be_given_or_not(pkm):
+def test_optional_hand_penalty_may_be_given_or_not(pkm):
     verdict = judge(pkm, "extra_draw", {})
     assert grade_scenario(pkm, verdict, ScenarioAnswer("extra_draw", "warning", ("restore_game_state",))).correct
     assert grade_scenario(
         pkm, verdict, ScenarioAnswer("extra_draw", "warning", ("restore_game_state", "hand_penalty"))
     ).correct
+
+
+def test_a_restored_game_after_a_warning_is_right(pkm):
+    """The issue's case (lines 29-30): the trainee restores the game (the forgotten Prize is taken
+    now); the prize penalty comes with the opponent's prizes as the judge's option."""
+    verdict = judge(pkm, "forgot_prize", {"prior_warnings": 1})
+    for fixes in (("restore_game_state",), ("restore_game_state", "opponent_takes_prizes")):
+        assert grade_scenario(pkm, verdict, ScenarioAnswer("forgot_prize", "prize_penalty", fixes)).correct
+    forgot = grade_scenario(pkm, verdict, ScenarioAnswer("forgot_prize", "prize_penalty", ("opponent_takes_prizes",)))
+    assert not forgot.correct and forgot.missing_fixes == ("restore_game_state",)
+
+
+def test_a_prize_penalty_never_requires_the_prizes(pkm):
+    verdict = judge(pkm, "second_supporter", {})
+    assert grade_scenario(pkm, verdict, ScenarioAnswer("second_supporter", "prize_penalty", ())).correct
+    assert grade_scenario(pkm, verdict, ScenarioAnswer("second_supporter", "prize_penalty",
+                                                       ("opponent_takes_prizes",))).correct
+
+
+def test_either_or_both_suspensions(pkm):
+    """Line 42: a disqualification is accepted beside the suspension."""
+    verdict = judge(pkm, "harm_or_damage", {})
+    assert grade_scenario(pkm, verdict, ScenarioAnswer("harm_or_damage", "suspension", ())).penalty == "correct"
+    grade = grade_scenario(pkm, verdict, ScenarioAnswer("harm_or_damage", "disqualification", ()))
+    assert grade.penalty == "accepted" and grade.correct and grade.penalty_steps == -1
 
 
 def test_infraction_is_the_one_the_engine_settles_on(ygo):
@@ -56,8 +108,55 @@ def test_infraction_is_the_one_the_engine_settles_on(ygo):
     assert stated.infraction == "wrong" and settled.correct
 
 
+# --- who receives it ---------------------------------------------------------------------------------
+
+def test_both_players_must_be_named_when_asked(ygo, pkm):
+    """YGO line 84 (always both); Pokémon line 37 (both when both took part)."""
+    chance = judge(ygo, "result_by_chance", {})
+    both = grade_scenario(ygo, chance, ScenarioAnswer("result_by_chance", "disqualification", (), "both"))
+    one = grade_scenario(ygo, chance, ScenarioAnswer("result_by_chance", "disqualification", (), "offender"))
+    assert both.players == "correct" and both.correct
+    assert one.players == "wrong" and not one.correct and one.penalty == "correct"
+    collusion = judge(pkm, "result_collusion", {})
+    assert grade_scenario(pkm, collusion, ScenarioAnswer("result_collusion", "game_loss", (), "offender")).correct
+    assert not grade_scenario(pkm, collusion, ScenarioAnswer("result_collusion", "game_loss", (), "both")).correct
+
+
+def test_players_not_asked_is_not_graded(ygo):
+    grade = grade_scenario(ygo, judge(ygo, "result_by_chance", {}),
+                           ScenarioAnswer("result_by_chance", "disqualification", ()))
+    assert grade.players is None and grade.correct
+
+
+# --- knowledge cards and judgement calls ---------------------------------------------------------------
+
 def test_knowledge_grade(content):
     card = content.knowledge_cards[0]
     assert grade_knowledge(card, card.answer).correct
     other = next(c.id for c in card.choices if c.id != card.answer)
     assert not grade_knowledge(card, other).correct
+
+
+def _call(nearest, facts=None) -> JudgementCallCard:
+    return JudgementCallCard.model_validate({
+        "id": "jc-test", "kind": "judgement_call", "ruleset": "pokemon-card-ja",
+        "title": {"ja": "t", "en": "t"}, "situation": {"ja": "s", "en": "s"},
+        "nearest": nearest, "facts": facts or {}, "principle": "examples_only",
+        "explanation": {"ja": "e", "en": "e"},
+        "source": {"ja": "・誤って、自分のデッキのいちばん上のカード、またはサイドを 1 枚オモテにしてしまった。", "en": "x"},
+    })
+
+
+def test_a_judgement_call_is_graded_on_the_nearest_line_only():
+    card = _call("card_revealed", {"intentional": True})
+    assert judgement_call_answer(card) == "card_revealed"
+    assert grade_judgement_call(card, "card_revealed").correct
+    for chosen in ("skipped_confirmation", NO_LISTED_INFRACTION, None):
+        assert not grade_judgement_call(card, chosen).correct
+
+
+def test_a_judgement_call_no_line_covers():
+    card = _call(None)
+    assert judgement_call_answer(card) == NO_LISTED_INFRACTION
+    assert grade_judgement_call(card, NO_LISTED_INFRACTION).correct
+    assert not grade_judgement_call(card, "result_collusion").correct

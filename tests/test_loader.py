@@ -188,3 +188,85 @@ def test_file_that_is_not_a_card_file(tree):
 def test_control_characters_with_anchors_are_a_located_problem(tree):
     problem = _only_problem(_load(tree, "nul.yaml", "&a *a\n\x00 cards: []\n"), "nul.yaml")
     assert problem.field == "yaml" and "control characters" in problem.message
+
+
+# --- ruleset checks of revision 2: each names the ruleset's line, and the other ruleset loads ---
+
+def _broken_ruleset(tree: Path, name: str, old: str, new: str, count: int = 1):
+    path = tree / "rulesets" / f"{name}.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    content = load_content(tree / "rulesets", [tree / "scenarios"], tree)
+    other = "yugioh-ocg" if name == "pokemon-card-ja" else "pokemon-card-ja"
+    assert name not in content.rulesets and other in content.rulesets
+    problems = [p for p in content.problems if p.path == f"rulesets/{name}.yaml"]
+    assert problems, [str(p) for p in content.problems]
+    lines = path.read_text(encoding="utf-8").split("\n")
+    return problems, lines
+
+
+def test_a_declared_fact_that_nothing_reads(tree):
+    """Every declared fact must be read: a card must not state a fact that changes nothing."""
+    anchor = "  - {id: both_players, type: bool, default: false, name: {ja: 両プレイヤーが関与した, en: Both players took part}}\n"
+    unread = "  - {id: prior_same_infraction, type: int, default: 0, min: 0, name: {ja: 同じ違反, en: Same infraction}}\n"
+    problems, lines = _broken_ruleset(tree, "pokemon-card-ja", anchor, anchor + unread)
+    assert len(problems) == 1
+    problem = problems[0]
+    assert problem.field == "facts[7].id" and "'prior_same_infraction' is read by no rule" in problem.message
+    assert "prior_same_infraction" in lines[problem.line - 1]
+
+
+def test_a_fact_read_only_by_a_scope_counts_as_read(tree):
+    """between_matches is read by two scopes alone (duel loss, match loss); without them it is unread."""
+    path = tree / "rulesets" / "yugioh-ocg.yaml"
+    duel_scope = "{any: [{between_games: true}, {between_matches: true}]}"
+    path.write_text(path.read_text(encoding="utf-8").replace(duel_scope, "{between_games: true}"), encoding="utf-8")
+    assert "yugioh-ocg" in load_content(tree / "rulesets", [], tree).rulesets  # still read by the match loss
+    old = "      - when: {between_matches: true}\n        applies_to: next_match\n"
+    problems, lines = _broken_ruleset(tree, "yugioh-ocg", old, "      - when: {between_games: true}\n        applies_to: next_match\n")
+    assert [p.field for p in problems] == ["facts[10].id"]
+    assert "between_matches" in lines[problems[0].line - 1]
+
+
+def test_a_scope_with_an_unknown_fact(tree):
+    problems, lines = _broken_ruleset(tree, "yugioh-ocg", "      - when: {between_matches: true}",
+                                      "      - when: {between_sets: true}")
+    scope = [p for p in problems if "scopes" in p.field]
+    assert len(scope) == 1 and scope[0].field.endswith("scopes[0].when.between_sets")
+    assert "unknown fact 'between_sets'" in scope[0].message
+    assert "between_sets" in lines[scope[0].line - 1]
+
+
+def test_an_upgrade_up_to_an_unknown_penalty(tree):
+    problems, lines = _broken_ruleset(tree, "yugioh-ocg", "    up_to: match_loss", "    up_to: game_over")
+    assert len(problems) == 1 and problems[0].field == "upgrades[0].up_to"
+    assert "unknown penalty 'game_over'" in problems[0].message and "game_over" in lines[problems[0].line - 1]
+
+
+def test_an_undecided_rule_that_also_gives_a_penalty(tree):
+    old = "        when: {intentional: true}\n        undecided: true\n"
+    problems, lines = _broken_ruleset(tree, "pokemon-card-ja", old, old + "        penalty: caution\n")
+    assert len(problems) == 1 and problems[0].field.startswith("infractions[0].rules[0]")
+    assert "exactly one of penalty, becomes or undecided" in problems[0].message
+
+
+def test_an_unknown_also_accepted_penalty(tree):
+    problems, lines = _broken_ruleset(tree, "pokemon-card-ja", "also_accepted: [disqualification]",
+                                      "also_accepted: [banishment]")
+    assert len(problems) == 1 and problems[0].field.endswith(".also_accepted[0]")
+    assert "unknown penalty 'banishment'" in problems[0].message and "banishment" in lines[problems[0].line - 1]
+
+
+def test_an_escalation_citation_not_in_the_document(tree):
+    problems, lines = _broken_ruleset(tree, "pokemon-card-ja", "{ja: このほか、「警告」が科せられた後、",
+                                      "{ja: このほか、「警告」を二回受けた後、")
+    assert len(problems) == 1 and problems[0].field == "escalations[1].citation.ja"
+    assert "quoted line not found" in problems[0].message
+
+
+def test_an_infraction_whose_every_rule_is_undecided(tree):
+    old = "      - id: standard\n        penalty: disqualification\n        citation: {ja: \"（ⅰ）失格\\n・トラッシュ"
+    new = "      - id: standard\n        undecided: true\n        citation: {ja: \"（ⅰ）失格\\n・トラッシュ"
+    problems, _ = _broken_ruleset(tree, "pokemon-card-ja", old, new)
+    assert any("every rule is undecided" in p.message for p in problems)

@@ -20,19 +20,43 @@ from quiz.store import Store
 
 _CONTENT_LOCK = threading.Lock()
 _STORE_LOCK = threading.Lock()
+RULESETS_DIR_ENV = "QUIZ_RULESETS_DIR"
+SCENARIOS_DIR_ENV = "QUIZ_SCENARIOS_DIR"
+
+
+def rulesets_dir() -> Path:
+    """Where the rulesets are read from: ``$QUIZ_RULESETS_DIR``, else the shipped ``rulesets/``."""
+    configured = os.environ.get(RULESETS_DIR_ENV)
+    return Path(configured) if configured else RULESETS_DIR
+
+
+def scenarios_dir() -> Path:
+    """Where the shipped cards are read from: ``$QUIZ_SCENARIOS_DIR``, else ``scenarios/``."""
+    configured = os.environ.get(SCENARIOS_DIR_ENV)
+    return Path(configured) if configured else SCENARIOS_DIR
 
 
 @lru_cache(maxsize=4)
-def _content(extra: str | None) -> Content:
-    paths = [SCENARIOS_DIR] + ([Path(extra)] if extra else [])
-    return load_content_snapshotted(RULESETS_DIR, paths)
+def _content(rulesets: str, scenarios: str, extra: str | None) -> Content:
+    paths = [Path(scenarios)] + ([Path(extra)] if extra else [])
+    return load_content_snapshotted(Path(rulesets), paths)
 
 
 def content() -> Content:
-    """All rulesets and cards: shipped, plus the local content folder (QUIZ_CONTENT_DIR,
-    default ``content/``) where imported packs go."""
+    """All rulesets and cards: the rulesets, the shipped cards, and the local content folder
+    where imported packs go.
+
+    Environment:
+        QUIZ_RULESETS_DIR: the folder of ruleset files (each with its document under
+            ``sources/``); default the shipped ``rulesets/``.
+        QUIZ_SCENARIOS_DIR: the folder of the shipped card files (one folder per ruleset id);
+            default the shipped ``scenarios/``.
+        QUIZ_CONTENT_DIR: the local content folder of imported packs; default ``content/``.
+
+    The first two let the app run on another set of games, e.g. the third game the tests use.
+    """
     with _CONTENT_LOCK:
-        return _content(str(content_dir()))
+        return _content(str(rulesets_dir()), str(scenarios_dir()), str(content_dir()))
 
 
 def reload_content() -> None:
