@@ -139,7 +139,7 @@ def _regrade(args: argparse.Namespace) -> int:
     ``--dry-run`` what would."""
     from quiz.regrade import apply_regrade, plan_regrade, report_lines
     from quiz.store import SCHEMA_VERSION, Store, stored_schema_version
-    from quiz.ui.resources import content as app_content  # no streamlit: the app's content, as it loads it
+    from quiz.content_snapshot import load_served_content as app_content  # the app's content, as it loads it
 
     content = app_content()
     if content.problems:

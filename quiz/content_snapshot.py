@@ -17,6 +17,7 @@ from typing import Sequence
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from quiz.card_model import Card
+from quiz.content_pack import content_dir
 from quiz.errors import Problem
 from quiz.loader import FINGERPRINT_MEMO, PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, Content, fingerprint, load_content
 from quiz.practice import category_keys, remember_category_keys
@@ -114,3 +115,41 @@ def _write(path: Path, snapshot: Snapshot) -> None:
             old.unlink(missing_ok=True)
     except OSError:
         pass  # a read-only folder only costs speed, never content
+
+
+RULESETS_DIR_ENV = "QUIZ_RULESETS_DIR"
+SCENARIOS_DIR_ENV = "QUIZ_SCENARIOS_DIR"
+
+
+def rulesets_dir() -> Path:
+    """Where the rulesets are read from: ``$QUIZ_RULESETS_DIR``, else the shipped ``rulesets/``."""
+    configured = os.environ.get(RULESETS_DIR_ENV)
+    return Path(configured) if configured else RULESETS_DIR
+
+
+def scenarios_dir() -> Path:
+    """Where the shipped cards are read from: ``$QUIZ_SCENARIOS_DIR``, else ``scenarios/``."""
+    configured = os.environ.get(SCENARIOS_DIR_ENV)
+    return Path(configured) if configured else SCENARIOS_DIR
+
+
+def served_paths() -> tuple[Path, list[Path]]:
+    """The folders of the content the app serves: the rulesets, and the card folders (the
+    shipped cards and the local content folder where imported packs go).
+
+    Environment:
+        QUIZ_RULESETS_DIR: the folder of ruleset files (each with its document under
+            ``sources/``); default the shipped ``rulesets/``.
+        QUIZ_SCENARIOS_DIR: the folder of the shipped card files (one folder per ruleset id);
+            default the shipped ``scenarios/``.
+        QUIZ_CONTENT_DIR: the local content folder of imported packs; default ``content/``.
+
+    The first two let the app run on another set of games, e.g. the third game the tests use.
+    """
+    return rulesets_dir(), [scenarios_dir(), content_dir()]
+
+
+def load_served_content() -> Content:
+    """The content the app serves (``served_paths``), from a snapshot when one matches."""
+    rulesets, cards = served_paths()
+    return load_content_snapshotted(rulesets, cards)

@@ -13,50 +13,26 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
-from quiz.content_pack import content_dir
-from quiz.content_snapshot import load_content_snapshotted
-from quiz.loader import RULESETS_DIR, SCENARIOS_DIR, Content
+from quiz.content_snapshot import load_content_snapshotted, served_paths
+from quiz.loader import Content
 from quiz.store import Store
 
 _CONTENT_LOCK = threading.Lock()
 _STORE_LOCK = threading.Lock()
-RULESETS_DIR_ENV = "QUIZ_RULESETS_DIR"
-SCENARIOS_DIR_ENV = "QUIZ_SCENARIOS_DIR"
-
-
-def rulesets_dir() -> Path:
-    """Where the rulesets are read from: ``$QUIZ_RULESETS_DIR``, else the shipped ``rulesets/``."""
-    configured = os.environ.get(RULESETS_DIR_ENV)
-    return Path(configured) if configured else RULESETS_DIR
-
-
-def scenarios_dir() -> Path:
-    """Where the shipped cards are read from: ``$QUIZ_SCENARIOS_DIR``, else ``scenarios/``."""
-    configured = os.environ.get(SCENARIOS_DIR_ENV)
-    return Path(configured) if configured else SCENARIOS_DIR
 
 
 @lru_cache(maxsize=4)
-def _content(rulesets: str, scenarios: str, extra: str | None) -> Content:
-    paths = [Path(scenarios)] + ([Path(extra)] if extra else [])
-    return load_content_snapshotted(Path(rulesets), paths)
+def _content(rulesets: str, cards: tuple[str, ...]) -> Content:
+    return load_content_snapshotted(Path(rulesets), [Path(p) for p in cards])
 
 
 def content() -> Content:
-    """All rulesets and cards: the rulesets, the shipped cards, and the local content folder
-    where imported packs go.
-
-    Environment:
-        QUIZ_RULESETS_DIR: the folder of ruleset files (each with its document under
-            ``sources/``); default the shipped ``rulesets/``.
-        QUIZ_SCENARIOS_DIR: the folder of the shipped card files (one folder per ruleset id);
-            default the shipped ``scenarios/``.
-        QUIZ_CONTENT_DIR: the local content folder of imported packs; default ``content/``.
-
-    The first two let the app run on another set of games, e.g. the third game the tests use.
-    """
+    """The content the app serves (``quiz.content_snapshot.served_paths``: rulesets, shipped
+    cards and imported packs, each folder settable by the environment), loaded once per set
+    of folders."""
     with _CONTENT_LOCK:
-        return _content(str(rulesets_dir()), str(scenarios_dir()), str(content_dir()))
+        rulesets, cards = served_paths()
+        return _content(str(rulesets), tuple(map(str, cards)))
 
 
 def reload_content() -> None:

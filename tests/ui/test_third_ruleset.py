@@ -13,6 +13,7 @@ from quiz.explain import explain_penalty
 from quiz.i18n import t
 from quiz.loader import load_content
 from quiz.markdown import escape_markdown
+from quiz import content_snapshot
 from quiz.ui import resources
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,8 +24,8 @@ LT = CONTENT.rulesets["lantern-tiles"]
 
 @pytest.fixture
 def third_game(monkeypatch: pytest.MonkeyPatch, database_url: str) -> None:
-    monkeypatch.setenv(resources.RULESETS_DIR_ENV, str(THIRD / "rulesets"))
-    monkeypatch.setenv(resources.SCENARIOS_DIR_ENV, str(THIRD / "scenarios"))
+    monkeypatch.setenv(content_snapshot.RULESETS_DIR_ENV, str(THIRD / "rulesets"))
+    monkeypatch.setenv(content_snapshot.SCENARIOS_DIR_ENV, str(THIRD / "scenarios"))
 
 
 def _show(at, card_id: str):
@@ -62,9 +63,9 @@ def test_the_content_folders_can_be_overridden(third_game):
 
 
 def test_without_the_overrides_the_shipped_games_load(monkeypatch, database_url):
-    monkeypatch.delenv(resources.RULESETS_DIR_ENV, raising=False)
-    monkeypatch.delenv(resources.SCENARIOS_DIR_ENV, raising=False)
-    assert resources.rulesets_dir() == ROOT / "rulesets" and resources.scenarios_dir() == ROOT / "scenarios"
+    monkeypatch.delenv(content_snapshot.RULESETS_DIR_ENV, raising=False)
+    monkeypatch.delenv(content_snapshot.SCENARIOS_DIR_ENV, raising=False)
+    assert content_snapshot.rulesets_dir() == ROOT / "rulesets" and content_snapshot.scenarios_dir() == ROOT / "scenarios"
     assert {"yugioh-ocg", "pokemon-card-ja"} <= set(resources.content().rulesets)
 
 
