@@ -8,11 +8,11 @@ from typing import Iterable, Mapping
 import pandas as pd
 
 from quiz.attempt import AttemptRecord
-from quiz.card_model import KnowledgeCard, ScenarioCard
+from quiz.card_model import AnyCard, ScenarioCard
 from quiz.exam import Exam, answers_by_card
 from quiz.grading import ScenarioAnswer
 from quiz.loader import Content
-from quiz.practice import KnowledgeOutcome, ScenarioOutcome, answer_knowledge, answer_scenario
+from quiz.practice import Outcome, answer_card
 from quiz.variants import show_card
 
 HISTORY_TABLE_COLUMNS = ("started_at", "exam", "score", "percent", "result")
@@ -27,8 +27,8 @@ class ExamQuestion:
     """
 
     number: int
-    card: ScenarioCard | KnowledgeCard
-    outcome: ScenarioOutcome | KnowledgeOutcome
+    card: AnyCard
+    outcome: Outcome
     answered: bool
 
     @property
@@ -50,16 +50,18 @@ def exam_questions(content: Content, exam: Exam, records: Iterable[AttemptRecord
             continue
         record = counted.get(card_id)
         seconds = record.seconds if record else 0.0
-        outcome: ScenarioOutcome | KnowledgeOutcome
+        given: ScenarioAnswer | str | None
+        showing = None
         if isinstance(card, ScenarioCard):
-            answer = NO_ANSWER
+            showing = show_card(card, seed)
+            given = NO_ANSWER
             if record is not None:
-                answer = ScenarioAnswer(record.chosen_infraction, record.chosen_penalty, record.chosen_fixes)
-            outcome = answer_scenario(content, card, answer, exam.trainee_id, seconds, mode="exam",
-                                      exam_id=exam.id, showing=show_card(card, seed))
+                given = ScenarioAnswer(record.chosen_infraction, record.chosen_penalty, record.chosen_fixes,
+                                       record.chosen_players)
         else:
-            chosen = record.chosen_choice if record else None
-            outcome = answer_knowledge(card, chosen, exam.trainee_id, seconds, mode="exam", exam_id=exam.id)
+            given = record.chosen_choice if record else None
+        outcome = answer_card(content, card, given, exam.trainee_id, seconds, mode="exam", exam_id=exam.id,
+                              showing=showing)
         questions.append(ExamQuestion(number, card, outcome, record is not None))
     return questions
 

@@ -6,7 +6,7 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
-from quiz.card_model import KnowledgeCard
+from quiz.card_model import JudgementCallCard, KnowledgeCard
 from quiz.content_pack import CardPreview
 from quiz.ruleset_model import Ruleset
 
@@ -15,11 +15,13 @@ PREVIEW_COLUMNS = ["file", "card_id", "game", "kind", "title", "infraction", "ve
 
 def preview_table(
     previews: Sequence[CardPreview], rulesets: Mapping[str, Ruleset], language: str,
-    kinds: Mapping[str, str], no_fix: str,
+    kinds: Mapping[str, str], no_fix: str, no_listed: str = "", left_to_judge: str = "",
 ) -> pd.DataFrame:
     """One row per card; ``kinds`` names the card kinds, ``no_fix`` is said when no fix is required.
 
-    A scenario's verdict reads "penalty · fix, fix"; a knowledge card's is its right answer.
+    A scenario's verdict reads "penalty · fix, fix"; a knowledge card's is its right answer; a
+    judgement call's infraction is its nearest one (``no_listed`` when none covers the case)
+    and its verdict ``left_to_judge``.
     """
     rows = []
     for preview in previews:
@@ -29,6 +31,8 @@ def preview_table(
         if isinstance(card, KnowledgeCard):
             infraction = ""
             verdict = next(c.text.get(language) for c in card.choices if c.id == card.answer)
+        elif isinstance(card, JudgementCallCard):
+            infraction, verdict = _nearest_name(card, ruleset, language, no_listed), left_to_judge
         else:
             infraction, verdict = _scenario_verdict(preview, ruleset, language, no_fix)
         rows.append({
@@ -36,6 +40,13 @@ def preview_table(
             "title": card.title.get(language), "infraction": infraction, "verdict": verdict,
         })
     return pd.DataFrame.from_records(rows, columns=PREVIEW_COLUMNS)
+
+
+def _nearest_name(card: JudgementCallCard, ruleset: Ruleset | None, language: str, no_listed: str) -> str:
+    if card.nearest is None:
+        return no_listed
+    infraction = ruleset.infraction(card.nearest) if ruleset is not None else None
+    return infraction.name.get(language) if infraction is not None else card.nearest
 
 
 def _scenario_verdict(preview: CardPreview, ruleset: Ruleset | None, language: str, no_fix: str) -> tuple[str, str]:

@@ -6,7 +6,8 @@ import math
 
 import pandas as pd
 
-from quiz.card_model import KnowledgeCard
+from quiz.card_model import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard
+from quiz.i18n import t
 from quiz.loader import Content
 from quiz.variants import list_title
 
@@ -101,4 +102,8 @@ def _choice_text(content: Content, card_id: str, choice_id: object, language: st
         for choice in card.choices:
             if choice.id == choice_id:
                 return choice.text.get(language)
+    if isinstance(card, JudgementCallCard):  # the infraction chosen as the nearest line
+        if choice_id == NO_LISTED_INFRACTION:
+            return t("answer.no_listed_infraction", language)
+        return _infraction_name(content, card.ruleset, choice_id, language)
     return str(choice_id)

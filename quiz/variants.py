@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterator, Mapping
 
-from quiz.card_model import KnowledgeCard, ScenarioCard
+from quiz.card_model import JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.facts import FactValue
 from quiz.parameter_model import FromParameter, Parameter, TextOption
 from quiz.placeholders import fill
@@ -169,9 +169,9 @@ def range_text(parameter: Parameter, language: str) -> str:
     return "/".join(value_text(value, language) for value in parameter.values())
 
 
-def list_title(card: ScenarioCard | KnowledgeCard) -> Text:
+def list_title(card: ScenarioCard | KnowledgeCard | JudgementCallCard) -> Text:
     """A card's title where no showing is at hand (lists of cards): placeholders show their ranges."""
-    if isinstance(card, KnowledgeCard):
+    if not isinstance(card, ScenarioCard):  # a knowledge card or judgement call: no parameters
         return card.title
     ranges = {lang: {name: range_text(p, lang) for name, p in card.parameters.items()} for lang in LANGUAGES}
     return Text(**{lang: fill(card.title.get(lang), ranges[lang]) for lang in LANGUAGES})

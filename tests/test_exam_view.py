@@ -11,7 +11,8 @@ from quiz.attempt import AttemptRecord
 from quiz.exam import Exam, ExamSpec, deadline_for
 from quiz.exam_view import HISTORY_TABLE_COLUMNS, exam_questions, history_table
 from quiz.grading import ScenarioAnswer
-from quiz.practice import answer_knowledge, answer_scenario, verdict_for
+from quiz.card_model import JudgementCallCard
+from quiz.practice import answer_card, answer_knowledge, answer_scenario, asks_players, verdict_for
 from quiz.variants import show_card
 
 START = datetime(2025, 3, 1, 10, 0, tzinfo=timezone.utc)
@@ -84,3 +85,31 @@ def test_history_table_shows_score_share_and_result():
 def test_an_empty_history_gives_an_empty_table():
     empty = pd.DataFrame(columns=["preset", "started_at", "score", "total", "passed"])
     assert list(history_table(empty, {}, {}).columns) == list(HISTORY_TABLE_COLUMNS)
+
+
+JUDGEMENT_CALL = {
+    "id": "exam-view-jc", "kind": "judgement_call", "ruleset": "pokemon-card-ja",
+    "title": {"ja": "わざと混ぜた", "en": "Mixed in on purpose"},
+    "situation": {"ja": "わざと手札を山札に混ぜた。", "en": "Shuffled hand cards into the deck on purpose."},
+    "nearest": "cards_mixed_into_deck", "facts": {"intentional": True}, "principle": "examples_only",
+    "explanation": {"ja": "誤っての行が最も近い。", "en": "The line of mixing by mistake is nearest."},
+    "source": {"ja": "・誤って、カードの効果以外で、手札やトラッシュのカードを山札と混ぜて切ってしまった。",
+               "en": "- By mistake, shuffled cards from the hand or discard pile into the deck."},
+}
+
+
+def test_exam_questions_grade_every_kind_through_the_one_answer_path(content):
+    """A judgement call is graded on its nearest line, and who receives a penalty counts."""
+    call = JudgementCallCard.model_validate(JUDGEMENT_CALL)
+    both = next(c for c in content.scenario_cards
+                if asks_players(content, c) and not c.parameters and verdict_for(content, c).players == "both")
+    with_call = replace(content, cards={**content.cards, call.id: call})
+    exam = make_exam((call.id, both.id), (0, 0))
+    verdict = verdict_for(content, both)
+    named = answer_card(content, both, ScenarioAnswer(verdict.infraction, verdict.penalty, verdict.fixes, "offender"),
+                        1, 5.0, mode="exam", exam_id=exam.id).record
+    nearest = answer_card(with_call, call, "cards_mixed_into_deck", 1, 5.0, mode="exam", exam_id=exam.id).record
+    questions = exam_questions(with_call, exam, [at(nearest, 1), at(named, 2)])
+    assert [q.card.id for q in questions] == [call.id, both.id]
+    assert questions[0].correct and questions[0].outcome.record.card_kind == "judgement_call"
+    assert questions[1].outcome.grade.players == "wrong" and not questions[1].correct

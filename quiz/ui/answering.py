@@ -6,18 +6,30 @@ import time
 
 import streamlit as st
 
+from quiz import practice
 from quiz.answers import save_answer
-from quiz.card_model import KnowledgeCard, ScenarioCard
-from quiz.practice import KnowledgeOutcome, ScenarioOutcome, answer_knowledge, answer_scenario
+from quiz.card_model import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.grading import ScenarioAnswer
+from quiz.practice import KnowledgeOutcome, Outcome, ScenarioOutcome
 from quiz.ui import widgets
 from quiz.ui.shell import ANSWERS_KEY, Shell
 from quiz.variants import CardShowing
 
-Outcome = ScenarioOutcome | KnowledgeOutcome
+
+def answer_form(
+    shell: Shell, card: AnyCard, form_key: str, submit_label: str | None = None
+) -> ScenarioAnswer | str | None:
+    """The card's answer form; once submitted with every part, what ``practice.answer_card``
+    takes: a ``ScenarioAnswer``, or the chosen id of a knowledge card or judgement call."""
+    if isinstance(card, ScenarioCard):
+        return widgets.scenario_form(shell, card, form_key, submit_label)
+    if isinstance(card, JudgementCallCard):
+        return widgets.judgement_form(shell, card, form_key, submit_label)
+    return widgets.knowledge_form(shell, card, form_key, submit_label)
 
 
 def answer_card(
-    shell: Shell, card: ScenarioCard | KnowledgeCard, form_key: str, shown_at: float, mode: str,
+    shell: Shell, card: AnyCard, form_key: str, shown_at: float, mode: str,
     showing: CardShowing | None = None,
 ) -> Outcome | None:
     """Draw the card's answer form; once checked, grade and save the answer and return the outcome.
@@ -27,18 +39,12 @@ def answer_card(
     card's review schedule are written before this returns.
     """
     assert shell.trainee is not None, "answering needs a trainee"
-    if isinstance(card, ScenarioCard):
-        answer = widgets.scenario_form(shell, card, form_key)
-        if answer is None:
-            return None
-        outcome: Outcome = answer_scenario(
-            shell.content, card, answer, shell.trainee.id, time.time() - shown_at, mode=mode, showing=showing
-        )
-    else:
-        chosen = widgets.knowledge_form(shell, card, form_key)
-        if chosen is None:
-            return None
-        outcome = answer_knowledge(card, chosen, shell.trainee.id, time.time() - shown_at, mode=mode)
+    given = answer_form(shell, card, form_key)
+    if given is None:
+        return None
+    outcome = practice.answer_card(
+        shell.content, card, given, shell.trainee.id, time.time() - shown_at, mode=mode, showing=showing
+    )
     save_answer(shell.store, outcome.record)
     note_answer()
     return outcome
@@ -49,9 +55,11 @@ def note_answer() -> None:
     st.session_state[ANSWERS_KEY] = st.session_state.get(ANSWERS_KEY, 0) + 1
 
 
-def feedback(shell: Shell, card: ScenarioCard | KnowledgeCard, outcome: Outcome) -> None:
+def feedback(shell: Shell, card: AnyCard, outcome: Outcome) -> None:
     """The marks and explanations of an answered card, as on the practice page."""
     if isinstance(card, ScenarioCard) and isinstance(outcome, ScenarioOutcome):
         widgets.scenario_feedback(shell, card, outcome)
+    elif isinstance(card, JudgementCallCard) and isinstance(outcome, KnowledgeOutcome):
+        widgets.judgement_feedback(shell, card, outcome)
     elif isinstance(card, KnowledgeCard) and isinstance(outcome, KnowledgeOutcome):
         widgets.knowledge_feedback(shell, card, outcome)

@@ -2,38 +2,44 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
 import streamlit as st
 
-from quiz.card_model import KnowledgeCard, ScenarioCard
-from quiz.engine import line_numbers
-from quiz.explain import describe_facts, when_penalty_applies
+from quiz.card_model import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.engine import compile_ruleset, judge, line_numbers
+from quiz.errors import QuizError, UndecidedCaseError
+from quiz.explain import describe_facts, explain_penalty
 from quiz.grading import ScenarioAnswer
 from quiz.markdown import escape_markdown, quote_block
-from quiz.practice import KnowledgeOutcome, ScenarioOutcome
-from quiz.ruleset_model import Ruleset
+from quiz.practice import KnowledgeOutcome, ScenarioOutcome, asks_players
+from quiz.ruleset_model import Penalty, Ruleset
 from quiz.text import Text
 from quiz.ui.shell import Shell
-from quiz.variants import CardShowing, drawn_facts, show_card
-from quiz.verdict import CitedLine
+from quiz.variants import CardShowing, drawn_facts, seed_facts, show_card
+from quiz.verdict import CitedLine, Verdict
 
 MARKS = {
     "correct": ":green[:material/check_circle:]",
     "accepted": ":orange[:material/check_circle:]",
     "wrong": ":red[:material/cancel:]",
 }
+PLAYERS = ("offender", "both")  # who receives the penalty: the answers of the players question
+DECISIVE_ROLES = ("rule", "escalation", "upgrade")  # the lines that decide a verdict, quoted first
 
 
-def _shown(card: ScenarioCard | KnowledgeCard, showing: CardShowing | None) -> tuple[Text, Text]:
+def _shown(card: AnyCard, showing: CardShowing | None) -> tuple[Text, Text]:
     """The title and body text as shown: a scenario's texts filled with the showing's values."""
     if isinstance(card, KnowledgeCard):
         return card.title, card.question
+    if isinstance(card, JudgementCallCard):
+        return card.title, card.situation
     showing = showing or show_card(card)
     return showing.title, showing.situation
 
 
-def card_header(
-    shell: Shell, card: ScenarioCard | KnowledgeCard, answered: bool, showing: CardShowing | None = None
-) -> None:
+def card_header(shell: Shell, card: AnyCard, answered: bool, showing: CardShowing | None = None) -> None:
     """Title, game and difficulty of a card; its tags (which may give the answer away) once answered."""
     ruleset = shell.content.rulesets[card.ruleset]
     st.subheader(escape_markdown(_shown(card, showing)[0].get(shell.language)), anchor=False)
@@ -42,28 +48,41 @@ def card_header(
     st.caption(f"{escape_markdown(ruleset.document.short_name.get(shell.language))} · {stars} {tags}")
 
 
-def card_body(shell: Shell, card: ScenarioCard | KnowledgeCard, showing: CardShowing | None = None) -> None:
+def card_body(shell: Shell, card: AnyCard, showing: CardShowing | None = None) -> None:
     """The situation (filled with the showing's values) or the question, in a box."""
     text = _shown(card, showing)[1]
     with st.container(border=True):
         st.markdown(escape_markdown(text.get(shell.language)))
 
 
-def scenario_form(
-    shell: Shell, card: ScenarioCard, form_key: str, submit_label: str | None = None
-) -> ScenarioAnswer | None:
-    """The three-part answer form; returns the answer once "check" (or ``submit_label``) is pressed with all parts."""
-    ruleset = shell.content.rulesets[card.ruleset]
-    lang = shell.language
+def _infraction_names(ruleset: Ruleset, lang: str) -> dict[str, str]:
+    """Infraction id -> "category › name", in the order of the ruleset's categories."""
     order = {c.id: i for i, c in enumerate(ruleset.categories)}
     infractions = sorted(ruleset.infractions, key=lambda i: order.get(i.category, 99))
-    names = {
+    return {
         i.id: f"{ruleset.category(i.category).name.get(lang)} › {i.name.get(lang)}"  # type: ignore[union-attr]
         for i in infractions
     }
+
+
+def _players_name(shell: Shell, players: str | None) -> str:
+    return shell.t(f"players.{players}") if players in PLAYERS else "—"
+
+
+def scenario_form(
+    shell: Shell, card: ScenarioCard, form_key: str, submit_label: str | None = None
+) -> ScenarioAnswer | None:
+    """The answer form: infraction, penalty, who receives it (on cards whose infraction can name
+    both players) and fixes; returns the answer once "check" (or ``submit_label``) is pressed
+    with every required part."""
+    ruleset = shell.content.rulesets[card.ruleset]
+    lang = shell.language
+    names = _infraction_names(ruleset, lang)
+    ask_players = asks_players(shell.content, card)
+    players = None
     with st.form(form_key):
         infraction = st.selectbox(
-            shell.t("answer.infraction"), [i.id for i in infractions], index=None,
+            shell.t("answer.infraction"), list(names), index=None,
             format_func=names.__getitem__, placeholder=shell.t("answer.pick_infraction"),
         )
         penalty = st.radio(
@@ -71,6 +90,11 @@ def scenario_form(
             format_func=lambda pid: ruleset.penalty(pid).name.get(lang),  # type: ignore[union-attr]
             horizontal=True,
         )
+        if ask_players:
+            players = st.radio(
+                shell.t("answer.players"), list(PLAYERS), index=None,
+                format_func=lambda who: _players_name(shell, who), horizontal=True,
+            )
         fixes = st.multiselect(
             shell.t("answer.fixes"), [f.id for f in ruleset.fixes],
             format_func=lambda fid: ruleset.fix(fid).name.get(lang),  # type: ignore[union-attr]
@@ -79,10 +103,10 @@ def scenario_form(
         pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
     if not pressed:
         return None
-    if infraction is None or penalty is None:
-        st.warning(shell.t("answer.incomplete"))
+    if infraction is None or penalty is None or (ask_players and players is None):
+        st.warning(shell.t("answer.incomplete_players" if ask_players else "answer.incomplete"))
         return None
-    return ScenarioAnswer(infraction=infraction, penalty=penalty, fixes=tuple(fixes))
+    return ScenarioAnswer(infraction=infraction, penalty=penalty, fixes=tuple(fixes), players=players)
 
 
 def knowledge_form(shell: Shell, card: KnowledgeCard, form_key: str, submit_label: str | None = None) -> str | None:
@@ -91,10 +115,30 @@ def knowledge_form(shell: Shell, card: KnowledgeCard, form_key: str, submit_labe
     with st.form(form_key):
         chosen = st.radio(shell.t("answer.choose"), list(texts), index=None, format_func=texts.__getitem__)
         pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
+    return _chosen(shell, pressed, chosen)
+
+
+def judgement_form(
+    shell: Shell, card: JudgementCallCard, form_key: str, submit_label: str | None = None
+) -> str | None:
+    """The nearest infraction of the document, or that none covers the case (all the document
+    decides of a judgement call; the form does not say what kind of card it is)."""
+    ruleset = shell.content.rulesets[card.ruleset]
+    labels = {**_infraction_names(ruleset, shell.language), NO_LISTED_INFRACTION: shell.t("answer.no_listed_infraction")}
+    with st.form(form_key):
+        chosen = st.selectbox(
+            shell.t("answer.nearest"), list(labels), index=None, format_func=labels.__getitem__,
+            placeholder=shell.t("answer.pick_infraction"),
+        )
+        pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
+    return _chosen(shell, pressed, chosen)
+
+
+def _chosen(shell: Shell, pressed: bool, chosen: str | None) -> str | None:
     if not pressed:
         return None
     if chosen is None:
-        st.warning(shell.t("answer.incomplete"))
+        st.warning(shell.t("answer.incomplete_choice"))
         return None
     return chosen
 
@@ -105,11 +149,15 @@ def _names(ruleset: Ruleset, fixes: tuple[str, ...] | list[str], lang: str) -> s
 
 def citation(shell: Shell, cited: CitedLine) -> None:
     """A quoted line of the document: the Japanese original and its English rendering."""
-    key = "feedback.line" if len(set(cited.lines)) == 1 else "feedback.lines"
-    where = shell.t(key, document=cited.document, lines=_line_span(cited.lines))
-    st.markdown(f"{quote_block(cited.ja)}\n\n*{escape_markdown(where)}*")
+    st.markdown(f"{quote_block(cited.ja)}\n\n*{escape_markdown(_where(shell, cited.document, cited.lines))}*")
     if shell.language != "ja":
         st.caption("  \n".join(escape_markdown(line) for line in cited.en.split("\n")))
+
+
+def _where(shell: Shell, document: str, lines: tuple[int, ...]) -> str:
+    """"Document, line 12" (or lines 12–14)."""
+    key = "feedback.line" if len(set(lines)) == 1 else "feedback.lines"
+    return shell.t(key, document=document, lines=_line_span(lines))
 
 
 def _line_span(lines: tuple[int, ...]) -> str:
@@ -125,6 +173,62 @@ def _line_span(lines: tuple[int, ...]) -> str:
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
 
 
+def _parts(cited: CitedLine) -> list[str]:
+    return [part.strip() for part in cited.ja.split("\n") if part.strip()]
+
+
+@dataclass
+class Quotes:
+    """The passages one feedback quotes, planned before any is shown so that no line of the
+    document is quoted twice (compared by text, line by line): a passage whose every line is
+    quoted already is left out, and a passage holding every line of an earlier one is quoted
+    in that one's place instead.
+
+    Add passages with ``add(section, cited)`` in the order they are shown; ``section(name)``
+    then gives that section's passages to quote, and ``covers(cited)`` whether the lines of a
+    passage are all quoted.
+    """
+
+    slots: list[tuple[str, CitedLine | None]] = field(default_factory=list)
+
+    def covers(self, cited: CitedLine) -> bool:
+        quoted = [part for _, c in self.slots if c is not None for part in _parts(c)]
+        return all(any(part in other for other in quoted) for part in _parts(cited))
+
+    def add(self, section: str, cited: CitedLine) -> None:
+        if self.covers(cited):
+            self.slots.append((section, None))
+            return
+        inside = [i for i, (_, c) in enumerate(self.slots)
+                  if c is not None and all(any(part in mine for mine in _parts(cited)) for part in _parts(c))]
+        if inside:  # earlier, shorter passages: the longer one takes the first one's place
+            first, *rest = inside
+            self.slots[first] = (self.slots[first][0], cited)
+            for index in rest:
+                self.slots[index] = (self.slots[index][0], None)
+            self.slots.append((section, None))
+            return
+        self.slots.append((section, cited))
+
+    def section(self, name: str) -> list[CitedLine]:
+        return [c for s, c in self.slots if s == name and c is not None]
+
+
+def _source(card: AnyCard, ruleset: Ruleset) -> CitedLine:
+    return CitedLine(ruleset.document.title.ja, "source", card.source.ja, card.source.en,
+                     line_numbers(card.source.ja, ruleset.source_lines))
+
+
+def source_line(shell: Shell, card: AnyCard, quotes: Quotes | None = None) -> None:
+    """The line the card was drawn from; named only when the feedback quotes it already."""
+    cited = _source(card, shell.content.rulesets[card.ruleset])
+    if quotes is not None and quotes.covers(cited) and cited not in quotes.section("source"):
+        st.caption(escape_markdown(shell.t("feedback.source_quoted", where=_where(shell, cited.document, cited.lines))))
+        return
+    st.caption(shell.t("feedback.source"))
+    citation(shell, cited)
+
+
 def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome) -> None:
     """Marks per part, the standard answer, why, the decisive lines, and what would change it."""
     ruleset = shell.content.rulesets[card.ruleset]
@@ -133,37 +237,23 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
         st.success(shell.t("feedback.all_right"))
     else:
         st.error(shell.t("feedback.some_wrong"))
-    infraction_name = ruleset.infraction(verdict.infraction).name.get(lang)  # type: ignore[union-attr]
     chosen_infraction = ruleset.infraction(record.chosen_infraction or "")
-    penalty_name = ruleset.penalty(verdict.penalty).name.get(lang)  # type: ignore[union-attr]
     chosen_penalty = ruleset.penalty(record.chosen_penalty or "")
-    cols = st.columns(3)
     parts = [
         ("answer.infraction", grade.infraction, chosen_infraction.name.get(lang) if chosen_infraction else "—"),
         ("answer.penalty", grade.penalty, chosen_penalty.name.get(lang) if chosen_penalty else "—"),
-        ("answer.fixes", grade.fixes, _names(ruleset, record.chosen_fixes, lang) or shell.t("answer.no_fix")),
     ]
-    for col, (label, result, chosen) in zip(cols, parts):
+    if grade.players is not None:  # the card asked who receives it
+        parts.append(("feedback.players", grade.players, _players_name(shell, record.chosen_players)))
+    parts.append(("answer.fixes", grade.fixes, _names(ruleset, record.chosen_fixes, lang) or shell.t("answer.no_fix")))
+    for col, (label, result, chosen) in zip(st.columns(len(parts)), parts):
         with col:
             st.markdown(f"{MARKS[result]} **{shell.t(label)}** · {shell.t('mark.' + result)}")
             st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
     if grade.penalty == "accepted":
         st.info(shell.t("feedback.accepted", penalty=chosen_penalty.name.get(lang) if chosen_penalty else ""))
 
-    st.markdown(f"#### {shell.t('feedback.standard')}")
-    lines = [
-        f"- **{shell.t('answer.infraction')}**: {escape_markdown(infraction_name)}",
-        f"- **{shell.t('answer.penalty')}**: {escape_markdown(penalty_name)}"
-        + (f" ({shell.t('feedback.both_players')})" if verdict.players == "both" else ""),
-        f"- **{shell.t('answer.fixes')}**: {escape_markdown(_names(ruleset, verdict.fixes, lang) or shell.t('answer.no_fix'))}",
-    ]
-    if verdict.optional_fixes:
-        lines.append(f"- **{shell.t('feedback.optional_fixes')}**: {escape_markdown(_names(ruleset, verdict.optional_fixes, lang))}")
-    if len(verdict.accepted) > 1:
-        also = ", ".join(ruleset.penalty(p).name.get(lang) for p in verdict.accepted[1:])  # type: ignore[union-attr]
-        lines.append(f"- **{shell.t('feedback.also_accepted')}**: {escape_markdown(also)}")
-    lines.append(f"- **{shell.t('feedback.applies_to')}**: {shell.t('scope.' + verdict.applies_to)}")
-    st.markdown("\n".join(lines))
+    _standard_answer(shell, ruleset, verdict, asked_players=grade.players is not None)
 
     st.markdown(f"#### {shell.t('feedback.why')}")
     drawn = drawn_facts(card, outcome.showing) if outcome.showing is not None else {}
@@ -172,37 +262,79 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
         st.markdown("\n".join(f"- {escape_markdown(line)}" for line in describe_facts(ruleset, drawn, lang)))
     st.markdown("\n".join(f"- {escape_markdown(e.get(lang))}" for e in verdict.explanations))
     if grade.penalty == "wrong" and chosen_penalty is not None:
-        answer = when_penalty_applies(ruleset, verdict.infraction, chosen_penalty.id, lang)
-        chosen_name = chosen_penalty.name.get(lang)
-        if answer.conditions:
-            st.markdown(f"**{escape_markdown(shell.t('feedback.when_chosen', penalty=chosen_name))}**")
-            st.markdown("\n".join(f"- {escape_markdown(c)}" for c in answer.conditions))
-        elif answer.other_infractions:
-            st.markdown(f"**{escape_markdown(shell.t('feedback.given_for_others', penalty=chosen_name))}**")
-            st.markdown("\n".join(f"- {escape_markdown(c)}" for c in answer.other_infractions))
-        else:
-            st.markdown(escape_markdown(shell.t("feedback.never_here", penalty=chosen_name)))
+        facts = outcome.showing.facts if outcome.showing is not None else seed_facts(card)
+        _when_right(shell, ruleset, card.infraction, verdict, chosen_penalty, facts)
     if grade.missing_fixes:
         st.markdown(escape_markdown(shell.t("feedback.missing_fixes", fixes=_names(ruleset, grade.missing_fixes, lang))))
     if grade.extra_fixes:
         st.markdown(escape_markdown(shell.t("feedback.extra_fixes", fixes=_names(ruleset, grade.extra_fixes, lang))))
 
-    st.markdown(f"#### {shell.t('feedback.document')}")
+    quotes = Quotes()
     for cited in verdict.citations:
-        if cited.role in ("rule", "escalation", "upgrade"):
-            citation(shell, cited)
-    with st.expander(shell.t("feedback.more_lines")):
-        for cited in verdict.citations:
-            if cited.role not in ("rule", "escalation", "upgrade"):
+        quotes.add("decisive" if cited.role in DECISIVE_ROLES else "more", cited)
+    quotes.add("source", _source(card, ruleset))
+    st.markdown(f"#### {shell.t('feedback.document')}")
+    for cited in quotes.section("decisive"):
+        citation(shell, cited)
+    more = quotes.section("more")
+    if more:
+        with st.expander(shell.t("feedback.more_lines")):
+            for cited in more:
                 citation(shell, cited)
-    source_line(shell, card)
+    source_line(shell, card, quotes)
 
 
-def source_line(shell: Shell, card: ScenarioCard | KnowledgeCard) -> None:
-    ruleset = shell.content.rulesets[card.ruleset]
-    st.caption(shell.t("feedback.source"))
-    citation(shell, CitedLine(ruleset.document.title.ja, "source", card.source.ja, card.source.en,
-                              line_numbers(card.source.ja, ruleset.source_lines)))
+def _standard_answer(shell: Shell, ruleset: Ruleset, verdict: Verdict, asked_players: bool) -> None:
+    """The verdict as an answer: infraction, penalty, who receives it, required and optional
+    fixes, the penalties accepted at the judge's discretion, and where it applies."""
+    lang = shell.language
+    infraction_name = ruleset.infraction(verdict.infraction).name.get(lang)  # type: ignore[union-attr]
+    penalty_name = ruleset.penalty(verdict.penalty).name.get(lang)  # type: ignore[union-attr]
+    st.markdown(f"#### {shell.t('feedback.standard')}")
+    lines = [
+        f"- **{shell.t('answer.infraction')}**: {escape_markdown(infraction_name)}",
+        f"- **{shell.t('answer.penalty')}**: {escape_markdown(penalty_name)}",
+    ]
+    if asked_players or verdict.players == "both":
+        lines.append(f"- **{shell.t('feedback.players')}**: {_players_name(shell, verdict.players)}")
+    required = _names(ruleset, verdict.fixes, lang) or shell.t("answer.no_fix")
+    lines.append(f"- **{shell.t('feedback.required_fixes')}**: {escape_markdown(required)}")
+    if verdict.optional_fixes:
+        optional = _names(ruleset, verdict.optional_fixes, lang)
+        lines.append(f"- **{shell.t('feedback.optional_fixes')}**: {escape_markdown(optional)}")
+    if len(verdict.accepted) > 1:
+        also = ", ".join(ruleset.penalty(p).name.get(lang) for p in verdict.accepted[1:])  # type: ignore[union-attr]
+        lines.append(f"- **{shell.t('feedback.also_accepted')}**: {escape_markdown(also)}")
+    lines.append(f"- **{shell.t('feedback.applies_to')}**: {shell.t('scope.' + verdict.applies_to)}")
+    st.markdown("\n".join(lines))
+    if verdict.players == "both":
+        st.info(shell.t("feedback.both_receive"), icon=":material/group:")
+
+
+def _when_right(
+    shell: Shell, ruleset: Ruleset, infraction: str, verdict: Verdict, chosen: Penalty, facts: Mapping[str, Any]
+) -> None:
+    """When the penalty the trainee chose would have been right, as the engine says
+    (``quiz.explain.explain_penalty``): the facts that would have to differ, or the
+    infractions that carry it when no facts make it right here."""
+    lang = shell.language
+    name = chosen.name.get(lang)
+    explained = explain_penalty(ruleset, infraction, chosen.id, facts, lang)
+    if explained.possible:
+        if not explained.changes:  # right as the card stands: nothing to explain
+            return
+        key = "feedback.would_be_right" if explained.standard else "feedback.would_be_accepted"
+        st.markdown(f"**{escape_markdown(shell.t(key, penalty=name))}**")
+        st.markdown("\n".join(f"- {escape_markdown(change)}" for change in explained.changes))
+        if explained.judged_as is not None and explained.judged_as != verdict.infraction:
+            other = ruleset.infraction(explained.judged_as)
+            judged = other.name.get(lang) if other is not None else explained.judged_as
+            st.markdown(escape_markdown(shell.t("feedback.judged_as", infraction=judged)))
+    elif explained.other_infractions:
+        st.markdown(f"**{escape_markdown(shell.t('feedback.never_right', penalty=name))}**")
+        st.markdown("\n".join(f"- {escape_markdown(other)}" for other in explained.other_infractions))
+    else:
+        st.markdown(escape_markdown(shell.t("feedback.never_here", penalty=name)))
 
 
 def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutcome) -> None:
@@ -215,3 +347,68 @@ def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutc
     st.markdown(f"#### {shell.t('feedback.why')}")
     st.markdown(escape_markdown(card.explanation.get(lang)))
     source_line(shell, card)
+
+
+def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: KnowledgeOutcome) -> None:
+    """A judgement call answered: right or wrong on the nearest line (all the document
+    decides), why the rest is left to the head judge, the nearest lines and the principle."""
+    ruleset = shell.content.rulesets[card.ruleset]
+    lang, grade = shell.language, outcome.grade
+    names = {i.id: i.name.get(lang) for i in ruleset.infractions}
+    nearest = names.get(card.nearest or "", card.nearest or "")
+    if grade.correct:
+        st.success(shell.t("feedback.judgement_right" if card.nearest else "feedback.judgement_right_none"))
+    elif card.nearest:
+        st.error(shell.t("feedback.judgement_wrong", answer=escape_markdown(nearest)))
+    else:
+        st.error(shell.t("feedback.judgement_wrong_none"))
+    st.info(shell.t("feedback.left_to_judge"), icon=":material/gavel:")
+    chosen = shell.t("answer.no_listed_infraction") if grade.chosen == NO_LISTED_INFRACTION else names.get(
+        grade.chosen or "", "—")
+    result = "correct" if grade.correct else "wrong"
+    st.markdown(f"{MARKS[result]} **{shell.t('feedback.nearest')}** · {shell.t('mark.' + result)}")
+    st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
+
+    st.markdown(f"#### {shell.t('feedback.why')}")
+    st.markdown(escape_markdown(card.explanation.get(lang)))
+    refusal = _refusal(ruleset, card)
+    if refusal is not None:
+        where = _where(shell, ruleset.document.title.ja, tuple(refusal.lines))
+        reason = refusal.reason.get(lang) if isinstance(refusal.reason, Text) else str(refusal.reason)
+        st.markdown(f"**{escape_markdown(shell.t('feedback.undecided', where=where))}** {escape_markdown(reason)}")
+    principle = next((p for p in ruleset.principles if p.id == card.principle), None)
+    if principle is not None:
+        st.markdown(f"**{escape_markdown(shell.t('feedback.principle'))}**: {escape_markdown(principle.text.get(lang))}")
+
+    quotes = Quotes()
+    if card.nearest is not None and card.nearest in compile_ruleset(ruleset).infractions:
+        for rule in compile_ruleset(ruleset).infractions[card.nearest][1]:
+            quotes.add("nearest", rule.cited)
+    if principle is not None:
+        quotes.add("principle", CitedLine(ruleset.document.title.ja, "principle", principle.citation.ja,
+                                          principle.citation.en,
+                                          line_numbers(principle.citation.ja, ruleset.source_lines)))
+    quotes.add("source", _source(card, ruleset))
+    st.markdown(f"#### {shell.t('feedback.document')}")
+    if quotes.section("nearest"):
+        st.markdown(f"**{escape_markdown(shell.t('feedback.nearest_lines', infraction=nearest))}**")
+        for cited in quotes.section("nearest"):
+            citation(shell, cited)
+    if quotes.section("principle"):
+        st.markdown(f"**{escape_markdown(shell.t('feedback.principle'))}**")
+        for cited in quotes.section("principle"):
+            citation(shell, cited)
+    source_line(shell, card, quotes)
+
+
+def _refusal(ruleset: Ruleset, card: JudgementCallCard) -> UndecidedCaseError | None:
+    """The engine's refusal of the card's facts under its nearest infraction (None without facts)."""
+    if card.nearest is None or not card.facts:
+        return None
+    try:
+        judge(ruleset, card.nearest, card.facts)
+    except UndecidedCaseError as refused:
+        return refused
+    except QuizError:
+        return None
+    return None

@@ -30,6 +30,8 @@ CHROMIUM_ARGS = [
 ]
 VIEWPORT = {"width": 1400, "height": 1000}
 MAX_SHOT_HEIGHT = 8000  # px; a full-page screenshot taller than this is cut
+PLAYERS_QUESTION = "Who receives it?"  # the answer form's question on cards of an act of both players
+NEAREST_QUESTION = "Which infraction of the document is nearest to this case?"  # a judgement call's form
 
 
 def find_chromium() -> tuple[str | None, str]:
@@ -145,7 +147,8 @@ def choose_language(page, name: str) -> None:
 def answer_with_first_choices(page, button: str = "Check") -> str:
     """Answer the card in the form with its first choices (right or wrong) and press ``button``.
 
-    Returns "scenario" (infraction and penalty chosen) or "knowledge" (a choice picked).
+    Returns "scenario" (infraction, penalty and, when asked, who receives it chosen),
+    "knowledge" (a choice picked) or "judgement_call" (the first infraction named nearest).
     """
     from playwright.sync_api import expect
 
@@ -153,16 +156,26 @@ def answer_with_first_choices(page, button: str = "Check") -> str:
     submit = form.get_by_role("button", name=button, exact=True)
     expect(submit).to_be_visible()
     settle(page)
-    # a scenario form has a Penalty group, a knowledge card a "Your answer" group: wait for
-    # one of them, so the form is drawn before deciding which it is (not by the Infraction
-    # box: the first selectbox of a page load can appear after the radio groups)
+    # a scenario form has a Penalty group, a knowledge card a "Your answer" group, a judgement
+    # call a box of the nearest infraction: wait for one of them, so the form is drawn before
+    # deciding which it is (not by the Infraction box: the first selectbox of a page load can
+    # appear after the radio groups)
     penalty = form.get_by_role("radiogroup", name="Penalty", exact=True)
     answer = form.get_by_role("radiogroup", name="Your answer", exact=True)
-    expect(penalty.or_(answer).first).to_be_visible()
+    nearest = form.get_by_role("combobox", name=NEAREST_QUESTION, exact=True)
+    expect(penalty.or_(answer).or_(nearest).first).to_be_visible()
+    if nearest.count():
+        pick_first_option(page, nearest)
+        submit.click()
+        return "judgement_call"
     kind = "scenario" if penalty.count() else "knowledge"
     if kind == "scenario":
         infraction = form.get_by_role("combobox", name="Infraction", exact=True)
         expect(infraction).to_have_value(pick_first_option(page, infraction))
+        players = form.get_by_role("radiogroup", name=PLAYERS_QUESTION, exact=True)
+        if players.count():  # asked on cards whose infraction can name both players
+            players.locator("label").first.click()
+            expect(players.get_by_role("radio").first).to_be_checked()
     choices = penalty if kind == "scenario" else answer
     choices.locator("label").first.click()
     expect(choices.get_by_role("radio").first).to_be_checked()

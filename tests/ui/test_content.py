@@ -123,3 +123,29 @@ def test_content_page_in_japanese(open_app, folder):
     at = open_app(lang="ja", page=PAGE)
     assert at.title[0].value == "コンテンツ"
     assert at.success[0].value == f"すべてのコンテンツを読み込みました：カード{len(SHIPPED.cards)}枚、問題はありません。"
+
+
+JUDGEMENT_CALL = """\
+cards:
+  - id: pack-pkm-jc-on-purpose
+    kind: judgement_call
+    ruleset: pokemon-card-ja
+    title: {ja: "わざと混ぜた", en: "Mixed in on purpose"}
+    situation: {ja: "わざと手札を山札に混ぜた。", en: "Shuffled hand cards into the deck on purpose."}
+    nearest: cards_mixed_into_deck
+    facts: {intentional: true}
+    principle: examples_only
+    explanation: {ja: "誤っての行が最も近い。", en: "The line of mixing by mistake is nearest."}
+    source:
+      ja: "・誤って、カードの効果以外で、手札やトラッシュのカードを山札と混ぜて切ってしまった。"
+      en: "- By mistake, shuffled cards from the hand or discard pile into the deck."
+"""
+
+
+def test_a_judgement_call_is_previewed_by_its_kind_and_nearest_line(open_app, folder):
+    at = unlock(open_app(page=PAGE))
+    at.file_uploader[0].set_value(("call.yaml", JUDGEMENT_CALL.encode("utf-8"), "application/x-yaml")).run()
+    assert not at.exception, at.exception
+    row = at.dataframe[-1].value.iloc[0]
+    assert (row["Kind"], row["Infraction"], row["Verdict (penalty · fixes) or answer"]) == (
+        "Judgement call", "Shuffled hand or discard into the deck", "Left to the head judge")

@@ -9,9 +9,9 @@ from quiz.exam import ExamSpec
 from quiz.exam_store import get_exam, start_exam
 from quiz.loader import load_content
 from quiz.markdown import escape_markdown
-from quiz.practice import verdict_for
 from quiz.card_model import ScenarioCard
 from quiz.variants import show_card
+from tests.ui import answering
 
 CONTENT = load_content()
 PAGE = "quiz/ui/pages/exam.py"
@@ -44,11 +44,8 @@ def answer_right(at, store):
     """Answer the question on screen right, judged on the facts of the showing the exam drew for it."""
     exam, card = shown_card(at, store)
     index = exam.card_ids.index(card.id)
-    verdict = verdict_for(CONTENT, card, show_card(card, exam.seeds[index]))
-    next(w for w in at.selectbox if w.label == "Infraction").set_value(verdict.infraction)
-    next(w for w in at.radio if w.label == "Penalty").set_value(verdict.penalty)
-    next(w for w in at.multiselect if w.label == "Fix").set_value(list(verdict.fixes))
-    next(b for b in at.button if b.label == "Save answer").click().run()
+    showing = show_card(card, exam.seeds[index]) if isinstance(card, ScenarioCard) else None
+    answering.fill(at, card, answering.right_answer(CONTENT, card, showing), button="Save answer")
     assert not at.exception, at.exception
 
 
@@ -119,9 +116,11 @@ def test_all_right_passes(open_app, store):
 
 
 def test_a_knowledge_question_is_answered_with_its_choices(open_app, store):
+    card = next(c for c in CONTENT.knowledge_cards if c.ruleset == "yugioh-ocg")
+    spec = ExamSpec(questions=1, minutes=30, pass_percent=80, rulesets=("yugioh-ocg",))
+    start_exam(store, store.trainee("Aiko").id, "custom", spec, (card.id,), (0,), utc_now())
     at = open_app(page=PAGE)
-    start_custom(at, questions=1, category="yugioh-ocg/knowledge")
-    exam, card = shown_card(at, store)
+    at.button(key="exam-resume").click().run()  # (the knowledge category also holds judgement calls)
     wrong = next(c.id for c in card.choices if c.id != card.answer)
     next(r for r in at.radio if r.label == "Your answer").set_value(wrong)
     next(b for b in at.button if b.label == "Save answer").click().run()

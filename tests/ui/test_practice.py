@@ -5,7 +5,9 @@ from __future__ import annotations
 from quiz.card_model import KnowledgeCard, ScenarioCard
 from quiz.engine import judge
 from quiz.loader import load_content
+from quiz.practice import asks_players
 from quiz.variants import DEFAULT_SEED, show_card
+from tests.ui import answering
 
 CONTENT = load_content()
 
@@ -30,22 +32,18 @@ def _until_scenario(at):
 
 
 def _form_widgets(at):
-    infraction = next(w for w in at.selectbox if w.label in ("Infraction", "違反"))
-    penalty = next(w for w in at.radio if w.label in ("Penalty", "罰則"))
-    fixes = next(w for w in at.multiselect if w.label in ("Fix", "処置"))
-    check = next(b for b in at.button if b.label in ("Check", "答え合わせ"))
+    infraction = answering.widget(at.selectbox, "infraction")
+    penalty = answering.widget(at.radio, "penalty")
+    fixes = answering.widget(at.multiselect, "fixes")
+    check = answering.widget(at.button, "check")
     return infraction, penalty, fixes, check
 
 
 def _answer_the_standard(at, card):
     """Answer the shown scenario card with the engine's standard answer; its verdict."""
-    verdict = judge(CONTENT.rulesets[card.ruleset], card.infraction, _shown_facts(at, card))
-    infraction, penalty, fixes, check = _form_widgets(at)
-    infraction.set_value(verdict.infraction)
-    penalty.set_value(verdict.penalty)
-    fixes.set_value(list(verdict.fixes))
-    check.click().run()
-    return verdict
+    showing = show_card(card, at.session_state["practice"].get("seed", DEFAULT_SEED))
+    answering.fill(at, card, answering.right_answer(CONTENT, card, showing))
+    return judge(CONTENT.rulesets[card.ruleset], card.infraction, showing.facts)
 
 
 def test_without_a_trainee_the_page_asks_for_one(open_app):
@@ -65,7 +63,8 @@ def test_right_answer_is_stored_and_marked(open_app, store):
     assert row["card_id"] == card.id and bool(row["correct"])
     assert (row["infraction_result"], row["penalty_result"], row["fixes_result"]) == ("correct", "correct", "correct")
     assert row["standard_penalty"] == verdict.penalty and row["seconds"] >= 0
-    assert sum(":green[:material/check_circle:]" in m.value for m in at.markdown) == 3
+    parts = 4 if asks_players(CONTENT, card) else 3  # infraction, penalty, (who receives it,) fixes
+    assert sum(":green[:material/check_circle:]" in m.value for m in at.markdown) == parts
 
 
 def test_wrong_answer_is_stored_and_explained(open_app, store):
@@ -78,6 +77,8 @@ def test_wrong_answer_is_stored_and_explained(open_app, store):
     infraction, penalty, fixes, check = _form_widgets(at)
     infraction.set_value(wrong_infraction)
     penalty.set_value(wrong_penalty)
+    if answering.players_question(at) is not None:
+        answering.players_question(at).set_value("offender")
     check.click().run()
     assert not at.exception
     assert [e.value for e in at.error] == ["Not quite — see below."]
@@ -88,7 +89,7 @@ def test_wrong_answer_is_stored_and_explained(open_app, store):
     texts = " ".join(m.value for m in at.markdown)
     assert ":red[:material/cancel:]" in texts and "What the document says" in " ".join(m.value for m in at.markdown)
     wrong_name = ruleset.penalty(wrong_penalty).name.en
-    assert any(f"{wrong_name} {phrase}" in texts for phrase in ("would be right when", "is not given", "is given for other"))
+    assert any(f"{wrong_name} {phrase}" in texts for phrase in ("would be right if", "would be accepted", "is never right"))
 
 
 def test_incomplete_answer_is_not_stored(open_app, store):
@@ -96,7 +97,8 @@ def test_incomplete_answer_is_not_stored(open_app, store):
     _until_scenario(at)
     *_, check = _form_widgets(at)
     check.click().run()
-    assert [w.value for w in at.warning] == ["Choose the infraction and the penalty first."]
+    assert [w.value for w in at.warning] in (["Choose the infraction and the penalty first."],
+                                             ["Choose the infraction, the penalty and who receives it first."])
     assert store.attempts().empty
 
 

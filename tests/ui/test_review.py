@@ -6,11 +6,9 @@ from datetime import datetime, timedelta
 
 from quiz import review_store
 from quiz.attempt import utc_now
-from quiz.card_model import ScenarioCard
 from quiz.loader import load_content
-from quiz.practice import verdict_for
 from quiz.review import next_schedule
-from tests.ui import seeding
+from tests.ui import answering, seeding
 
 CONTENT = load_content()
 PAGE = "quiz/ui/pages/review.py"
@@ -24,14 +22,7 @@ def seed(store, trainee_id: int, card, correct: bool, when: datetime) -> None:
 
 def answer_right(at, card) -> None:
     """Fill in the standard answer of the card shown and press "Check"."""
-    if isinstance(card, ScenarioCard):
-        verdict = verdict_for(CONTENT, card)
-        next(w for w in at.selectbox if w.label == "Infraction").set_value(verdict.infraction)
-        next(w for w in at.radio if w.label == "Penalty").set_value(verdict.penalty)
-        next(w for w in at.multiselect if w.label == "Fix").set_value(list(verdict.fixes))
-    else:
-        next(r for r in at.radio if r.label == "Your answer").set_value(card.answer)
-    next(b for b in at.button if b.label == "Check").click().run()
+    answering.fill(at, card, answering.right_answer(CONTENT, card))
 
 
 def sidebar_due(at) -> str:

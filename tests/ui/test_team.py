@@ -156,3 +156,17 @@ def test_figures_are_kept_until_refreshed(open_app, team, store, monkeypatch):
     assert "Chika" not in main_text(at)  # the figures of a few minutes ago, not recounted per rerun
     next(b for b in at.button if b.label == "Refresh now").click().run()
     assert "Chika" in main_text(at)
+
+
+def test_a_judgement_call_shows_the_wrong_line_chosen_by_name(open_app, store, monkeypatch):
+    call = next((c for c in CONTENT.judgement_calls if c.nearest is not None), None)
+    if call is None:
+        pytest.skip("no judgement call in the shipped content")
+    from tests.ui import seeding
+
+    seeding.seed(store, CONTENT, store.trainee(NAMES[0]).id, call, False, dt.datetime.now(dt.timezone.utc))
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
+    row = at.dataframe[1].value.set_index("Card id").loc[call.id]
+    assert row["Card"] == call.title.en
+    assert row["Most chosen wrong answer"] == "No listed infraction covers this case (1)"

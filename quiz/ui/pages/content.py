@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from quiz.content_pack import check_pack, content_dir, import_pack, imported_packs, problems_frame, shown_folder
+from quiz.loader import CARD_KINDS
 from quiz.markdown import escape_markdown
 from quiz.pack_preview import preview_table
 from quiz.pack_upload import MIB, UploadLimits
@@ -56,8 +57,10 @@ if upload is not None:
         st.success(shell.t("content.pack_ok", count=len(report.cards)))
     if report.cards:
         st.markdown(f"**{shell.t('content.preview')}**")
-        kinds = {kind: shell.t(f"content.kind_{kind}") for kind in ("scenario", "knowledge")}
-        show(preview_table(report.cards, shell.content.rulesets, shell.language, kinds, shell.t("answer.no_fix")))
+        kinds = {kind: shell.t(f"content.kind_{kind}") for kind in CARD_KINDS}
+        show(preview_table(report.cards, shell.content.rulesets, shell.language, kinds, shell.t("answer.no_fix"),
+                           no_listed=shell.t("answer.no_listed_infraction"),
+                           left_to_judge=shell.t("content.left_to_judge")))
     if report.ok and st.button(shell.t("content.import_button", count=len(report.cards)), type="primary"):
         imported = import_pack(upload.name, data, folder, limits=LIMITS)
         if imported.imported_to is not None:

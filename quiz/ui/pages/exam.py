@@ -14,11 +14,11 @@ import streamlit as st
 
 from quiz import exam_store
 from quiz.attempt import utc_now
-from quiz.card_model import KnowledgeCard, ScenarioCard
+from quiz.card_model import AnyCard, ScenarioCard
 from quiz.exam import CUSTOM, MINUTES_RANGE, PASS_PERCENT_RANGE, QUESTIONS_RANGE, Exam, ExamSpec
 from quiz.exam import answers_by_card, clock_text, draw_exam, next_unanswered, time_left
 from quiz.markdown import escape_markdown
-from quiz.practice import answer_knowledge, answer_scenario, card_pool
+from quiz.practice import answer_card, card_pool
 from quiz.progress_view import category_labels
 from quiz.ui import answering, exam_widgets, widgets
 from quiz.ui import shell as shell_module
@@ -165,23 +165,15 @@ def take_exam(exam: Exam) -> None:
 
 
 def answer_question(
-    exam: Exam, card: ScenarioCard | KnowledgeCard, showing: CardShowing | None, index: int, answered: set[str]
+    exam: Exam, card: AnyCard, showing: CardShowing | None, index: int, answered: set[str]
 ) -> None:
     """The card's answer form; a given answer is stored at once and the next unanswered question shows."""
-    form_key, label = f"exam-{exam.id}-{index}", shell.t("exam.save")
+    given = answering.answer_form(shell, card, f"exam-{exam.id}-{index}", submit_label=shell.t("exam.save"))
+    if given is None:
+        return
     seconds = time.time() - state["shown_at"]
-    if isinstance(card, ScenarioCard):
-        answer = widgets.scenario_form(shell, card, form_key, submit_label=label)
-        if answer is None:
-            return
-        record = answer_scenario(
-            shell.content, card, answer, trainee.id, seconds, mode="exam", exam_id=exam.id, showing=showing
-        ).record
-    else:
-        chosen = widgets.knowledge_form(shell, card, form_key, submit_label=label)
-        if chosen is None:
-            return
-        record = answer_knowledge(card, chosen, trainee.id, seconds, mode="exam", exam_id=exam.id).record
+    record = answer_card(shell.content, card, given, trainee.id, seconds, mode="exam", exam_id=exam.id,
+                         showing=showing).record
     if exam_store.save_exam_answer(shell.store, record, utc_now()):
         answering.note_answer()
         following = next_unanswered(exam.card_ids, answered | {card.id}, index)

@@ -1,0 +1,56 @@
+"""Filling a card's answer form on a page the way a trainee does, for every kind of card."""
+
+from __future__ import annotations
+
+from quiz.card_model import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.grading import ScenarioAnswer
+from quiz.loader import Content
+from quiz.practice import asks_players, verdict_for
+from quiz.variants import CardShowing
+
+LABELS = {
+    "infraction": ("Infraction", "違反"),
+    "penalty": ("Penalty", "罰則"),
+    "players": ("Who receives it?", "誰に科しますか？"),
+    "fixes": ("Fix", "処置"),
+    "choice": ("Your answer", "回答"),
+    "nearest": ("Which infraction of the document is nearest to this case?", "この事例に最も近い、文書の違反はどれですか？"),
+    "check": ("Check", "答え合わせ"),
+}
+
+
+def right_answer(content: Content, card: AnyCard, showing: CardShowing | None = None) -> ScenarioAnswer | str:
+    """The answer graded right: the verdict on the showing, the key, or the nearest line."""
+    if isinstance(card, KnowledgeCard):
+        return card.answer
+    if isinstance(card, JudgementCallCard):
+        return card.nearest or NO_LISTED_INFRACTION
+    verdict = verdict_for(content, card, showing)
+    players = verdict.players if asks_players(content, card) else None
+    return ScenarioAnswer(verdict.infraction, verdict.penalty, verdict.fixes, players)
+
+
+def widget(widgets, part: str):
+    return next(w for w in widgets if w.label in LABELS[part])
+
+
+def players_question(at):
+    """The "Who receives it?" radio of the form on the page, or None when not asked."""
+    return next((w for w in at.radio if w.label in LABELS["players"]), None)
+
+
+def fill(at, card: AnyCard, given: ScenarioAnswer | str, button: str | None = None) -> None:
+    """Put ``given`` into the card's form and press the submit button (Check, or ``button``)."""
+    if isinstance(card, ScenarioCard):
+        assert isinstance(given, ScenarioAnswer)
+        widget(at.selectbox, "infraction").set_value(given.infraction)
+        widget(at.radio, "penalty").set_value(given.penalty)
+        if given.players is not None:
+            widget(at.radio, "players").set_value(given.players)
+        widget(at.multiselect, "fixes").set_value(list(given.fixes))
+    elif isinstance(card, JudgementCallCard):
+        widget(at.selectbox, "nearest").set_value(given)
+    else:
+        widget(at.radio, "choice").set_value(given)
+    labels = (button,) if button else LABELS["check"]
+    next(b for b in at.button if b.label in labels).click().run()
