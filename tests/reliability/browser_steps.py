@@ -15,27 +15,10 @@ from tests.e2e.driver import main, settle
 
 
 def answer_shown_card(page, button: str = "Check") -> str:
-    """Answer the card in the main form with its first choices and press ``button``.
-
-    Returns "scenario" or "knowledge". Any answer will do: right or wrong, it is stored.
-    """
-    form = main(page).get_by_test_id("stForm")
-    submit = form.get_by_role("button", name=button, exact=True)
-    penalty = form.get_by_role("radiogroup", name="Penalty", exact=True)
-    choices = form.get_by_role("radiogroup", name="Your answer", exact=True)
-    expect(submit).to_be_visible()
-    expect(penalty.or_(choices).first).to_be_visible()  # the form may still be drawing
-    settle(page)
-    if penalty.count():
-        infraction = form.get_by_role("combobox", name="Infraction", exact=True)
-        chosen = driver.pick_first_option(page, infraction)
-        expect(infraction).to_have_value(chosen)
-        group, kind = penalty, "scenario"
-    else:
-        group, kind = choices, "knowledge"
-    group.locator("label").first.click()
-    expect(group.get_by_role("radio").first).to_be_checked()
-    submit.click()
+    """Answer the card in the main form with its first choices and press ``button``; the
+    card's kind (``driver.answer_with_first_choices``). Any answer will do: right or wrong,
+    it is stored."""
+    kind = driver.answer_with_first_choices(page, button)
     settle(page)
     return kind
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
-from tests.e2e.driver import CHROMIUM_ARGS
+from tests.e2e.driver import CHROMIUM_ARGS, NEAREST_QUESTION, PLAYERS_QUESTION
 
 MAIN, SIDEBAR = 0, 1  # the first number of a delta path: the page's root containers
 SIGN_IN_FORM = "sign-in"  # the sidebar's sign-in form (quiz.ui.sign_in)
@@ -124,19 +124,31 @@ async def _fill_and_check(page) -> None:
     check = form.get_by_role("button", name="Check", exact=True)
     penalty = form.get_by_role("radiogroup", name="Penalty", exact=True)
     choices = form.get_by_role("radiogroup", name="Your answer", exact=True)
+    nearest = form.get_by_role("combobox", name=NEAREST_QUESTION, exact=True)
     await check.wait_for(state="visible")
-    await penalty.or_(choices).first.wait_for(state="visible")  # a form may still be drawing
+    await penalty.or_(choices).or_(nearest).first.wait_for(state="visible")  # a form may still be drawing
     await _settle(page)
+    if await nearest.count():  # a judgement call: name the nearest line
+        await _pick_first(page, nearest)
+        await check.click()
+        return
     if await penalty.count():
-        await form.get_by_role("combobox", name="Infraction", exact=True).click()
-        await page.get_by_role("option").first.click()
-        if await page.get_by_role("listbox").count():
-            await page.keyboard.press("Escape")
+        await _pick_first(page, form.get_by_role("combobox", name="Infraction", exact=True))
+        players = form.get_by_role("radiogroup", name=PLAYERS_QUESTION, exact=True)
+        if await players.count():
+            await players.locator("label").first.click()
         group = penalty
     else:
         group = choices
     await group.locator("label").first.click()
     await check.click()
+
+
+async def _pick_first(page, combobox) -> None:
+    await combobox.click()
+    await page.get_by_role("option").first.click()
+    if await page.get_by_role("listbox").count():
+        await page.keyboard.press("Escape")
 
 
 async def _sign_in(page, name: str, pin: str) -> None:
@@ -272,12 +284,14 @@ async def _websocket_session(base: str, tally: SessionTally, pin: str, started: 
             tally.first_card = time.monotonic() - started
             while _keep_going(tally, started, duration, cap):
                 [check] = tab.main("button", "Check")
-                infraction = tab.main("selectbox", "Infraction")
-                [group] = tab.main("radio", "Penalty" if infraction else "Your answer")
-                answer = [WidgetState(id=group.id, string_value=group.options[0]),
-                          WidgetState(id=check.id, trigger_value=True)]
-                if infraction:
-                    answer.append(WidgetState(id=infraction[0].id, string_value=infraction[0].options[0]))
+                answer = [WidgetState(id=check.id, trigger_value=True)]
+                # every question the form asks, with its first option: a scenario's infraction,
+                # penalty and (on acts of both players) who receives it; a knowledge card's
+                # answer; a judgement call's nearest line
+                for kind, label in (("selectbox", "Infraction"), ("selectbox", NEAREST_QUESTION),
+                                    ("radio", "Penalty"), ("radio", PLAYERS_QUESTION), ("radio", "Your answer")):
+                    for widget in tab.main(kind, label):
+                        answer.append(WidgetState(id=widget.id, string_value=widget.options[0]))
                 await tab.run(answer)
                 tally.exceptions += tab.exceptions
                 banners = [a for a in tab.main("alert") if a.format in (Alert.SUCCESS, Alert.ERROR)]
