@@ -109,7 +109,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _set_pin(args: argparse.Namespace) -> int:
     """Read the PIN twice from the terminal (or once per line from a pipe) and store its hash."""
-    from quiz.pin import check_pin_rule
+    from quiz.pin import check_new_pin
     from quiz.store import Store, valid_name
     from quiz.trainee_accounts import set_pin
 
@@ -117,16 +117,17 @@ def _set_pin(args: argparse.Namespace) -> int:
     if first != second:
         print("error: the two PINs differ; nothing was changed", file=sys.stderr)
         return EXIT_USAGE
+    store = Store(args.database_url)
     try:
-        check_pin_rule(first)
-        valid_name(args.name)
+        existing = store.find_trainee(args.name)  # an existing name is kept as it is, even one older rules allowed
+        check_new_pin(first)
+        if existing is None:
+            valid_name(args.name)
+        trainee = existing or store.trainee(args.name)
+        set_pin(store, trainee.id, first)
     except ValueError as error:
         print(f"error: {error}; nothing was changed", file=sys.stderr)
         return EXIT_USAGE
-    store = Store(args.database_url)
-    try:
-        trainee = store.trainee(args.name)
-        set_pin(store, trainee.id, first)
     finally:
         store.dispose()
     print(f"set a new PIN for {trainee.name}")

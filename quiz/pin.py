@@ -1,4 +1,10 @@
-"""Trainee PINs: the rule a PIN must meet, and storing it as a salted scrypt hash.
+"""Trainee PINs: the rules a PIN must meet, and storing it as a salted scrypt hash.
+
+Every PIN is 4 to 64 characters (after NFKC); a NEW one (a trainee added, a PIN changed or
+replaced) must also not be one character repeated or a straight run like ``1234``/``9876``
+(``check_new_pin``): PINs set before that rule keep working. Longer input than
+``PIN_INPUT_MAX`` is refused before it is even normalised, so an 8 MiB "PIN" sent over the
+websocket costs nothing.
 
 A stored hash reads ``scrypt$<n>$<r>$<p>$<salt>$<key>`` (salt and key in URL-safe base64),
 so the cost can be raised later and older hashes still check. PINs are compared through
@@ -16,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 PIN_MIN = 4
 PIN_MAX = 64
+PIN_INPUT_MAX = 4 * PIN_MAX  # characters as typed (NFKC may shorten them to PIN_MAX); longer is refused unread
 SCHEME = "scrypt"
 COST_N, BLOCK_R, PARALLEL_P = 2**14, 8, 1  # about 16 MB and tens of milliseconds per check
 KEY_BYTES = 32
@@ -27,7 +34,7 @@ _DERIVER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pin-scrypt")
 
 
 class PinRuleError(ValueError):
-    """A PIN too short or too long; ``rule`` names which (``too_short``/``too_long``)."""
+    """A PIN refused; ``rule`` names why (``too_short``, ``too_long``, or ``weak`` for a new PIN)."""
 
     def __init__(self, rule: str, message: str) -> None:
         self.rule = rule
@@ -41,12 +48,31 @@ def normalise_pin(pin: str) -> str:
 
 def check_pin_rule(pin: str) -> str:
     """The normalised PIN, or ``PinRuleError`` when it is not 4 to 64 characters."""
+    if len(pin) > PIN_INPUT_MAX:
+        raise PinRuleError("too_long", f"a PIN has at most {PIN_MAX} characters")
     normal = normalise_pin(pin)
     if len(normal) < PIN_MIN:
         raise PinRuleError("too_short", f"a PIN needs at least {PIN_MIN} characters")
     if len(normal) > PIN_MAX:
         raise PinRuleError("too_long", f"a PIN has at most {PIN_MAX} characters")
     return normal
+
+
+def check_new_pin(pin: str) -> str:
+    """``check_pin_rule``, and for a PIN being set: ``PinRuleError("weak")`` when it is one
+    character repeated (``0000``, ``１１１１``) or a straight run up or down (``1234``, ``9876``,
+    ``abcd``), the guesses an attacker tries first."""
+    normal = check_pin_rule(pin)
+    if is_weak_pin(normal):
+        raise PinRuleError("weak", "a PIN of one repeated character or a straight run (like 1234) is too easy to guess")
+    return normal
+
+
+def is_weak_pin(normal: str) -> bool:
+    """Whether a normalised PIN is one character repeated or a straight run (steps of +1 or -1)."""
+    folded = normal.casefold()
+    steps = {ord(b) - ord(a) for a, b in zip(folded, folded[1:])}
+    return steps in ({0}, {1}, {-1})
 
 
 def hash_pin(pin: str, salt: bytes | None = None) -> str:
@@ -58,7 +84,10 @@ def hash_pin(pin: str, salt: bytes | None = None) -> str:
 
 
 def pin_matches(pin: str, stored: str) -> bool:
-    """Whether ``pin`` is the PIN behind ``stored``; False for a malformed ``stored``."""
+    """Whether ``pin`` is the PIN behind ``stored``; False for a malformed ``stored``, and for
+    input longer than any PIN (without deriving anything)."""
+    if len(pin) > PIN_INPUT_MAX:
+        return False
     try:
         scheme, n, r, p, salt, key = stored.split("$")
         if scheme != SCHEME:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import time
+import unicodedata
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
@@ -28,7 +29,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from quiz.attempt import ATTEMPT_FIELDS, FIX_FIELDS, AttemptRecord, utc_now
 from quiz.errors import QuizError
-from quiz.tables import COLUMNS_ADDED, NAME_MAX, attempts, metadata, schema_version, trainees
+from quiz.tables import (
+    COLUMNS_ADDED, NAME_KEY_MAX, NAME_MAX, attempts, metadata, schema_version, trainee_name_keys, trainees,
+)
 
 if TYPE_CHECKING:  # imported where a frame is built: answering a card never needs pandas
     import pandas as pd
@@ -105,25 +108,66 @@ class Store:
             raise
 
     def trainee(self, name: str) -> Trainee:
-        """The trainee of that name, created if new (name stripped, 1 to 60 characters)."""
-        name = valid_name(name)
+        """The trainee of that name (see ``find_trainee``), created if new: the name stripped,
+        1 to 60 characters, and meeting ``valid_name``'s rules."""
         found = self.find_trainee(name)
         if found is not None:
             return found
+        name = valid_name(name)
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(trainees).values(name=name, created_at=utc_now()))
-        except IntegrityError:  # created meanwhile by another session
+                self.insert_trainee(conn, name)
+        except IntegrityError:  # created meanwhile by another session (or a look-alike of it was)
             pass
         created = self.find_trainee(name)
         assert created is not None
         return created
 
     def find_trainee(self, name: str) -> Trainee | None:
-        """The trainee of that name (stripped), or None."""
+        """The trainee of that name (stripped), or else of that canonical name (``name_key``:
+        "ALICE" and "Ａlice" find Alice), or None. Input longer than any name finds nobody,
+        without a query."""
+        if len(name) > NAME_INPUT_MAX or not 1 <= len(stripped := name.strip()) <= NAME_MAX:
+            return None
+        self.fill_name_keys()
         with self.engine.connect() as conn:
-            row = conn.execute(select(trainees).where(trainees.c.name == name.strip())).one_or_none()
+            row = conn.execute(select(trainees).where(trainees.c.name == stripped)).one_or_none()
+            if row is None:
+                by_key = trainees.join(trainee_name_keys, trainee_name_keys.c.trainee_id == trainees.c.id)
+                row = conn.execute(select(trainees).select_from(by_key)
+                                   .where(trainee_name_keys.c.name_key == name_key(stripped))).one_or_none()
         return Trainee(**row._mapping) if row is not None else None
+
+    def insert_trainee(self, conn: Connection, name: str) -> int:
+        """Add a trainee of a name ``valid_name`` passed, with its canonical key, in the caller's
+        transaction; its id. ``IntegrityError`` when the name or its canonical form is taken."""
+        self.fill_name_keys()
+        created = conn.execute(insert(trainees).values(name=name, created_at=utc_now()))
+        trainee_id = int(created.inserted_primary_key[0])
+        conn.execute(insert(trainee_name_keys).values(trainee_id=trainee_id, name_key=name_key(name)))
+        return trainee_id
+
+    def fill_name_keys(self) -> None:
+        """Give every trainee made before canonical keys existed its key (once per Store). When
+        two old trainees share a key, the first keeps it and the other stays without one: both
+        still sign in by their exact names, and ``look_alike_groups`` lists them."""
+        if getattr(self, "_name_keys_filled", False):
+            return
+        missing = (select(trainees.c.id, trainees.c.name)
+                   .select_from(trainees.outerjoin(trainee_name_keys, trainee_name_keys.c.trainee_id == trainees.c.id))
+                   .where(trainee_name_keys.c.trainee_id.is_(None)).order_by(trainees.c.id))
+        with self.engine.connect() as conn:
+            rows = conn.execute(missing).all()
+        for trainee_id, name in rows:
+            key = name_key(name)
+            if not key or len(key) > NAME_KEY_MAX:
+                continue
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(insert(trainee_name_keys).values(trainee_id=trainee_id, name_key=key))
+            except IntegrityError:  # a look-alike of an earlier trainee, or filled meanwhile by another server
+                pass
+        self._name_keys_filled = True
 
     def trainees(self) -> list[Trainee]:
         """Every trainee, ordered by name."""
@@ -174,12 +218,82 @@ class Store:
         self.engine.dispose()
 
 
+class NameRuleError(QuizError, ValueError):
+    """A name refused for a new trainee; ``rule`` says why: ``length`` (not 1 to 60
+    characters), ``invisible`` (a control, format, zero-width or text-direction character) or
+    ``mixed_script`` (letters of two alphabets in one word, like Latin and Cyrillic)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(message)
+
+
+NAME_INPUT_MAX = 4 * NAME_MAX  # characters looked at: longer input is refused before any other work
+# Control, format (zero-width, bidi controls, soft hyphen, BOM), surrogate, private-use and
+# unassigned characters, and line/paragraph separators.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+# Scripts written together in one word in East Asian names (Japanese mixes Han, hiragana,
+# katakana and Latin letters); any other two scripts in one word are refused.
+_EAST_ASIAN_SCRIPTS = frozenset({"Han", "Hiragana", "Katakana", "Hangul", "Bopomofo"})
+_SCRIPT_OF_PREFIX = {"CJK": "Han", "IDEOGRAPHIC": "Han", "KATAKANA-HIRAGANA": "Katakana"}
+
+
 def valid_name(name: str) -> str:
-    """The name stripped; ValueError unless it is 1 to 60 characters."""
+    """The name stripped, for a new trainee; ``NameRuleError`` (a ValueError) unless it is 1 to
+    60 characters, none of them hidden (control, format, zero-width, bidi, separators), with
+    no word mixing two alphabets (Latin with Cyrillic or Greek; Han, kana and Latin together
+    are fine) and a canonical form (``name_key``) that fits its column."""
+    def too_long(length: int) -> NameRuleError:
+        return NameRuleError("length", f"a trainee name must be 1 to {NAME_MAX} characters, got {length}")
+
+    if len(name) > NAME_INPUT_MAX:
+        raise too_long(len(name))
     stripped = name.strip()
     if not 1 <= len(stripped) <= NAME_MAX:
-        raise ValueError(f"a trainee name must be 1 to {NAME_MAX} characters, got {len(stripped)}")
+        raise too_long(len(stripped))
+    hidden = [char for char in stripped if unicodedata.category(char) in HIDDEN_CATEGORIES]
+    if hidden:
+        codes = ", ".join(f"U+{ord(char):04X}" for char in dict.fromkeys(hidden))
+        raise NameRuleError("invisible", f"a trainee name cannot hold invisible or control characters ({codes})")
+    mixed = mixed_scripts(stripped)
+    if mixed:
+        word, scripts = mixed[0]
+        raise NameRuleError("mixed_script", f"the word {word!r} mixes letters of {' and '.join(scripts)}")
+    if len(name_key(stripped)) > NAME_KEY_MAX:  # NFKC expands a few characters up to 18-fold
+        raise NameRuleError("length", f"a trainee name must be 1 to {NAME_MAX} characters, and shorter once normalised")
     return stripped
+
+
+def name_key(name: str) -> str:
+    """The canonical form of a name, one per account and per name throttle: Unicode NFKC
+    (full-width and half-width forms as the usual ones), case-folded, hidden characters dropped
+    and runs of white space made one space. "Alice", " ALICE ", "Ａｌｉｃｅ" give "alice"."""
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(" " if char.isspace() else char for char in text
+                   if char.isspace() or unicodedata.category(char) not in HIDDEN_CATEGORIES)
+    return " ".join(unicodedata.normalize("NFKC", text.casefold()).split())
+
+
+def mixed_scripts(name: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The words of a name (after NFKC) holding letters of two or more alphabets, with them
+    (Han, hiragana, katakana, hangul and bopomofo go with any one alphabet: "Tシャツ" is fine)."""
+    found = []
+    for word in unicodedata.normalize("NFKC", name).split():
+        scripts = {_script(char) for char in word} - {None} - _EAST_ASIAN_SCRIPTS
+        if len(scripts) > 1:
+            found.append((word, tuple(sorted(scripts))))
+    return found
+
+
+def _script(char: str) -> str | None:
+    """The script of a letter (Latin, Cyrillic, Greek, Han, Hiragana, ...) from its Unicode
+    name; None for digits, punctuation, marks and symbols, which go with any script."""
+    if not unicodedata.category(char).startswith("L"):
+        return None
+    prefix = unicodedata.name(char, "").split(" ", 1)[0]
+    if prefix in ("", "MODIFIER"):
+        return None
+    return _SCRIPT_OF_PREFIX.get(prefix, prefix.title())
 
 
 def _make_folder(database: str | None) -> None:

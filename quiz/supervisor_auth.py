@@ -2,23 +2,37 @@
 
 The password comes from ``$QUIZ_SUPERVISOR_PASSWORD`` or the Streamlit secret
 ``supervisor_password`` (the page reads both and hands them here). It is compared in
-constant time over UTF-8 bytes. Wrong attempts are slowed by ``quiz.login.LoginThrottle``:
-the page keeps one throttle per browser session and one for the whole process, so opening
-new sessions does not reset the wait.
+constant time over UTF-8 bytes; a guess longer than ``PASSWORD_MAX`` is refused unread.
+
+Wrong attempts are slowed by two throttles (``quiz.login``): one per browser session, and
+``supervisor_throttle``, kept in the database, which every server shares and no client can
+reset. Its failures fade (``SUPERVISOR_POLICY``: half-life 30 s), so a slow guesser cannot
+keep the real supervisor out: a guess every 30 s holds the page for about 2 s of each 30,
+where a plain doubling wait up to 30 s held it for good. The arithmetic is in
+docs/RELIABILITY.md ("Accounts, throttles and names").
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, Mapping, Sequence
+import time
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from quiz.login import LoginResult, LoginThrottle, attempt
+from quiz.login import Clock, LoginResult, LoginThrottle, StoredThrottle, Throttle, ThrottlePolicy, attempt
 
-__all__ = ["LoginResult", "LoginThrottle", "attempt_login", "configured_password", "password_matches", "unlock_token"]
+if TYPE_CHECKING:
+    from quiz.store import Store
+
+__all__ = ["LoginResult", "LoginThrottle", "PASSWORD_MAX", "SUPERVISOR_POLICY", "attempt_login", "configured_password",
+           "password_matches", "supervisor_throttle", "unlock_token"]
 
 PASSWORD_ENV = "QUIZ_SUPERVISOR_PASSWORD"
 PASSWORD_SECRET = "supervisor_password"
+PASSWORD_MAX = 200  # characters: a longer guess is refused without being compared (the form's limit too)
+SUPERVISOR_SCOPE = "supervisor"
+# Every session together: doubling from 1 s up to 30 s, each failure's weight halving every 30 s.
+SUPERVISOR_POLICY = ThrottlePolicy(base=1.0, factor=2.0, ceiling=30.0, half_life=30.0)
 
 
 def configured_password(environ: Mapping[str, str], secrets: Mapping[str, Any]) -> str | None:
@@ -42,6 +56,14 @@ def unlock_token(expected: str) -> str:
     return hashlib.sha256(b"quiz-supervisor:" + expected.encode("utf-8")).hexdigest()
 
 
-def attempt_login(given: str, expected: str, throttles: Sequence[LoginThrottle]) -> LoginResult:
-    """Check ``given`` unless a throttle still holds; record the outcome in every throttle."""
+def supervisor_throttle(store: Store, clock: Clock = time.time, policy: ThrottlePolicy = SUPERVISOR_POLICY) -> StoredThrottle:
+    """The throttle of the supervisor password for every session of every server on ``store``."""
+    return StoredThrottle(store.engine, SUPERVISOR_SCOPE, "", policy, clock)
+
+
+def attempt_login(given: str, expected: str, throttles: Sequence[Throttle]) -> LoginResult:
+    """Check ``given`` unless a throttle still holds; record the outcome in every throttle.
+    A guess longer than ``PASSWORD_MAX`` is refused at once: not compared, not counted."""
+    if len(given) > PASSWORD_MAX:
+        return LoginResult(unlocked=False, too_long=True)
     return attempt(lambda: password_matches(given, expected), throttles)

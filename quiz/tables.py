@@ -190,3 +190,34 @@ COLUMNS_ADDED: dict[int, tuple[Column, ...]] = {
         "variant_values", "content_fingerprint", "chosen_players", "standard_players", "players_result",
     )),
 }
+
+
+# Accounts (``quiz.login``, ``quiz.trainee_accounts``): what throttles wrong PINs and passwords,
+# kept here so that every server of a deployment shares it and no client can clear it. One row
+# per throttled subject (a trainee name's canonical key, or the supervisor password), deleted
+# on success; a row without a lock is forgotten a day after its last failure.
+THROTTLE_SUBJECT_MAX = 200
+login_throttles = Table(
+    "login_throttles",
+    metadata,
+    Column("scope", String(16), primary_key=True),  # "pin" (per name) or "supervisor"
+    Column("subject", String(THROTTLE_SUBJECT_MAX), primary_key=True),  # quiz.store.name_key, or ""
+    Column("failures", Integer, nullable=False),  # wrong attempts in a row (since a success, a lift, or a quiet day)
+    Column("weight", Float, nullable=False),  # the same failures, each fading with the policy's half-life
+    Column("last_failure_at", UTCDateTime, nullable=False),
+    Column("not_before", UTCDateTime, nullable=False),  # no attempt is checked before then
+    Column("locked_at", UTCDateTime),  # set by the lock-out: only a supervisor lifts it
+    Index("ix_login_throttles_last_failure", "last_failure_at"),
+)
+
+# The canonical key of each trainee's name (``quiz.store.name_key``): unique, so "Alice",
+# "ALICE" and "Ａlice" are one account. Trainees that collided before keys existed keep
+# working under their exact names; the later of them has no row here (see
+# ``quiz.trainee_accounts.look_alike_groups``).
+NAME_KEY_MAX = THROTTLE_SUBJECT_MAX
+trainee_name_keys = Table(
+    "trainee_name_keys",
+    metadata,
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), primary_key=True, autoincrement=False),
+    Column("name_key", String(NAME_KEY_MAX), nullable=False, unique=True),
+)

@@ -119,7 +119,7 @@ def test_set_pin_changes_nothing_when_the_pins_differ_or_break_the_rule(tmp_path
     from quiz.store import Store
 
     url = f"sqlite:///{tmp_path / 'quiz.db'}"
-    for stdin, needle in (("8642\n8643\n", "differ"), ("12\n12\n", "at least 4")):
+    for stdin, needle in (("8642\n8643\n", "differ"), ("12\n12\n", "at least 4"), ("1234\n1234\n", "too easy")):
         result = run("set-pin", "Dai", "--database-url", url, stdin=stdin)
         assert result.returncode == 2 and needle in result.stderr and "nothing was changed" in result.stderr
     store = Store(url)

@@ -1,10 +1,10 @@
-"""Throttled logins: the doubling wait, one book of throttles per name, one attempt against many."""
+"""Throttled logins: the doubling wait, fading failures, claims, one attempt against many."""
 
 from __future__ import annotations
 
 import pytest
 
-from quiz.login import LoginThrottle, ThrottleBook, attempt
+from quiz.login import LoginThrottle, ThrottlePolicy, attempt
 from tests.fake_clock import FakeClock
 
 
@@ -63,25 +63,43 @@ def test_attempt_runs_the_check_only_when_no_throttle_holds():
     assert session.failures == account.failures == 0
 
 
-def test_book_keeps_one_throttle_per_key():
-    book = ThrottleBook(clock=FakeClock())
-    book.for_key("aiko").fail()
-    assert book.for_key("aiko").failures == 1
-    assert book.for_key("ben").failures == 0
-    assert len(book) == 2
+def test_a_claim_records_the_failure_before_the_check():
+    """Two attempts at the same moment: the second is refused, it does not wait for the first
+    attempt's check to fail."""
+    clock = FakeClock()
+    throttle = LoginThrottle(clock)
+    first = throttle.claim()
+    assert not first.refused and first.delay == 1.0 and throttle.failures == 1
+    second = throttle.claim()
+    assert second.refused and second.wait == 1.0 and throttle.failures == 1
 
 
-def test_book_forgets_the_least_recently_used_key_beyond_its_capacity():
-    book = ThrottleBook(capacity=2, clock=FakeClock())
-    book.for_key("a").fail()
-    book.for_key("b").fail()
-    book.for_key("a")  # used again: "b" is now the oldest
-    book.for_key("c")
-    assert len(book) == 2
-    assert book.for_key("a").failures == 1
-    assert book.for_key("b").failures == 0  # forgotten, so made again
+def test_a_refused_attempt_undoes_the_claims_granted_before_it():
+    clock = FakeClock()
+    session, account = LoginThrottle(clock), LoginThrottle(clock)
+    account.fail()  # the account waits, this session does not
+    refused = attempt(lambda: True, [session, account])
+    assert refused.throttled and refused.retry_after == 1.0
+    assert session.failures == 0 and session.wait() == 0.0  # not counted against the session
 
 
-def test_book_refuses_no_capacity():
+def test_a_policy_without_half_life_counts_failures_in_a_row():
+    policy = ThrottlePolicy(ceiling=60.0, lock_after=10)
+    assert [policy.delay(n) for n in range(9)] == [0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0]
+    assert policy.weight_after(3.0, quiet=3600.0) == 4.0  # time does not fade them
+
+
+def test_a_half_life_fades_failures():
+    policy = ThrottlePolicy(ceiling=30.0, half_life=30.0)
+    assert policy.weight_after(2.0, quiet=30.0) == pytest.approx(2.0)  # half of 2, and this one
+    assert policy.weight_after(4.0, quiet=60.0) == pytest.approx(2.0)
+    steady = 0.0
+    for _ in range(200):  # a guess every 30 s settles at a weight of 2: a 2 s wait
+        steady = policy.weight_after(steady, quiet=30.0)
+    assert steady == pytest.approx(2.0) and policy.delay(steady) == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize("options", [{"half_life": 0}, {"lock_after": 0}, {"base": 0}, {"ceiling": 0.5}])
+def test_bad_policies_are_refused(options):
     with pytest.raises(ValueError):
-        ThrottleBook(capacity=0)
+        ThrottlePolicy(**options)

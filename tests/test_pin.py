@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quiz.pin import PIN_MAX, PIN_MIN, PinRuleError, check_pin_rule, hash_pin, pin_matches
+from quiz.pin import PIN_MAX, PIN_MIN, PinRuleError, check_new_pin, check_pin_rule, hash_pin, pin_matches
 
 
 def test_a_pin_matches_its_own_hash_only():
@@ -73,3 +73,32 @@ def test_checks_from_many_threads_all_run_on_one_worker_thread(monkeypatch):
         thread.join()
     assert results == [True] * 8
     assert len(seen) == 1 and next(iter(seen)).startswith("pin-scrypt")
+
+
+@pytest.mark.parametrize("pin", ["0000", "1111", "1234", "4321", "0123", "9876", "123456", "１２３４", "aaaa", "abcd", "ＡＢＣＤ"])
+def test_a_new_pin_too_easy_to_guess_is_refused(pin):
+    with pytest.raises(PinRuleError) as caught:
+        check_new_pin(pin)
+    assert caught.value.rule == "weak"
+
+
+@pytest.mark.parametrize("pin", ["2468", "1357", "1122", "9753", "8642", "5820", "1243", "0987", "kenji-1357"])
+def test_other_new_pins_are_accepted(pin):
+    assert check_new_pin(pin) == pin
+
+
+def test_a_weak_pin_set_before_the_rule_still_matches():
+    assert pin_matches("1111", hash_pin("1111"))  # the strength rule is for new PINs only
+
+
+def test_input_longer_than_any_pin_is_refused_unread(monkeypatch):
+    from quiz import pin
+
+    stored = hash_pin("2468")
+    monkeypatch.setattr(pin, "_scrypt", lambda *args: pytest.fail("derived a key from oversized input"))
+    huge = "2" * (8 * 2**20)
+    assert not pin_matches(huge, stored)
+    with pytest.raises(PinRuleError) as caught:
+        check_pin_rule(huge)
+    assert caught.value.rule == "too_long"
+    assert pin.PIN_INPUT_MAX >= 4 * PIN_MAX  # decomposed kana still fit before NFKC

@@ -70,3 +70,20 @@ def test_process_throttle_holds_across_sessions():
     result = attempt_login("guess", "right", [fresh_session, process])
     assert result.retry_after == 8.0  # the process's 4th failure: 1 * 2**3, the fresh session's is 1
     assert attempt_login("right", "right", [LoginThrottle(clock), process]).throttled
+
+
+def test_the_server_wide_policy_fades_failures_with_a_30_s_half_life():
+    from quiz.supervisor_auth import SUPERVISOR_POLICY
+
+    assert (SUPERVISOR_POLICY.base, SUPERVISOR_POLICY.factor, SUPERVISOR_POLICY.ceiling) == (1.0, 2.0, 30.0)
+    assert SUPERVISOR_POLICY.half_life == 30.0 and SUPERVISOR_POLICY.lock_after is None  # never locked for good
+
+
+def test_a_password_longer_than_the_limit_is_refused_unchecked_and_uncounted():
+    from quiz.supervisor_auth import PASSWORD_MAX
+
+    clock = FakeClock()
+    session = LoginThrottle(clock)
+    result = attempt_login("x" * (PASSWORD_MAX + 1), "right", [session])
+    assert result.too_long and not result.unlocked and not result.throttled
+    assert session.failures == 0

@@ -89,8 +89,8 @@ def test_a_bad_pin_adds_no_trainee(store):
     assert store.trainees() == []
 
 
-def test_names_share_a_throttle_whatever_their_case_and_spaces():
-    assert throttle_key(" Aiko ") == throttle_key("AIKO") == throttle_key("aiko")
+def test_names_share_a_throttle_whatever_their_case_width_and_spaces():
+    assert throttle_key(" Aiko ") == throttle_key("AIKO") == throttle_key("aiko") == throttle_key("Ａｉｋｏ")
 
 
 def test_a_trainee_changes_their_pin_with_the_current_one(store):
@@ -106,13 +106,30 @@ def test_a_trainee_changes_their_pin_with_the_current_one(store):
 def test_a_wrong_current_pin_changes_nothing_and_is_throttled_with_sign_ins(store):
     from quiz.trainee_accounts import change_pin
 
+    clock = FakeClock()
     aiko = add_trainee(store, "Aiko", "2468")
-    book = name_throttles()
-    refused = change_pin(store, aiko, "0000", "1357", book, fresh_session())
+    names = name_throttles(clock)
+    refused = change_pin(store, aiko, "0000", "1357", names, fresh_session(clock))
     assert not refused.unlocked and refused.retry_after == 1.0
-    # the name's wait holds for a sign-in too, and the old PIN still works afterwards
-    assert sign_in(store, "Aiko", "2468", book, fresh_session()).throttled
-    assert sign_in(store, "Aiko", "2468", name_throttles(), fresh_session()).trainee == aiko
+    # the name's wait holds for a sign-in too, whatever throttle objects it comes with
+    assert sign_in(store, "Aiko", "2468", name_throttles(clock), fresh_session(clock)).throttled
+    clock.advance(1.0)  # and the old PIN still works once it is over
+    assert sign_in(store, "Aiko", "2468", names, fresh_session(clock)).trainee == aiko
     with pytest.raises(PinRuleError):
-        change_pin(store, aiko, "2468", "12", name_throttles(), fresh_session())
-    assert sign_in(store, "Aiko", "2468", name_throttles(), fresh_session()).trainee == aiko
+        change_pin(store, aiko, "2468", "12", names, fresh_session(clock))
+    with pytest.raises(PinRuleError) as weak:
+        change_pin(store, aiko, "2468", "1234", names, fresh_session(clock))
+    assert weak.value.rule == "weak"
+    assert sign_in(store, "Aiko", "2468", names, fresh_session(clock)).trainee == aiko
+
+
+def test_a_pin_change_changes_the_credential_version(store):
+    from quiz.trainee_accounts import change_pin, credential_version
+
+    aiko = add_trainee(store, "Aiko", "2468")
+    before = credential_version(store, aiko.id)
+    signed_in = sign_in(store, "Aiko", "2468", name_throttles(), fresh_session())
+    assert signed_in.credential == before is not None
+    assert change_pin(store, aiko, "2468", "1357", name_throttles(), fresh_session()).unlocked
+    assert credential_version(store, aiko.id) not in (None, before)
+    assert credential_version(store, store.trainee("Chie").id) is None  # no PIN yet

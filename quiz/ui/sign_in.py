@@ -2,7 +2,13 @@
 
 Who is signed in lives only in this browser session; the URL's ``trainee`` parameter just
 fills in the name after a refresh. Nobody sees a list of names, and ``?trainee=NAME``
-opens nothing without the PIN.
+opens nothing without the PIN. A signed-in session keeps the trainee's credential version
+and checks it on every run (one primary-key lookup): when the PIN was changed in another
+session, or replaced by a supervisor, this session is signed out.
+
+Throttles (``quiz.trainee_accounts``): per name in the database (every server, not reset
+by anything a client sends), and per browser session in its state (a courtesy only: a new
+session or a client's ``clear_cache`` starts it afresh).
 """
 
 from __future__ import annotations
@@ -12,23 +18,29 @@ import math
 import streamlit as st
 
 from quiz.i18n import t
-from quiz.login import LoginThrottle, ThrottleBook
+from quiz.login import LoginThrottle
 from quiz.markdown import escape_markdown
 from quiz.pin import PIN_MAX, PinRuleError
-from quiz.store import Store, Trainee
+from quiz.store import NAME_INPUT_MAX, NameRuleError, Store, Trainee
 from quiz.tables import NAME_MAX
-from quiz.trainee_accounts import NameTakenError, add_trainee, change_pin, name_throttles, set_pin, sign_in
+from quiz.trainee_accounts import (
+    NameThrottles, NameTakenError, add_trainee, change_pin, credential_version, lift_lockout, lockout_of,
+    name_throttles, set_pin, sign_in,
+)
 
 SIGNED_IN_KEY = "trainee"  # the signed-in Trainee
+CREDENTIAL_KEY = "trainee_credential"  # their credential_version when they signed in (or changed the PIN)
 THROTTLE_KEY = "trainee_sign_in_throttle"
-MESSAGE_KEY = "sign_in_message"  # (form, text key, values): the error a form's callback left
+MESSAGE_KEY = "sign_in_message"  # (form, text key, values[, "success"/"info"]): what a form's callback left
 SESSION_CEILING = 300.0
 KEPT_ON_SIGN_OUT = frozenset({"language", "games", "categories", THROTTLE_KEY})
+NAME_PROBLEMS = {"invisible": "accounts.name_invisible", "mixed_script": "accounts.name_mixed_script"}
 
 
 @st.cache_resource(show_spinner=False)
-def _name_throttles() -> ThrottleBook:
-    """One book of per-name throttles for the whole server, so new sessions do not reset it."""
+def _name_throttles() -> NameThrottles:
+    """The per-name throttles. They hold no state (it is in the database), so clearing this
+    cache, as any client can with ``BackMsg.clear_cache``, resets no wait and no lock-out."""
     return name_throttles()
 
 
@@ -46,6 +58,10 @@ def trainee_panel(store: Store, language: str) -> Trainee | None:
     """Draw the panel; the signed-in trainee, or None."""
     st.subheader(t("shell.trainee", language))
     trainee = signed_in()
+    if trainee is not None and not _credential_holds(store, trainee):
+        _sign_out()
+        st.session_state[MESSAGE_KEY] = ("sign-in", "accounts.signed_out_pin_changed", {}, "info")
+        trainee = None
     if trainee is not None:
         _signed_in_panel(trainee, language)
         with st.expander(t("shell.change_pin", language), icon=":material/key:"):
@@ -55,6 +71,15 @@ def trainee_panel(store: Store, language: str) -> Trainee | None:
     with st.expander(t("shell.new_trainee", language), icon=":material/person_add:"):
         _new_trainee_form(store, language)
     return None
+
+
+def _credential_holds(store: Store, trainee: Trainee) -> bool:
+    """Whether the trainee's PIN is still the one this session signed in with (or changed to)."""
+    current = credential_version(store, trainee.id)
+    state = st.session_state
+    if CREDENTIAL_KEY not in state:  # signed in without the form (tests): this PIN from now on
+        state[CREDENTIAL_KEY] = current
+    return state[CREDENTIAL_KEY] == current
 
 
 def _signed_in_panel(trainee: Trainee, language: str) -> None:
@@ -80,13 +105,19 @@ def _sign_in_form(store: Store, language: str) -> None:
 def _on_sign_in(store: Store) -> None:
     """The sign-in button's callback: check the PIN, then clear it whatever the outcome."""
     state = st.session_state
-    name, pin = state["sign-in-name"], state["sign-in-pin"]
+    name, pin = state.get("sign-in-name", ""), state.get("sign-in-pin", "")
     state["sign-in-pin"] = ""
     result = sign_in(store, name, pin, _name_throttles(), _session_throttle())
     if result.trainee is not None:
-        _start_session(result.trainee)
+        _start_session(result.trainee, result.credential)
         return
-    key = "shell.sign_in_throttled" if result.throttled else "shell.sign_in_failed"
+    if result.too_long:
+        state["sign-in-name"] = ""  # an oversized value is not kept in the session either
+        key = "accounts.too_long"
+    elif result.locked:
+        key = "accounts.locked"
+    else:
+        key = "shell.sign_in_throttled" if result.throttled else "shell.sign_in_failed"
     state[MESSAGE_KEY] = ("sign-in", key, {"seconds": math.ceil(result.retry_after)})
 
 
@@ -104,10 +135,13 @@ def _new_trainee_form(store: Store, language: str) -> None:
 def _on_new_trainee(store: Store) -> None:
     """The add button's callback: add and sign in, or say why not (keeping the name typed)."""
     state = st.session_state
-    name, pin, again = state["new-trainee-name"], state["new-trainee-pin"], state["new-trainee-pin-again"]
+    name, pin, again = (state.get(key, "") for key in ("new-trainee-name", "new-trainee-pin", "new-trainee-pin-again"))
     state["new-trainee-pin"] = state["new-trainee-pin-again"] = ""
     problem: tuple[str, dict[str, object]]
-    if not name.strip():
+    if len(name) > NAME_INPUT_MAX:
+        state["new-trainee-name"] = ""  # an oversized value is not kept in the session either
+        problem = ("shell.name_invalid", {"max": NAME_MAX})
+    elif not name.strip():
         problem = ("shell.name_missing", {})
     elif pin != again:
         problem = ("shell.pins_differ", {})
@@ -117,11 +151,11 @@ def _on_new_trainee(store: Store) -> None:
         except NameTakenError:
             problem = ("shell.name_taken", {})
         except PinRuleError as error:
-            problem = (f"shell.pin_{error.rule}", {})
-        except ValueError:
-            problem = ("shell.name_invalid", {"max": NAME_MAX})
+            problem = (_pin_problem(error), {})
+        except NameRuleError as error:
+            problem = (NAME_PROBLEMS.get(error.rule, "shell.name_invalid"), {"max": NAME_MAX})
         else:
-            _start_session(created)
+            _start_session(created, credential_version(store, created.id))
             return
     state[MESSAGE_KEY] = ("new-trainee", *problem)
 
@@ -140,7 +174,7 @@ def _change_pin_form(store: Store, trainee: Trainee, language: str) -> None:
 def _on_change_pin(store: Store, trainee: Trainee) -> None:
     """The change button's callback: every field is cleared whatever the outcome."""
     state = st.session_state
-    current, new, again = state["change-pin-current"], state["change-pin-new"], state["change-pin-again"]
+    current, new, again = (state.get(key, "") for key in ("change-pin-current", "change-pin-new", "change-pin-again"))
     state["change-pin-current"] = state["change-pin-new"] = state["change-pin-again"] = ""
     if new != again:
         state[MESSAGE_KEY] = ("change-pin", "shell.pins_differ", {})
@@ -148,13 +182,23 @@ def _on_change_pin(store: Store, trainee: Trainee) -> None:
     try:
         result = change_pin(store, trainee, current, new, _name_throttles(), _session_throttle())
     except PinRuleError as error:
-        state[MESSAGE_KEY] = ("change-pin", f"shell.pin_{error.rule}", {})
+        state[MESSAGE_KEY] = ("change-pin", _pin_problem(error), {})
         return
     if result.unlocked:
+        state[CREDENTIAL_KEY] = credential_version(store, trainee.id)  # this session stays signed in
         state[MESSAGE_KEY] = ("change-pin", "shell.pin_changed", {}, "success")
+    elif result.too_long:
+        state[MESSAGE_KEY] = ("change-pin", "accounts.too_long", {})
+    elif result.locked:
+        state[MESSAGE_KEY] = ("change-pin", "accounts.locked", {})
     else:
         key = "shell.sign_in_throttled" if result.throttled else "shell.current_pin_wrong"
         state[MESSAGE_KEY] = ("change-pin", key, {"seconds": math.ceil(result.retry_after)})
+
+
+def _pin_problem(error: PinRuleError) -> str:
+    """The text key telling why a new PIN was refused."""
+    return "accounts.pin_weak" if error.rule == "weak" else f"shell.pin_{error.rule}"
 
 
 def _show_message(form: str, language: str) -> None:
@@ -162,12 +206,22 @@ def _show_message(form: str, language: str) -> None:
     message = st.session_state.get(MESSAGE_KEY)
     if message is not None and message[0] == form:
         del st.session_state[MESSAGE_KEY]
-        show = st.success if message[3:] == ("success",) else st.error
+        show = {("success",): st.success, ("info",): st.info}.get(tuple(message[3:]), st.error)
         show(t(message[1], language, **message[2]))
 
 
 def new_pin_form(store: Store, trainee: Trainee, language: str) -> None:
-    """A form that gives ``trainee`` a new PIN (for a supervisor, when one is forgotten)."""
+    """A form that gives ``trainee`` a new PIN (for a supervisor, when one is forgotten), under
+    the lock-out of their name if there is one, with a button that lifts it. A new PIN lifts it
+    too, and signs the trainee's sessions out."""
+    lockout = lockout_of(store, trainee.id)
+    if lockout is not None:
+        notice = st.empty()
+        notice.warning(t("accounts.lockout_notice", language, name=escape_markdown(trainee.name),
+                         failures=lockout.failures, time=lockout.locked_at.strftime("%Y-%m-%d %H:%M")))
+        if st.button(t("accounts.unlock", language), icon=":material/lock_open:", key=f"unlock-{trainee.id}"):
+            lift_lockout(store, trainee.id)
+            notice.success(t("accounts.unlocked", language, name=escape_markdown(trainee.name)))
     with st.form(f"new-pin-{trainee.id}", clear_on_submit=True, border=False):
         pin = st.text_input(t("shell.pin", language), type="password", max_chars=PIN_MAX,
                             help=t("shell.pin_help", language), key="new-pin")
@@ -177,7 +231,7 @@ def new_pin_form(store: Store, trainee: Trainee, language: str) -> None:
         try:
             set_pin(store, trainee.id, pin)
         except PinRuleError as error:
-            st.error(t(f"shell.pin_{error.rule}", language))
+            st.error(t(_pin_problem(error), language))
         else:
             st.success(t("team.pin_set", language, name=escape_markdown(trainee.name)))
 
@@ -189,11 +243,12 @@ def _pins_agree(pin: str, again: str, language: str) -> bool:
     return True
 
 
-def _start_session(trainee: Trainee) -> None:
+def _start_session(trainee: Trainee, credential: str | None) -> None:
     """Forget what the previous trainee of this browser left behind, then sign in (called
     from a button's callback: the run that follows draws the signed-in app)."""
     _sign_out()
     st.session_state[SIGNED_IN_KEY] = trainee
+    st.session_state[CREDENTIAL_KEY] = credential
     st.query_params["trainee"] = trainee.name
 
 

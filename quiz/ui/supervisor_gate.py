@@ -1,4 +1,11 @@
-"""The lock in front of the Team page: the password form, throttled, kept for the session."""
+"""The lock in front of the Team page: the password form, throttled, kept for the session.
+
+Two throttles hold wrong guesses back: one in the browser session's state (a courtesy: a new
+session or a client's ``BackMsg.clear_cache`` starts it afresh) and ``server_throttle``, kept
+in the database, which every session of every server shares and nothing a client sends
+resets. Its failures fade (``quiz.supervisor_auth.SUPERVISOR_POLICY``), so a slow guesser
+cannot keep the supervisor out.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +15,30 @@ from typing import Any, Mapping
 
 import streamlit as st
 
-from quiz.supervisor_auth import PASSWORD_SECRET, LoginThrottle, attempt_login, configured_password, unlock_token
+from quiz.login import StoredThrottle, ThrottlePolicy
+from quiz.store import Store
+from quiz.supervisor_auth import (
+    PASSWORD_MAX, PASSWORD_SECRET, SUPERVISOR_POLICY, LoginThrottle, attempt_login, configured_password,
+    supervisor_throttle, unlock_token,
+)
 from quiz.ui.shell import Shell
 
 UNLOCK_KEY = "supervisor_unlock"
 THROTTLE_KEY = "supervisor_throttle"
 SESSION_CEILING = 300.0  # one browser session: the wait grows to five minutes
-PROCESS_CEILING = 30.0  # every session together: short enough that guessing cannot lock the supervisor out
+PROCESS_CEILING = SUPERVISOR_POLICY.ceiling  # every session of every server together (in the database)
 
 
 @st.cache_resource(show_spinner=False)
-def process_throttle() -> LoginThrottle:
-    """One throttle for the whole server, so new sessions do not reset the wait."""
-    return LoginThrottle(ceiling=PROCESS_CEILING)
+def process_throttle() -> ThrottlePolicy:
+    """The rules of the server-wide throttle. Its state is in the database, not here: clearing
+    this cache (as any client can) resets nothing."""
+    return SUPERVISOR_POLICY
+
+
+def server_throttle(store: Store) -> StoredThrottle:
+    """The throttle every session of every server on ``store``'s database shares."""
+    return supervisor_throttle(store, policy=process_throttle())
 
 
 def _secrets() -> Mapping[str, Any]:
@@ -45,16 +63,19 @@ def supervisor_unlocked(shell: Shell, purpose: str = "team") -> bool:
         return True
     st.caption(shell.t(f"{purpose}.locked"))
     with st.form("supervisor-login", clear_on_submit=True):
-        given = st.text_input(shell.t("team.password"), type="password", max_chars=200)
+        given = st.text_input(shell.t("team.password"), type="password", max_chars=PASSWORD_MAX)
         pressed = st.form_submit_button(shell.t("team.unlock"), type="primary")
     if pressed:
         session = st.session_state.setdefault(THROTTLE_KEY, LoginThrottle(ceiling=SESSION_CEILING))
-        result = attempt_login(given, expected, [session, process_throttle()])
+        result = attempt_login(given or "", expected, [session, server_throttle(shell.store)])
         if result.unlocked:
             st.session_state[UNLOCK_KEY] = token
             st.rerun()
-        seconds = math.ceil(result.retry_after)
-        st.error(shell.t("team.throttled" if result.throttled else "team.wrong_password", seconds=seconds))
+        if result.too_long:
+            st.error(shell.t("accounts.password_too_long", max=PASSWORD_MAX))
+        else:
+            seconds = math.ceil(result.retry_after)
+            st.error(shell.t("team.throttled" if result.throttled else "team.wrong_password", seconds=seconds))
     return False
 
 

@@ -26,7 +26,7 @@ from streamlit.testing.v1 import AppTest
 
 from quiz.attempt import AttemptRecord
 from quiz.store import Store
-from quiz.supervisor_auth import PASSWORD_ENV, LoginThrottle
+from quiz.supervisor_auth import PASSWORD_ENV, LoginThrottle, supervisor_throttle
 from quiz.ui import supervisor_gate
 from tests.e2e import driver
 from tests.e2e.configured_server import running
@@ -40,7 +40,6 @@ PASSWORD = "店長-reliability-2024"
 TRAINEES = ("Aiko Tanaka", "Ben Ishikawa")
 WRONG = "That password is not right. You can try again in 1 s."
 THROTTLED = "Too many wrong attempts. Wait 1 s, then try again."
-PROCESS_THROTTLE = supervisor_gate.process_throttle  # the cached one (one test swaps it for its own)
 PINS = {"Aiko": "2468", "Ben": "1357"}  # the trainees of the browser tests, each with one answer
 NOT_MATCHING = "That name and PIN do not match. Try again in 1 s."
 SIGNED_OUT_PAGES = [  # (path, title, trainee in the URL)
@@ -62,9 +61,15 @@ class FakeClock:
 @pytest.fixture(autouse=True)
 def configured(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
-    PROCESS_THROTTLE.clear()
-    yield
-    PROCESS_THROTTLE.clear()
+
+
+def forget_server_throttle(url: str) -> None:
+    """Lift the server-wide wait, kept in the database (a fresh guess for the next check)."""
+    store = Store(url)
+    try:
+        supervisor_throttle(store).lift()
+    finally:
+        store.dispose()
 
 
 def right_answer(trainee_id: int) -> AttemptRecord:
@@ -114,12 +119,13 @@ def give(at: AppTest, password: str) -> AppTest:
 def test_the_locked_page_answers_alike_with_or_without_trainees(tmp_path, monkeypatch, page):
     seen: dict[bool, list[str]] = {}
     for with_trainees in (False, True):
-        PROCESS_THROTTLE.clear()
-        at = open_page(database(tmp_path, with_trainees), page, monkeypatch)
+        url = database(tmp_path, with_trainees)
+        forget_server_throttle(url)
+        at = open_page(url, page, monkeypatch)
         texts = [main_text(at)]
         texts.append(main_text(give(at, "a-guess")))
         assert [e.value for e in at.error] == [WRONG]
-        PROCESS_THROTTLE.clear()
+        forget_server_throttle(url)
         at.session_state[supervisor_gate.THROTTLE_KEY] = LoginThrottle()  # a fresh wait for the next guess
         texts.append(main_text(give(at, TRAINEES[0])))  # a trainee's name as the guess: no different
         assert [e.value for e in at.error] == [WRONG]
@@ -132,9 +138,10 @@ def test_the_locked_page_answers_alike_with_or_without_trainees(tmp_path, monkey
 
 def test_a_second_attempt_right_after_a_wrong_one_is_refused_with_a_wait(tmp_path, monkeypatch):
     clock = FakeClock()
-    throttle = LoginThrottle(clock, ceiling=supervisor_gate.PROCESS_CEILING)
-    monkeypatch.setattr(supervisor_gate, "process_throttle", lambda: throttle)  # the server-wide one
+    monkeypatch.setattr(supervisor_gate, "server_throttle", lambda store: supervisor_throttle(store, clock))
     url = database(tmp_path, with_trainees=True)
+    store = Store(url)
+    throttle = supervisor_throttle(store, clock)  # the server-wide one, in the database
 
     first = open_page(url, "team", monkeypatch)
     give(first, "wrong-1")
@@ -143,7 +150,7 @@ def test_a_second_attempt_right_after_a_wrong_one_is_refused_with_a_wait(tmp_pat
     assert [e.value for e in first.error] == [THROTTLED]
     give(first, PASSWORD)  # even the right password waits its turn
     assert [e.value for e in first.error] == [THROTTLED]
-    assert not first.dataframe and throttle.failures == 1
+    assert not first.dataframe and throttle.state().failures == 1
 
     # a new browser session does not start afresh: the server-wide wait holds it too
     second = open_page(url, "team", monkeypatch)
@@ -154,7 +161,8 @@ def test_a_second_attempt_right_after_a_wrong_one_is_refused_with_a_wait(tmp_pat
     give(second, PASSWORD)
     assert not second.error
     assert list(second.dataframe[0].value["Trainee"]) == list(TRAINEES)
-    assert throttle.failures == 0 and throttle.wait() == 0.0
+    assert throttle.state() is None and throttle.wait() == 0.0
+    store.dispose()
 
 
 # --- a trainee's progress, in a real browser -----------------------------------------------------

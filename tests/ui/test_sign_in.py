@@ -5,11 +5,13 @@ Every test goes through the real forms of the real app (AppTest) on a real datab
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from quiz.login import LoginThrottle
-from quiz.trainee_accounts import add_trainee, name_throttles
+from quiz.trainee_accounts import NAME_CEILING, add_trainee, name_throttles
 from quiz.trainee_accounts import sign_in as core_sign_in
 from quiz.attempt import utc_now
 from quiz.loader import load_content_cached
@@ -197,5 +199,6 @@ def test_a_refused_pin_change_keeps_the_old_pin(aiko, store, open_signed_out, cu
     at = change_my_pin(sign_in(open_signed_out(), "Aiko", PIN), current, new, again)
     assert message in at.error[0].value and not at.success
     assert signed_in_name(at) == "Aiko"  # still signed in
-    # checked past the throttle a wrong current PIN sets off (it counts as a wrong sign-in)
-    assert core_sign_in(store, "Aiko", PIN, name_throttles(), LoginThrottle()).trainee == aiko
+    # checked once the wait a wrong current PIN sets off is over (it counts as a wrong sign-in)
+    later = name_throttles(clock=lambda: time.time() + NAME_CEILING)
+    assert core_sign_in(store, "Aiko", PIN, later, LoginThrottle()).trainee == aiko

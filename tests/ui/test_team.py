@@ -170,3 +170,24 @@ def test_a_judgement_call_shows_the_wrong_line_chosen_by_name(open_app, store, m
     row = at.dataframe[1].value.set_index("Card id").loc[call.id]
     assert row["Card"] == call.title.en
     assert row["Most chosen wrong answer"] == "No listed infraction covers this case (1)"
+
+
+def test_look_alike_names_made_before_the_name_rules_are_pointed_out(open_app, team, store, monkeypatch):
+    """Two accounts from before canonical names ("Aiko Tanaka" and one with a Cyrillic а) are
+    told apart on the Team page: the hidden difference is spelt out."""
+    from sqlalchemy import insert
+
+    from quiz.tables import trainees
+
+    with store.engine.begin() as conn:  # as an older release stored it: the name rules refuse it today
+        conn.execute(insert(trainees).values(name="Aiko T\u0430naka", created_at=dt.datetime.now(dt.timezone.utc)))
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
+    [warning] = at.warning
+    assert "Aiko Tanaka" in warning.value and r"\[Cyrillic\+Latin\]" in warning.value  # Markdown-escaped
+
+
+def test_no_look_alike_warning_for_distinct_names(open_app, team, monkeypatch):
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
+    assert not at.warning

@@ -17,6 +17,7 @@ from quiz.progress_view import category_labels
 from quiz.team import card_statistics, team_overview
 from quiz.csv_export import csv_bytes
 from quiz.team_view import card_table, overview_table
+from quiz.trainee_accounts import look_alike_groups, visible_name
 from quiz.ui import shell as shell_module
 from quiz.ui.trainee_report import render_trainee_report
 from quiz.ui.sign_in import new_pin_form
@@ -78,6 +79,11 @@ trainees_tab, cards_tab, trainee_tab = st.tabs(
 )
 with trainees_tab:
     st.caption(shell.t("team.trainees_help"))
+    look_alikes = look_alike_groups(shell.store)  # names made before the name rules, shown so they can be told apart
+    if look_alikes:
+        st.warning(shell.t("accounts.look_alikes", names="; ".join(
+            " / ".join(escape_markdown(visible_name(t.name)) for t in group) for group in look_alikes
+        )))
     show_table(overview_shown, "team-trainees")
 with cards_tab:
     st.caption(shell.t("team.cards_help"))
