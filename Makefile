@@ -28,3 +28,17 @@ test: setup browser
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
+
+# Event-day capacity (docs/DEPLOYMENT.md): a local cluster (a throwaway PostgreSQL, two app
+# servers, HAProxy in front), and the whole capacity measurement through one.
+.PHONY: cluster cluster-down capacity
+
+cluster: setup
+	bash scripts/cluster.sh up
+
+cluster-down:
+	bash scripts/cluster.sh down
+
+capacity: setup
+	@mkdir -p test-artifacts
+	$(BIN)/python -m quizbench.capacity measure --json "$${CAPACITY_JSON:-test-artifacts/capacity.json}"

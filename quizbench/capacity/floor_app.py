@@ -1,0 +1,155 @@
+"""The floor: what Streamlit itself costs for the practice loop the load tool drives.
+
+The same shape as the app's practice page, with constant content and no database: a
+sidebar with the language radio, the sign-in form (any name and PIN sign in), the New
+trainee form and the game filters; a router with seven pages; a card (title, caption,
+situation in a box) and its answer form (Infraction selectbox, Penalty radio, Fix
+multiselect, Check); after Check the right/wrong banner and a feedback of about the app's
+length, then Next card. Each click costs one script run: the buttons act in their
+callbacks, so nothing needs ``st.rerun``. The load tool cannot tell it from the app.
+
+Run it with ``python -m quizbench.capacity floor --port 8580`` (``streamlit run`` of this
+file, on 127.0.0.1).
+"""
+
+from __future__ import annotations
+
+import random
+
+import streamlit as st
+
+SITUATION = (
+    "Store tournament, round 4. Ando won duel 1. In duel 2, after drawing for the turn, Ando "
+    "noticed that an extra card had been drawn and called a judge. The opponent agrees that "
+    "nothing else happened. The deck was shuffled before the duel as usual. "
+) * 2
+INFRACTIONS = [f"Category {n // 6 + 1} › Infraction {n + 1}" for n in range(18)]
+PENALTIES = ["Caution", "Warning", "Duel Loss", "Match Loss", "Disqualification", "Game Loss"]
+FIXES = [f"Fix {n + 1}" for n in range(9)]
+PAGE_TITLES = ("Review", "Mock exam", "Progress", "Reference", "Team", "Content")
+
+
+def _sign_in() -> None:
+    state = st.session_state
+    if state.get("sign-in-name", "").strip() and state.get("sign-in-pin", ""):
+        state["floor-trainee"] = state["sign-in-name"].strip()
+    state["sign-in-pin"] = ""
+
+
+def _check(form_key: str) -> None:
+    state = st.session_state
+    infraction, penalty = state.get(f"{form_key}-infraction"), state.get(f"{form_key}-penalty")
+    if infraction is None or penalty is None:
+        state["floor-incomplete"] = True
+        return
+    card = state["floor-card"]
+    card["answer"] = (infraction, penalty, tuple(state.get(f"{form_key}-fixes") or ()))
+    card["correct"] = random.random() < 0.5
+
+
+def _next() -> None:
+    card = st.session_state["floor-card"]
+    card.update(n=card["n"] + 1, answer=None, correct=None)
+
+
+def sidebar() -> None:
+    with st.sidebar:
+        st.markdown("### :material/gavel: Judge Trainer")
+        st.radio("言語 / Language", ["日本語", "English"], index=1, horizontal=True, key="language")
+        st.subheader("Trainee", anchor=False)
+        trainee = st.session_state.get("floor-trainee")
+        if trainee:
+            st.markdown(f":material/person: **{trainee}**")
+            if st.button("Sign out", icon=":material/logout:", key="sign-out"):
+                st.session_state.pop("floor-trainee", None)
+            with st.expander("Change my PIN", icon=":material/key:"):
+                with st.form("change-pin", border=False):
+                    for label in ("Current PIN", "New PIN", "Same PIN again"):
+                        st.text_input(label, type="password")
+                    st.form_submit_button("Change my PIN")
+        else:
+            with st.form("sign-in", border=False):
+                st.text_input("Name", max_chars=60, key="sign-in-name")
+                st.text_input("PIN", type="password", max_chars=64, key="sign-in-pin")
+                st.form_submit_button("Sign in", type="primary", icon=":material/login:", key="sign-in-submit",
+                                      on_click=_sign_in)
+            with st.expander("New trainee", icon=":material/person_add:"):
+                with st.form("new-trainee", border=False):
+                    st.text_input("Name", max_chars=60)
+                    st.text_input("PIN", type="password", max_chars=64)
+                    st.text_input("Same PIN again", type="password", max_chars=64)
+                    st.form_submit_button("Add me", icon=":material/person_add:")
+        st.caption(":material/event_repeat: Due for review: 0")
+        st.subheader("Games", anchor=False)
+        st.multiselect("Games", ["Pokémon TCG", "Yu-Gi-Oh! OCG"], default=["Pokémon TCG", "Yu-Gi-Oh! OCG"],
+                       key="games")
+        st.multiselect("Categories", [f"Category {n}" for n in range(15)], key="categories")
+
+
+def practice() -> None:
+    st.title("Practice", anchor=False)
+    if not st.session_state.get("floor-trainee"):
+        st.info("Sign in, or add yourself, in the sidebar to start.")
+        return
+    card = st.session_state.setdefault("floor-card", {"n": 1, "answer": None, "correct": None})
+    answered = card["answer"] is not None
+    st.subheader(f"A constant card, showing {card['n']}", anchor=False)
+    st.caption("Yu-Gi-Oh! OCG · ★★☆" + (" `procedure` `draw`" if answered else ""))
+    with st.container(border=True):
+        st.markdown(SITUATION)
+    form_key = f"answer-{card['n']}"
+    if not answered:
+        with st.form(form_key):
+            st.selectbox("Infraction", INFRACTIONS, index=None, placeholder="Choose an infraction",
+                         key=f"{form_key}-infraction")
+            st.radio("Penalty", PENALTIES, index=None, horizontal=True, key=f"{form_key}-penalty")
+            st.multiselect("Fix", FIXES, placeholder="No fix", help="Every fix the situation needs.",
+                           key=f"{form_key}-fixes")
+            st.form_submit_button("Check", type="primary", on_click=_check, args=(form_key,))
+        if st.session_state.pop("floor-incomplete", False):
+            st.warning("Choose an infraction and a penalty.")
+        return
+    feedback(card)
+    st.button("Next card", type="primary", key=f"next-{card['n']}", on_click=_next)
+
+
+def feedback(card: dict) -> None:
+    """About as many elements as the app's feedback: marks, the standard answer, why, lines."""
+    infraction, penalty, fixes = card["answer"]
+    if card["correct"]:
+        st.success("Right: infraction, penalty and fixes.")
+    else:
+        st.error("Not quite: see the standard answer below.")
+    for column, (label, chosen) in zip(st.columns(3), (("Infraction", infraction), ("Penalty", penalty),
+                                                       ("Fix", ", ".join(fixes) or "No fix"))):
+        with column:
+            st.markdown(f":green[:material/check_circle:] **{label}** · right")
+            st.caption(f"Your answer: {chosen}")
+    st.markdown("#### Standard answer")
+    st.markdown("\n".join(f"- **{k}**: {v}" for k, v in (
+        ("Infraction", INFRACTIONS[3]), ("Penalty", PENALTIES[1]), ("Required fixes", FIXES[0]),
+        ("Applies to", "the match"))))
+    st.markdown("#### Why")
+    st.markdown("- The player drew one card more than the rules allow.\n- Nobody else gained from it.")
+    st.markdown("#### In the document")
+    for number in (12, 48):
+        st.markdown(f"> 原文の行 {number}。ここに文書の一節が入る。\n\n*Document, line {number}*")
+        st.caption("The line of the document, in English.")
+    with st.expander("More lines of the document"):
+        st.markdown("> もう一つの行。\n\n*Document, line 60*")
+    st.caption("Card drawn from: Document, line 12")
+
+
+def other_page(title: str):
+    def page() -> None:
+        st.title(title, anchor=False)
+        st.info("Sign in, or add yourself, in the sidebar to start.")
+    page.__name__ = f"floor_{title.lower().replace(' ', '_')}"
+    return page
+
+
+st.set_page_config(page_title="Judge Trainer floor", layout="wide")
+sidebar()
+pages = [st.Page(practice, title="Practice", icon=":material/style:", default=True)]
+pages += [st.Page(other_page(title), title=title, url_path=title.lower().replace(" ", "-")) for title in PAGE_TITLES]
+st.navigation(pages, position="top").run()

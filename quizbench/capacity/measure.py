@@ -1,0 +1,234 @@
+"""The whole capacity measurement behind ``CAPACITY_JSON=FILE make capacity``.
+
+1. A cluster comes up (scripts/cluster.sh: a throwaway PostgreSQL, two app servers,
+   HAProxy), and the floor app beside it.
+2. **Floor and app in turns, one server**: the same saturating load (sessions answering
+   practice cards with no think time) against the floor and against app server 1 directly,
+   taken in turns (floor, app, floor, app, ...); the medians give answers/min per server,
+   the ratio to the floor, and server CPU seconds per answer of each.
+3. **Two servers behind HAProxy**: twice the sessions (as many per server as in 2), through
+   HAProxy: the scale over one server.
+4. **Human pace**: 200 sessions (a quarter of them in mock exams) answering one card every
+   20–40 s, for 2 minutes with all of them connected: click-to-feedback p95, exceptions,
+   server RSS growth.
+5. **A server killed**: sessions answering at a brisk pace through HAProxy; once all are
+   answering, app server 2 gets SIGKILL. Its sessions reconnect through HAProxy (to server
+   1), sign in again and go on; exams resume.
+6. Every acknowledged answer of every app run is compared with the ``attempts`` rows of its
+   trainee in PostgreSQL; then the cluster goes down and the JSON is written.
+
+Every phase's length and size can be shortened by environment variables for development
+(``Settings.from_env``). Load goes to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import tempfile
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Callable, Mapping
+
+from quizbench.capacity.accounts import create_trainees, stored_answers
+from quizbench.capacity.cluster import Cluster, kill_report, kill_when, running_cluster
+from quizbench.capacity.load import LoadResult, LoadSpec, RunState, SessionTally, run_load
+from quizbench.capacity.servers import FLOOR_APP, StreamlitServer
+from quizbench.capacity.stats import losses, median, ratio, rounded
+
+PIN = "capacity-2468"
+REQUIRED_KEYS = (
+    "per_server_answers_per_min", "floor_answers_per_min", "per_server_ratio_to_floor", "two_server_scale",
+    "p95_click_to_feedback_s", "sessions", "answers_acknowledged", "answers_lost", "kill_answers_lost",
+)
+
+
+def _pair(text: str) -> tuple[float, float]:
+    low, _, high = text.partition("-")
+    return float(low), float(high or low)
+
+
+@dataclass
+class Settings:
+    """Sizes and lengths of the phases (environment variable ``CAPACITY_<NAME>`` each)."""
+
+    turns: int = 2  # floor/app turns each
+    turn_s: float = 40.0  # seconds of answering per turn (and for the two-server run)
+    saturation_sessions: int = 8  # sessions per server in the saturating runs
+    human_sessions: int = 200
+    human_s: float = 120.0  # seconds with every session connected
+    human_ramp_s: float = 60.0  # sessions arrive over this time (each signs in: a scrypt check)
+    human_think: str = "20-40"
+    human_exam_share: float = 0.25
+    kill_sessions: int = 40
+    kill_s: float = 60.0
+    kill_think: str = "2-5"
+    kill_exam_share: float = 0.25
+    step_timeout: float = 60.0
+    database_url: str = ""  # empty: a throwaway PostgreSQL
+    cluster_dir: str = ""  # empty: a temporary folder
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> "Settings":
+        values = {}
+        for spec in fields(cls):
+            raw = env.get(f"CAPACITY_{spec.name.upper()}")
+            if raw is None or raw == "":
+                continue
+            kind = type(getattr(cls(), spec.name))
+            values[spec.name] = kind(raw)
+        return cls(**values)
+
+
+def _names(prefix: str, count: int) -> list[str]:
+    return [f"{prefix}-{n:03d}" for n in range(1, count + 1)]
+
+
+def _brief(result: LoadResult) -> dict:
+    figures = result.figures()
+    figures.pop("events", None)
+    return figures
+
+
+def measure(json_path: Path | None, settings: Settings, log: Callable[[str], None] = print) -> dict:
+    started = time.monotonic()
+    run_id = time.strftime("%H%M%S")
+    acked: dict[str, int] = {}  # every app run's acknowledged answers, per trainee
+    figures: dict = {
+        "settings": asdict(settings) | {"database_url": "given" if settings.database_url else "throwaway"},
+        "machine": {"cores": os.cpu_count(), "python": platform.python_version(),
+                    "load_average_at_start": [round(x, 2) for x in os.getloadavg()]},
+    }
+    with tempfile.TemporaryDirectory(prefix="quiz-capacity-") as tmp:
+        os.chmod(tmp, 0o755)  # PostgreSQL runs as its own user and must reach its data folder
+        folder = Path(settings.cluster_dir) if settings.cluster_dir else Path(tmp) / "cluster"
+        content = Path(tmp) / "no-imported-content"  # the shipped cards only
+        log(f"capacity: cluster up in {folder}")
+        with running_cluster(folder, servers=2, port=0, database_url=settings.database_url or None,
+                             content_dir=str(content)) as cluster:
+            floor = StreamlitServer(FLOOR_APP, Path(tmp) / "floor.log").start()
+            try:
+                figures.update(_phases(cluster, floor, settings, run_id, acked, log))
+            finally:
+                floor.stop()
+            log("capacity: counting stored answers")
+            stored = stored_answers(cluster.database_url, sorted(acked))
+            kill_names = [n for n in acked if n.startswith(f"k{run_id}-")]
+            everything = losses(acked, stored)
+            killed = losses({n: acked[n] for n in kill_names}, {n: stored[n] for n in kill_names})
+            steady = losses({n: acked[n] for n in acked if n not in kill_names},
+                            {n: stored[n] for n in acked if n not in kill_names})
+            figures["answers_acknowledged"] = everything["acknowledged"]
+            figures["answers_stored"] = everything["stored"]
+            figures["answers_lost"] = everything["lost"]
+            figures["answers_stored_unacknowledged_without_kill"] = steady["stored_unacknowledged"]
+            figures["kill_answers_lost"] = killed["lost"]
+            figures["kill_answers_stored_unacknowledged"] = killed["stored_unacknowledged"]
+            log("capacity: cluster down")
+    figures["machine"]["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    figures["total_s"] = round(time.monotonic() - started, 1)
+    missing = [key for key in REQUIRED_KEYS if key not in figures]
+    if missing:
+        raise RuntimeError(f"the figures lack {missing}")
+    if json_path is not None:
+        json_path.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        log(f"capacity: figures in {json_path}")
+    return figures
+
+
+def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id: str, acked: dict[str, int],
+            log: Callable[[str], None]) -> dict:
+    app1, app2 = cluster.app_urls[0], cluster.app_urls[1]
+    pid1, pid2 = cluster.app_pids
+    n = settings.saturation_sessions
+    out: dict = {}
+
+    def load(url: str, names: list[str], pids: list[int], metrics: list[str], duration: float, *,
+             think=(0.0, 0.0), ramp=0.0, exam_share=0.0, controller=None, app=True, max_answers=None) -> LoadResult:
+        if app:
+            create_trainees(cluster.database_url, names, PIN)
+        spec = LoadSpec(url=url, trainees=names, pin=PIN, duration=duration, think=think, ramp=ramp,
+                        exam_share=exam_share, step_timeout=settings.step_timeout, server_pids=pids,
+                        metrics_urls=metrics, max_answers=max_answers,
+                        stats_url=cluster.stats_url if url == cluster.url else None)
+        result = run_load(spec, controller)
+        if app:
+            for name, count in result.acknowledged_per_trainee().items():
+                acked[name] = acked.get(name, 0) + count
+        return result
+
+    log("capacity: warm-up (content loaded and caches filled on every server)")
+    for number, url in enumerate((app1, app2), start=1):
+        load(url, _names(f"w{run_id}-{number}", 1), [], [], 60.0, max_answers=3)
+    load(floor.url, _names(f"wf{run_id}", 1), [], [], 60.0, max_answers=3, app=False)
+
+    turns: list[dict] = []
+    for turn in range(1, settings.turns + 1):
+        for kind in ("floor", "app"):
+            log(f"capacity: turn {turn}, {kind}: {n} sessions, {settings.turn_s:.0f} s, no think time")
+            if kind == "floor":
+                result = load(floor.url, _names(f"f{run_id}-{turn}", n), [floor.pid], [floor.url], settings.turn_s,
+                              app=False)
+            else:
+                result = load(app1, _names(f"a{run_id}-{turn}", n), [pid1], [app1], settings.turn_s)
+            turns.append({"turn": turn, "kind": kind, "load_average": round(os.getloadavg()[0], 2), **_brief(result)})
+            log(f"capacity:   {turns[-1]['answers_per_min']} answers/min, "
+                f"{turns[-1]['server_cpu_s_per_answer']} CPU s/answer, errors {turns[-1]['errors']}")
+    floor_rates = [t["answers_per_min"] for t in turns if t["kind"] == "floor" and t["answers_per_min"]]
+    app_rates = [t["answers_per_min"] for t in turns if t["kind"] == "app" and t["answers_per_min"]]
+    floor_cpu = [t["server_cpu_s_per_answer"] for t in turns if t["kind"] == "floor" and t["server_cpu_s_per_answer"]]
+    app_cpu = [t["server_cpu_s_per_answer"] for t in turns if t["kind"] == "app" and t["server_cpu_s_per_answer"]]
+    out["floor_answers_per_min"] = rounded(median(floor_rates), 1)
+    out["per_server_answers_per_min"] = rounded(median(app_rates), 1)
+    out["per_server_ratio_to_floor"] = rounded(ratio(median(app_rates), median(floor_rates)), 3)
+    out["floor_cpu_s_per_answer"] = rounded(median(floor_cpu), 4)
+    out["per_server_cpu_s_per_answer"] = rounded(median(app_cpu), 4)
+    out["cpu_per_answer_ratio_to_floor"] = rounded(ratio(median(app_cpu), median(floor_cpu)), 3)
+    out["turns"] = turns
+
+    log(f"capacity: two servers behind HAProxy: {2 * n} sessions, {settings.turn_s:.0f} s, no think time")
+    two = _brief(load(cluster.url, _names(f"t{run_id}", 2 * n), [pid1, pid2], [app1, app2], settings.turn_s))
+    out["two_server_answers_per_min"] = two["answers_per_min"]
+    out["two_server_scale"] = rounded(ratio(two["answers_per_min"], out["per_server_answers_per_min"]), 3)
+    out["two_servers"] = two
+    log(f"capacity:   {two['answers_per_min']} answers/min, scale {out['two_server_scale']}")
+
+    think = _pair(settings.human_think)
+    log(f"capacity: human pace: {settings.human_sessions} sessions, think {think[0]:.0f}-{think[1]:.0f} s, "
+        f"{settings.human_ramp_s:.0f} s ramp + {settings.human_s:.0f} s")
+    human = _brief(load(cluster.url, _names(f"h{run_id}", settings.human_sessions), [pid1, pid2], [app1, app2],
+                        settings.human_ramp_s + settings.human_s, think=think, ramp=settings.human_ramp_s,
+                        exam_share=settings.human_exam_share))
+    # growth over the warm servers' peak in the two-server run (content loaded, caches filled,
+    # 2 x saturation_sessions sessions served): what 200 sessions add on top
+    warm = {pid: s["rss_mib_peak"] or 0 for pid, s in two["servers"].items()}
+    growth = {pid: rounded((s["rss_mib_peak"] or 0) - warm.get(pid, 0), 1) for pid, s in human["servers"].items()}
+    human["rss_warm_peak_mib"] = warm
+    human["rss_growth_over_warm_mib"] = growth
+    per_server = max(settings.human_sessions / 2, 1)
+    human["rss_growth_mib_per_session"] = rounded(max(max(growth.values(), default=0), 0) / per_server, 3)
+    out["human_pace"] = human
+    out["sessions"] = human["sessions_connected_max"]
+    out["p95_click_to_feedback_s"] = human["click_to_feedback_s"]["p95"]
+    log(f"capacity:   {human['sessions_connected_max']} connected, p95 {out['p95_click_to_feedback_s']} s, "
+        f"{human['answers_acknowledged']} answers, errors {human['errors']}, exceptions {human['exceptions']}")
+
+    think = _pair(settings.kill_think)
+    log(f"capacity: kill: {settings.kill_sessions} sessions, think {think[0]:.0f}-{think[1]:.0f} s, "
+        f"{settings.kill_s:.0f} s; app server 2 gets SIGKILL once every session answers")
+    record: dict = {}
+    kill_at = settings.kill_s / 3
+
+    def ready(run: RunState, tallies: list[SessionTally]) -> bool:
+        return run.now() >= kill_at and all(t.acknowledged > 0 for t in tallies)
+
+    names = _names(f"k{run_id}", settings.kill_sessions)
+    result = load(cluster.url, names, [pid1, pid2], [app1], settings.kill_s, think=think,
+                  exam_share=settings.kill_exam_share, controller=kill_when(cluster, 1, ready, record))
+    kill = _brief(result) | kill_report(result.sessions, record)
+    out["kill"] = kill
+    log(f"capacity:   {kill.get('sessions_on_killed_server')} sessions on the killed server, "
+        f"{kill.get('sessions_signed_in_again')} signed in again, marked down after {kill.get('marked_down_after_s')} s")
+    return out
