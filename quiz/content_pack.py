@@ -5,7 +5,10 @@ A pack is staged in a hidden folder inside the local content folder, laid out as
 from a path in the upload), and loaded with ``quiz.loader`` against the shipped rulesets.
 Its card ids must be new: neither a shipped card nor an earlier import may be replaced.
 Only a pack without any problem is imported, by renaming the staged folder to
-``<content>/<pack>/`` in one step; anything else is deleted.
+``<content>/<pack>/`` in one step; anything else is deleted. The loader skips hidden
+folders, so a half-staged pack is never content; the staging folders of imports killed
+mid-way are deleted by ``clean_staging`` (at the start of every check or import, and when
+the app loads the content folder).
 """
 
 from __future__ import annotations
@@ -16,11 +19,17 @@ import secrets
 import shutil
 import tempfile
 import threading
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
+try:
+    import fcntl
+except ImportError:  # Windows: staging folders are then judged by their age alone
+    fcntl = None  # type: ignore[assignment]
 
 from quiz.card_model import KnowledgeCard, ScenarioCard
 from quiz.engine import judge
@@ -42,6 +51,8 @@ PROBLEM_COLUMNS = ["file", "line", "field", "message"]
 _FOLDER_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 _UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
 _IMPORT_LOCK = threading.Lock()  # one pack at a time: two packs must not claim the same ids
+STAGING_GRACE_S = 60.0  # a staging folder this young may be an import that has not locked it yet
+STAGING_STALE_S = 3600.0  # where folders cannot be locked: older than this, no import is using it
 
 
 def content_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -89,6 +100,78 @@ def import_pack(
 ) -> PackReport:
     """Validate an upload again and, when it has no problem at all, import it into ``folder``."""
     return _process(upload, data, folder, rulesets_dir, shipped, limits, commit=True)
+
+
+def clean_staging(folder: Path, *, now: float | None = None) -> list[Path]:
+    """Delete the staging folders (``.staging-*``) that imports killed mid-way left in ``folder``.
+
+    A staging folder is kept while an import holds it: the import locks it (``flock``,
+    which the OS releases when the importing process dies, whichever server of those
+    sharing the folder it was) and its first ``STAGING_GRACE_S`` seconds cover the instant
+    between its creation and its lock. Where folders cannot be locked, one is kept until it
+    is ``STAGING_STALE_S`` old. Returns the folders deleted.
+    """
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return removed
+    for entry in entries:
+        if not entry.name.startswith(STAGING_PREFIX) or not entry.is_dir(follow_symlinks=False):
+            continue
+        path = Path(entry.path)
+        try:
+            age = now - entry.stat(follow_symlinks=False).st_mtime
+        except FileNotFoundError:
+            continue
+        if age < STAGING_GRACE_S:
+            continue
+        held = _held_by_an_import(path)
+        if held or (held is None and age < STAGING_STALE_S):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.lexists(path):
+            removed.append(path)
+    return removed
+
+
+def _held_by_an_import(path: Path) -> bool | None:
+    """Whether an import holds ``path`` locked; None when that cannot be told."""
+    if fcntl is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return True  # gone already: nothing to delete
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return None
+    finally:
+        os.close(fd)  # also releases the lock just taken
+    return False
+
+
+@contextmanager
+def _holding(staging: Path) -> Iterator[None]:
+    """Hold ``staging`` locked (see ``clean_staging``) until the import is over."""
+    fd = None
+    if fcntl is not None:
+        try:
+            fd = os.open(staging, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            pass  # a folder that cannot be locked is protected by its age only
+    try:
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)
 
 
 def shown_folder(folder: Path) -> str:
@@ -146,41 +229,58 @@ def _process(
     limits: UploadLimits, commit: bool,
 ) -> PackReport:
     with _IMPORT_LOCK:
+        clean_staging(folder)  # what imports killed mid-way left behind
         read = read_upload(upload, data, limits)
         report = PackReport(upload, [f.name for f in read.files], problems=list(read.problems))
         if not read.files:
             if not report.problems:
                 report.problems.append(Problem(upload, 1, "cards", "the pack holds no card file"))
             return report
+        parsed = [_parsed(f.text) for f in read.files]
+        count = sum(len(_card_ids(data)) for data in parsed)
+        if count > limits.cards:  # checking costs time per card: refuse before any of it
+            report.problems.append(Problem(upload, 1, "cards", (
+                f"the pack holds {count} cards; the limit is {limits.cards}: split it into smaller packs"
+            )))
+            return report
         folder.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
-        try:
-            staged = _stage(read.files, staging)
-            loaded = load_content(rulesets_dir, [staging], base=staging)
-            report.problems += _pack_problems(loaded.problems, staged)
-            report.problems += _taken_ids(loaded.cards, loaded.card_files, staged, [*shipped, folder])
-            previews = [
-                CardPreview(staged[loaded.card_files[card.id]][0], card, _verdict(loaded.rulesets, card))
-                for card in loaded.cards.values()
-            ]
-            report.cards = sorted(previews, key=lambda p: report.files.index(p.file))  # upload order
-            if not report.cards and not report.problems:
-                report.problems.append(Problem(upload, 1, "cards", "the pack holds no card"))
-            if commit and report.ok:
-                target = folder / _pack_name(upload)
-                os.rename(staging, target)  # atomic: the pack appears whole or not at all
-                report.imported_to = target
-        finally:
-            if report.imported_to is None:
-                shutil.rmtree(staging, ignore_errors=True)
+        with _holding(staging):
+            try:
+                staged = _stage(read.files, parsed, staging)
+                loaded = load_content(rulesets_dir, [staging], base=staging)
+                report.problems += _pack_problems(loaded.problems, staged)
+                report.problems += _taken_ids(loaded.cards, loaded.card_files, staged, [*shipped, folder])
+                previews = [
+                    CardPreview(staged[loaded.card_files[card.id]][0], card, _verdict(loaded.rulesets, card))
+                    for card in loaded.cards.values()
+                ]
+                report.cards = sorted(previews, key=lambda p: report.files.index(p.file))  # upload order
+                if not report.cards and not report.problems:
+                    report.problems.append(Problem(upload, 1, "cards", "the pack holds no card"))
+                if commit and report.ok:
+                    target = folder / _pack_name(upload)
+                    os.rename(staging, target)  # atomic: the pack appears whole or not at all
+                    report.imported_to = target
+            finally:
+                if report.imported_to is None:
+                    shutil.rmtree(staging, ignore_errors=True)
         return report
 
 
-def _stage(files: Sequence[PackFile], staging: Path) -> dict[str, tuple[str, str]]:
+def _parsed(text: str) -> Any:
+    """The data of a card file, or None when it does not parse (the loader reports why)."""
+    try:
+        return parse_yaml(text)
+    except YamlProblem:
+        return None
+
+
+def _stage(files: Sequence[PackFile], parsed: Sequence[Any], staging: Path) -> dict[str, tuple[str, str]]:
     """Write each file under ``staging/<ruleset>/``; staged path -> (uploaded name, text)."""
     staged: dict[str, tuple[str, str]] = {}
-    for pack_file in files:
-        ruleset = _ruleset_folder(pack_file.text)
+    for pack_file, data in zip(files, parsed):
+        ruleset = _ruleset_folder(data)
         stem = _UNSAFE_NAME_CHARS.sub("-", PurePosixPath(pack_file.name.replace("\\", "/")).stem).strip("-")[:80]
         stem = stem or "cards"
         relative = f"{ruleset}/{stem}.yaml"
@@ -197,12 +297,8 @@ def _stage(files: Sequence[PackFile], staging: Path) -> dict[str, tuple[str, str
     return staged
 
 
-def _ruleset_folder(text: str) -> str:
-    """The folder for a card file: the ruleset of its first card, if it is a plain id."""
-    try:
-        data = parse_yaml(text)
-    except YamlProblem:
-        return UNSORTED_FOLDER
+def _ruleset_folder(data: Any) -> str:
+    """The folder for a card file (its parsed data): the ruleset of its first card, if it is a plain id."""
     cards = data.get("cards") if isinstance(data, dict) else None
     for card in cards if isinstance(cards, list) else []:
         ruleset = card.get("ruleset") if isinstance(card, dict) else None
@@ -218,8 +314,9 @@ def _pack_problems(problems: Iterable[Problem], staged: Mapping[str, tuple[str, 
         if problem.path not in staged:
             continue  # a shipped ruleset's problem: the content health panel shows it
         message = problem.message
-        for relative, (name, _) in staged.items():
-            message = message.replace(f"(first in {relative})", f"(first in {name})")
+        if "(first in " in message:
+            for relative, (name, _) in staged.items():
+                message = message.replace(f"(first in {relative})", f"(first in {name})")
         found.append(Problem(staged[problem.path][0], problem.line, problem.field, message))
     return found
 
@@ -230,12 +327,18 @@ def _taken_ids(
 ) -> list[Problem]:
     """A problem for each card of the pack whose id a shipped or imported card has."""
     existing = existing_card_ids(roots)
+    indexes: dict[str, dict[str, int]] = {}  # staged file -> card id -> index, each file parsed once
     found = []
     for card_id in cards:
         if card_id not in existing:
             continue
-        name, text = staged[card_files_of[card_id]]
-        index = _card_ids(parse_yaml(text)).index(card_id)
+        staged_path = card_files_of[card_id]
+        name, text = staged[staged_path]
+        if staged_path not in indexes:
+            indexes[staged_path] = {}
+            for n, other in enumerate(_card_ids(parse_yaml(text))):
+                indexes[staged_path].setdefault(other, n)
+        index = indexes[staged_path][card_id]
         found.append(Problem(
             name, locate(text, ("cards", index, "id")), f"cards[{index}].id",
             f"card id {card_id!r} is already used by {existing[card_id]}; a pack never replaces a card",

@@ -169,12 +169,19 @@ def card_files(paths: Iterable[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found += sorted(
-                p for p in path.rglob("*.yaml")
-                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
+            found += sorted(_yaml_below(path))
         elif path.exists():
             found.append(path)
+    return found
+
+
+def _yaml_below(folder: Path) -> list[Path]:
+    """The YAML files under ``folder``, never entering a hidden folder (a staging folder may
+    be renamed or removed by an import while the walk runs; a folder that vanishes is skipped)."""
+    found: list[Path] = []
+    for top, folders, files in os.walk(folder, onerror=lambda error: None):
+        folders[:] = sorted(f for f in folders if not f.startswith("."))
+        found += [Path(top) / name for name in files if name.endswith(".yaml") and not name.startswith(".")]
     return found
 
 

@@ -13,6 +13,7 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
+from quiz.content_pack import clean_staging, content_dir
 from quiz.content_snapshot import load_content_snapshotted, served_paths
 from quiz.loader import Content
 from quiz.store import Store
@@ -23,6 +24,7 @@ _STORE_LOCK = threading.Lock()
 
 @lru_cache(maxsize=4)
 def _content(rulesets: str, cards: tuple[str, ...]) -> Content:
+    clean_staging(content_dir())  # what an import killed mid-way left behind (a live one is locked)
     return load_content_snapshotted(Path(rulesets), [Path(p) for p in cards])
 
 
