@@ -5,7 +5,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from quiz.i18n import t
+from quiz.report.i18n import t
 from quiz.ui.shell import render_sidebar
 
 PAGES = Path(__file__).resolve().parent / "quiz" / "ui" / "pages"

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from quiz.coverage import coverage
-from quiz.engine import judge
-from quiz.errors import QuizError
-from quiz.exam_presets import PRESETS_PATH, load_presets
-from quiz.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
+from quiz.content.coverage import coverage
+from quiz.rules.engine import judge
+from quiz.model.errors import QuizError
+from quiz.training.presets import PRESETS_PATH, load_presets
+from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -91,7 +91,7 @@ def _verdict(args: argparse.Namespace) -> int:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from quiz.schema import write_schemas
+    from quiz.content.schema import write_schemas
 
     for path in write_schemas():
         print(f"wrote {path}")
@@ -109,9 +109,9 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _set_pin(args: argparse.Namespace) -> int:
     """Read the PIN twice from the terminal (or once per line from a pipe) and store its hash."""
-    from quiz.pin import check_new_pin
-    from quiz.store import Store, valid_name
-    from quiz.trainee_accounts import set_pin
+    from quiz.access.pins import check_new_pin
+    from quiz.db.store import Store, valid_name
+    from quiz.access.accounts import set_pin
 
     first, second = _read_secret("New PIN: "), _read_secret("Same PIN again: ")
     if first != second:
@@ -138,9 +138,9 @@ def _regrade(args: argparse.Namespace) -> int:
     """Re-grade every stored answer under the content the app serves (the same folders and
     environment: shipped cards and imported packs) and print what changed, or with
     ``--dry-run`` what would."""
-    from quiz.regrade import apply_regrade, plan_regrade, report_lines
-    from quiz.store import SCHEMA_VERSION, Store, stored_schema_version
-    from quiz.content_snapshot import load_served_content as app_content  # the app's content, as it loads it
+    from quiz.db.regrade import apply_regrade, plan_regrade, report_lines
+    from quiz.db.store import SCHEMA_VERSION, Store, stored_schema_version
+    from quiz.content.snapshot import load_served_content as app_content  # the app's content, as it loads it
 
     content = app_content()
     if content.problems:

@@ -13,7 +13,7 @@ from datetime import date
 import numpy as np
 import pandas as pd
 
-from quiz.attempt import RIGHT_RESULTS
+from quiz.model.attempt import RIGHT_RESULTS
 
 PARTS: dict[str, str] = {"infraction": "infraction_result", "penalty": "penalty_result", "fix": "fixes_result"}
 TALLY_COLUMNS = ["answered", "correct", "accuracy"]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from quiz.loader import Content, load_content
-from quiz.store import Store
+from quiz.content.loader import Content, load_content
+from quiz.db.store import Store
 from tests.databases import postgres_database, sqlite_url
 
 ROOT = Path(__file__).resolve().parent.parent

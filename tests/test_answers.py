@@ -7,11 +7,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from quiz import review_store
-from quiz.answers import save_answer
-from quiz.attempt import AttemptRecord
-from quiz.review import next_schedule
-from quiz.store import Store
+from quiz.db import reviews as review_store
+from quiz.db.answers import save_answer
+from quiz.model.attempt import AttemptRecord
+from quiz.training.scheduling import next_schedule
+from quiz.db.store import Store
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 

@@ -72,7 +72,7 @@ def test_coverage_table():
 
 
 def test_committed_schemas_are_current():
-    from quiz.schema import SCHEMA_DIR, schema_texts
+    from quiz.content.schema import SCHEMA_DIR, schema_texts
 
     for name, text in schema_texts().items():
         assert (SCHEMA_DIR / name).read_text(encoding="utf-8") == text, f"run: python -m quiz schema ({name})"
@@ -97,9 +97,9 @@ def test_validate_checks_the_exam_presets(tmp_path, monkeypatch, capsys):
 
 
 def test_set_pin_gives_a_trainee_a_pin_they_sign_in_with(tmp_path):
-    from quiz.store import Store
-    from quiz.trainee_accounts import name_throttles, sign_in
-    from quiz.login import LoginThrottle
+    from quiz.db.store import Store
+    from quiz.access.accounts import name_throttles, sign_in
+    from quiz.access.throttles import LoginThrottle
 
     url = f"sqlite:///{tmp_path / 'quiz.db'}"
     setup = Store(url)
@@ -116,7 +116,7 @@ def test_set_pin_gives_a_trainee_a_pin_they_sign_in_with(tmp_path):
 
 
 def test_set_pin_changes_nothing_when_the_pins_differ_or_break_the_rule(tmp_path):
-    from quiz.store import Store
+    from quiz.db.store import Store
 
     url = f"sqlite:///{tmp_path / 'quiz.db'}"
     for stdin, needle in (("8642\n8643\n", "differ"), ("12\n12\n", "at least 4"), ("1234\n1234\n", "too easy")):
@@ -136,9 +136,9 @@ def test_regrade_reports_on_a_database_of_the_first_release_then_credits_the_rig
 
     from sqlalchemy import MetaData, create_engine, select
 
-    from quiz.loader import load_content
-    from quiz.store import Store
-    from quiz.tables import attempt_regrades, attempts
+    from quiz.content.loader import load_content
+    from quiz.db.store import Store
+    from quiz.db.tables import attempt_regrades, attempts
     from tests.test_store import version_1_table
 
     card = load_content().knowledge_cards[0]  # whichever ships today: ids change under other work

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from quiz.coverage import coverage
-from quiz.engine import judge
-from quiz.ruleset_check import citation_problems
-from quiz.variants import possible_facts
+from quiz.content.coverage import coverage
+from quiz.rules.engine import judge
+from quiz.content.ruleset_checks import citation_problems
+from quiz.rules.variants import possible_facts
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_SEEDS = ROOT.parent / "shared" / "seeds"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from quiz.content_pack import (
+from quiz.content.packs import (
     CONTENT_DIR_ENV,
     DEFAULT_CONTENT_DIR,
     check_pack,
@@ -16,8 +16,8 @@ from quiz.content_pack import (
     imported_packs,
     problems_frame,
 )
-from quiz.errors import Problem
-from quiz.loader import SCENARIOS_DIR, load_content
+from quiz.model.errors import Problem
+from quiz.content.loader import SCENARIOS_DIR, load_content
 from tests.pack_files import knowledge, scenario, zip_of
 
 

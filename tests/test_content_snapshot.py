@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from quiz import content_snapshot
-from quiz.content_snapshot import load_content_snapshotted
-from quiz.engine import judge
-from quiz.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
+from quiz.content import snapshot as content_snapshot
+from quiz.content.snapshot import load_content_snapshotted
+from quiz.rules.engine import judge
+from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ def test_a_corrupt_snapshot_is_ignored(tree):
 
 
 def test_the_snapshot_brings_each_cards_category_without_judging_again(tree, monkeypatch):
-    from quiz import practice
+    from quiz.training import answering as practice
 
     expected = practice.category_keys(load_content(tree / "rulesets", [tree / "scenarios"], tree))
     assert expected["ygo-tardiness-1min-store"] == "yugioh-ocg/tardiness"

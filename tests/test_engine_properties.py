@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quiz.engine import judge
-from quiz.errors import UndecidedCaseError
-from quiz.loader import load_content
+from quiz.rules.engine import judge
+from quiz.model.errors import UndecidedCaseError
+from quiz.content.loader import load_content
 
 CONTENT = load_content(card_paths=[])
 RULESETS = list(CONTENT.rulesets.values())

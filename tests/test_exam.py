@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quiz.attempt import AttemptRecord
-from quiz.exam import (
+from quiz.model.attempt import AttemptRecord
+from quiz.training.exams import (
     Exam,
     ExamSpec,
     accepts_answer,
@@ -27,8 +27,8 @@ from quiz.exam import (
     score_exam,
     time_left,
 )
-from quiz.exam_presets import PRESETS_FILE, load_presets
-from quiz.practice import card_pool
+from quiz.training.presets import PRESETS_FILE, load_presets
+from quiz.training.answering import card_pool
 
 START = datetime(2025, 3, 1, 10, 0, tzinfo=timezone.utc)
 

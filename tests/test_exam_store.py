@@ -7,9 +7,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from quiz.attempt import AttemptRecord
-from quiz.exam import ExamSpec
-from quiz.exam_store import (
+from quiz.model.attempt import AttemptRecord
+from quiz.training.exams import ExamSpec
+from quiz.db.exams import (
     ExamInProgressError,
     close_expired,
     exam_answers,
@@ -20,7 +20,7 @@ from quiz.exam_store import (
     save_exam_answer,
     start_exam,
 )
-from quiz.store import Store
+from quiz.db.store import Store
 
 JST = timezone(timedelta(hours=9))
 START = datetime(2025, 3, 1, 19, 0, tzinfo=JST)

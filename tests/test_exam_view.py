@@ -7,13 +7,13 @@ from datetime import datetime, timedelta, timezone
 
 import pandas as pd
 
-from quiz.attempt import AttemptRecord
-from quiz.exam import Exam, ExamSpec, deadline_for
-from quiz.exam_view import HISTORY_TABLE_COLUMNS, exam_questions, history_table
-from quiz.grading import ScenarioAnswer
-from quiz.card_model import JudgementCallCard
-from quiz.practice import answer_card, answer_knowledge, answer_scenario, asks_players, verdict_for
-from quiz.variants import show_card
+from quiz.model.attempt import AttemptRecord
+from quiz.training.exams import Exam, ExamSpec, deadline_for
+from quiz.training.exam_results import HISTORY_TABLE_COLUMNS, exam_questions, history_table
+from quiz.training.grading import ScenarioAnswer
+from quiz.model.cards import JudgementCallCard
+from quiz.training.answering import answer_card, answer_knowledge, answer_scenario, asks_players, verdict_for
+from quiz.rules.variants import show_card
 
 START = datetime(2025, 3, 1, 10, 0, tzinfo=timezone.utc)
 VARIANT = "ygo-variant-tardiness-empty-seat"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from quiz.engine import judge
-from quiz.explain import WORDS, describe_facts, describe_rule, explain_penalty
+from quiz.rules.engine import judge
+from quiz.rules.explain import WORDS, describe_facts, describe_rule, explain_penalty
 
 SOURCES = Path(__file__).resolve().parent.parent / "rulesets" / "sources"
 YGO_SEED = (SOURCES / "000_3dbd1793d2ab97b4.txt").read_text(encoding="utf-8").splitlines()

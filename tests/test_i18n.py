@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from quiz.i18n import pick_language, strings, t
+from quiz.report.i18n import pick_language, strings, t
 
 ROOT = Path(__file__).resolve().parent.parent
 

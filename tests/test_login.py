@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quiz.login import LoginThrottle, ThrottlePolicy, attempt
+from quiz.access.throttles import LoginThrottle, ThrottlePolicy, attempt
 from tests.fake_clock import FakeClock
 
 

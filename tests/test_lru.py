@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from quiz.lru import LruCache
+from quiz.ui.lru import LruCache
 
 
 def test_keeps_values_and_drops_the_least_recently_used_beyond_capacity():

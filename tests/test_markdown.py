@@ -1,6 +1,6 @@
 """Untrusted text stays literal in Markdown."""
 
-from quiz.markdown import escape_markdown, quote_block
+from quiz.ui.markdown import escape_markdown, quote_block
 
 
 def test_links_html_and_emphasis_are_escaped():

@@ -16,7 +16,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quiz.markdown import WORD_JOINER, escape_markdown, quote_block
+from quiz.ui.markdown import WORD_JOINER, escape_markdown, quote_block
 
 # mdast-util-gfm-autolink-literal's searches (URLs and e-mail addresses), as JavaScript runs them.
 URL = re.compile(r"(https?://|www(?=\.))([-.\w]+)", re.IGNORECASE | re.ASCII)

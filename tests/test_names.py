@@ -7,15 +7,15 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import event, insert
 
-from quiz import pin as pin_module
-from quiz import supervisor_auth
-from quiz.attempt import utc_now
-from quiz.login import LoginThrottle
-from quiz.pin import PinRuleError
-from quiz.store import NameRuleError, name_key, valid_name
-from quiz.supervisor_auth import attempt_login, supervisor_throttle
-from quiz.tables import trainees
-from quiz.trainee_accounts import (
+from quiz.access import pins as pin_module
+from quiz.access import supervisor as supervisor_auth
+from quiz.model.attempt import utc_now
+from quiz.access.throttles import LoginThrottle
+from quiz.access.pins import PinRuleError
+from quiz.db.store import NameRuleError, name_key, valid_name
+from quiz.access.supervisor import attempt_login, supervisor_throttle
+from quiz.db.tables import trainees
+from quiz.access.accounts import (
     NameTakenError, add_trainee, change_pin, look_alike_groups, name_throttles, set_pin, sign_in, throttle_key,
     visible_name,
 )

@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quiz.engine import compile_ruleset, judge
-from quiz.errors import UndecidedCaseError
-from quiz.explain import explain_penalty
-from quiz.loader import load_content
-from quiz.outcomes import (
+from quiz.rules.engine import compile_ruleset, judge
+from quiz.model.errors import UndecidedCaseError
+from quiz.rules.explain import explain_penalty
+from quiz.content.loader import load_content
+from quiz.rules.outcomes import (
     can_name_both_players,
     cases,
     describe_changes,
@@ -32,8 +32,8 @@ from quiz.outcomes import (
     route_to_penalty,
     sample_values,
 )
-from quiz.variants import possible_facts
-from quiz.verdict import Verdict
+from quiz.rules.variants import possible_facts
+from quiz.model.verdict import Verdict
 
 CONTENT = load_content()
 RULESETS = dict(CONTENT.rulesets)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from quiz.content_pack import check_pack
-from quiz.pack_preview import PREVIEW_COLUMNS, preview_table
+from quiz.content.packs import check_pack
+from quiz.content.previews import PREVIEW_COLUMNS, preview_table
 from tests.pack_files import knowledge, scenario, zip_of
 
 KINDS = {"scenario": "Scenario", "knowledge": "Knowledge"}

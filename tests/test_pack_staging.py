@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-import quiz.content_pack as content_pack
-from quiz.content_pack import STAGING_GRACE_S, STAGING_PREFIX, check_pack, clean_staging, existing_card_ids, import_pack
-from quiz.content_pack import imported_packs
-from quiz.loader import RULESETS_DIR, card_files, load_content
+import quiz.content.packs as content_pack
+from quiz.content.packs import STAGING_GRACE_S, STAGING_PREFIX, check_pack, clean_staging, existing_card_ids, import_pack
+from quiz.content.packs import imported_packs
+from quiz.content.loader import RULESETS_DIR, card_files, load_content
 from tests.pack_files import knowledge, scenario, zip_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,7 +67,7 @@ def test_a_killed_import_leaves_a_folder_that_the_next_import_removes(tmp_path: 
         [sys.executable, "-c", textwrap.dedent(f"""
             import sys, time
             from pathlib import Path
-            import quiz.content_pack as content_pack
+            import quiz.content.packs as content_pack
             from tests.pack_files import scenario
 
             def stalled(*args, **kwargs):  # killed while the staged pack is being checked

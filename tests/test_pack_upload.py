@@ -7,7 +7,7 @@ import zipfile
 
 import pytest
 
-from quiz.pack_upload import UploadLimits, read_upload, unsafe_entry
+from quiz.content.uploads import UploadLimits, read_upload, unsafe_entry
 from tests.pack_files import scenario, zip_of
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quiz.pin import PIN_MAX, PIN_MIN, PinRuleError, check_new_pin, check_pin_rule, hash_pin, pin_matches
+from quiz.access.pins import PIN_MAX, PIN_MIN, PinRuleError, check_new_pin, check_pin_rule, hash_pin, pin_matches
 
 
 def test_a_pin_matches_its_own_hash_only():
@@ -54,7 +54,7 @@ def test_checks_from_many_threads_all_run_on_one_worker_thread(monkeypatch):
     """Each derivation takes 16 MB, which the allocator keeps per thread: one thread only."""
     import threading
 
-    from quiz import pin
+    from quiz.access import pins as pin
 
     stored = hash_pin("2468")
     seen: set[str] = set()
@@ -92,7 +92,7 @@ def test_a_weak_pin_set_before_the_rule_still_matches():
 
 
 def test_input_longer_than_any_pin_is_refused_unread(monkeypatch):
-    from quiz import pin
+    from quiz.access import pins as pin
 
     stored = hash_pin("2468")
     monkeypatch.setattr(pin, "_scrypt", lambda *args: pytest.fail("derived a key from oversized input"))

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quiz.placeholders import PlaceholderError, fill, parse_template, placeholder_names
+from quiz.rules.placeholders import PlaceholderError, fill, parse_template, placeholder_names
 
 
 def test_names_are_found_once_each_in_order():

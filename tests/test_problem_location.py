@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-import quiz.content_pack as content_pack
-from quiz import yaml_source
-from quiz.content_pack import check_pack, import_pack
-from quiz.loader import RULESETS_DIR, load_content
-from quiz.pack_upload import UploadLimits
+import quiz.content.packs as content_pack
+from quiz.content import yaml_source
+from quiz.content.packs import check_pack, import_pack
+from quiz.content.loader import RULESETS_DIR, load_content
+from quiz.content.uploads import UploadLimits
 from tests.pack_files import SCENARIO, zip_of
 
 INVALID_CARD = """\

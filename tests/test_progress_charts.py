@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from quiz.attempt import AttemptRecord
-from quiz.progress_charts import progress_charts
-from quiz.progress_view import progress_figures
-from quiz.store import Store
+from quiz.model.attempt import AttemptRecord
+from quiz.report.progress_charts import progress_charts
+from quiz.report.progress import progress_figures
+from quiz.db.store import Store
 
 RULESETS = ("yugioh-ocg", "pokemon-card-ja")
 

@@ -12,17 +12,17 @@ from textwrap import dedent
 import pytest
 from sqlalchemy import func, select
 
-from quiz import regrade as regrade_module
-from quiz import stats_sql
-from quiz.answers import save_answer
-from quiz.attempt import AttemptRecord
-from quiz.errors import UndecidedCaseError
-from quiz.exam import ExamSpec
-from quiz.exam_store import get_exam, hand_in, save_exam_answer, start_exam
-from quiz.grading import ScenarioAnswer
-from quiz.loader import Content, load_content
-from quiz.practice import answer_card
-from quiz.regrade import (
+from quiz.db import regrade as regrade_module
+from quiz.report import statistics as stats_sql
+from quiz.db.answers import save_answer
+from quiz.model.attempt import AttemptRecord
+from quiz.model.errors import UndecidedCaseError
+from quiz.training.exams import ExamSpec
+from quiz.db.exams import get_exam, hand_in, save_exam_answer, start_exam
+from quiz.training.grading import ScenarioAnswer
+from quiz.content.loader import Content, load_content
+from quiz.training.answering import answer_card
+from quiz.db.regrade import (
     GRADE_FIELDS,
     RegradeReport,
     Tally,
@@ -31,9 +31,9 @@ from quiz.regrade import (
     plan_regrade,
     report_lines,
 )
-from quiz.store import Store
-from quiz.tables import attempt_regrades
-from quiz.variants import show_card, stored_values
+from quiz.db.store import Store
+from quiz.db.tables import attempt_regrades
+from quiz.rules.variants import show_card, stored_values
 
 T0 = datetime(2025, 4, 1, 9, 0, tzinfo=timezone.utc)
 PRIZE = "rg-forgot-prize-after-warning"

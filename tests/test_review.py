@@ -10,7 +10,7 @@ from fsrs import Card, Rating, State
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quiz.review import (
+from quiz.training.scheduling import (
     SCHEDULER,
     due_first,
     new_cards,

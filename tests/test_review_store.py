@@ -8,10 +8,10 @@ import pytest
 from sqlalchemy import func, inspect, select
 from sqlalchemy.exc import IntegrityError
 
-from quiz import review_store
-from quiz.review import next_schedule
-from quiz.store import Store
-from quiz.tables import review_schedules
+from quiz.db import reviews as review_store
+from quiz.training.scheduling import next_schedule
+from quiz.db.store import Store
+from quiz.db.tables import review_schedules
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from quiz.selection import WEIGHT_KNOWN, WEIGHT_LAST_WRONG, WEIGHT_UNSEEN, card_weight, deal, next_card
+from quiz.training.selection import WEIGHT_KNOWN, WEIGHT_LAST_WRONG, WEIGHT_UNSEEN, card_weight, deal, next_card
 
 
 def test_weights():

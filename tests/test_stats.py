@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from quiz import stats
-from quiz.attempt import AttemptRecord
-from quiz.store import FRAME_COLUMNS, Store, attempts_frame
+from quiz.model.attempt import AttemptRecord
+from quiz.db.store import FRAME_COLUMNS, Store, attempts_frame
 
 
 def answer(day: int, correct: bool = True, *, card: str = "c", hour: int = 12, **fields) -> AttemptRecord:

@@ -12,10 +12,12 @@ import random
 import pandas as pd
 import pytest
 
-from quiz import stats, stats_sql
-from quiz.tables import attempt_regrades
-from quiz.attempt import AttemptRecord
-from quiz.store import Store
+from quiz import stats
+
+from quiz.report import statistics as stats_sql
+from quiz.db.tables import attempt_regrades
+from quiz.model.attempt import AttemptRecord
+from quiz.db.store import Store
 
 TODAY = dt.date(2026, 3, 20)
 LADDER = ["caution", "warning", "duel_loss", "match_loss"]
@@ -101,7 +103,7 @@ def test_empty_scope(history):
 
 
 def test_accuracy_by_category_keys_by_ruleset(history):
-    from quiz.progress_view import progress_frame
+    from quiz.report.progress import progress_frame
 
     store, ids = history
     scope = stats_sql.Scope(ids[0], ("yugioh-ocg", "pokemon-card-ja"))

@@ -11,12 +11,12 @@ import pytest
 from sqlalchemy import Column, MetaData, Table, UniqueConstraint, create_engine, inspect, select
 from sqlalchemy.exc import IntegrityError
 
-from quiz.attempt import ATTEMPT_FIELDS, AttemptRecord
-from quiz.card_model import Choice, KnowledgeCard, ScenarioCard
-from quiz.exam_presets import ExamPreset
-from quiz.ruleset_model import ID_MAX, Category, Infraction, Penalty, Ruleset
-from quiz.store import SCHEMA_VERSION, SchemaVersionError, Store, database_url, stored_schema_version
-from quiz.tables import COLUMNS_ADDED, metadata, schema_version
+from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
+from quiz.model.cards import Choice, KnowledgeCard, ScenarioCard
+from quiz.training.presets import ExamPreset
+from quiz.model.rulesets import ID_MAX, Category, Infraction, Penalty, Ruleset
+from quiz.db.store import SCHEMA_VERSION, SchemaVersionError, Store, database_url, stored_schema_version
+from quiz.db.tables import COLUMNS_ADDED, metadata, schema_version
 
 JST = timezone(timedelta(hours=9))
 ROOT = Path(__file__).resolve().parent.parent

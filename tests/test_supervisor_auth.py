@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.fake_clock import FakeClock
-from quiz.supervisor_auth import (
+from quiz.access.supervisor import (
     PASSWORD_ENV,
     PASSWORD_SECRET,
     LoginThrottle,
@@ -73,14 +73,14 @@ def test_process_throttle_holds_across_sessions():
 
 
 def test_the_server_wide_policy_fades_failures_with_a_30_s_half_life():
-    from quiz.supervisor_auth import SUPERVISOR_POLICY
+    from quiz.access.supervisor import SUPERVISOR_POLICY
 
     assert (SUPERVISOR_POLICY.base, SUPERVISOR_POLICY.factor, SUPERVISOR_POLICY.ceiling) == (1.0, 2.0, 30.0)
     assert SUPERVISOR_POLICY.half_life == 30.0 and SUPERVISOR_POLICY.lock_after is None  # never locked for good
 
 
 def test_a_password_longer_than_the_limit_is_refused_unchecked_and_uncounted():
-    from quiz.supervisor_auth import PASSWORD_MAX
+    from quiz.access.supervisor import PASSWORD_MAX
 
     clock = FakeClock()
     session = LoginThrottle(clock)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from quiz.team import CARD_COLUMNS, OVERVIEW_COLUMNS
-from quiz.csv_export import csv_bytes
-from quiz.team_view import CARD_TABLE, OVERVIEW_TABLE, card_table, overview_table, percent
+from quiz.report.team import CARD_COLUMNS, OVERVIEW_COLUMNS
+from quiz.report.csv_export import csv_bytes
+from quiz.report.team_tables import CARD_TABLE, OVERVIEW_TABLE, card_table, overview_table, percent
 
 
 def test_percent_rounds_and_keeps_missing_values_missing():

@@ -14,11 +14,11 @@ import threading
 import pytest
 import streamlit as st
 
-from quiz import pin as pin_module
-from quiz.login import LoginThrottle
-from quiz.store import Store
-from quiz.supervisor_auth import SUPERVISOR_POLICY, attempt_login, supervisor_throttle
-from quiz.trainee_accounts import (
+from quiz.access import pins as pin_module
+from quiz.access.throttles import LoginThrottle
+from quiz.db.store import Store
+from quiz.access.supervisor import SUPERVISOR_POLICY, attempt_login, supervisor_throttle
+from quiz.access.accounts import (
     LOCK_AFTER, add_trainee, change_pin, lift_lockout, lockout_of, name_throttles, set_pin, sign_in,
 )
 from tests.fake_clock import FakeClock
@@ -193,7 +193,7 @@ def test_old_rows_of_made_up_names_are_forgotten_but_an_accounts_lock_out_is_kep
     row goes (when another is made), locked or not, unless it locks a real account."""
     from sqlalchemy import select
 
-    from quiz.tables import login_throttles
+    from quiz.db.tables import login_throttles
 
     clock = FakeClock()
     add_trainee(store, "Aiko", PIN)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from quiz.login import LoginThrottle
-from quiz.pin import PinRuleError
-from quiz.tables import trainee_pins
-from quiz.trainee_accounts import (
+from quiz.access.throttles import LoginThrottle
+from quiz.access.pins import PinRuleError
+from quiz.db.tables import trainee_pins
+from quiz.access.accounts import (
     NameTakenError, add_trainee, has_pin, name_throttles, set_pin, sign_in, throttle_key,
 )
 from tests.fake_clock import FakeClock
@@ -94,7 +94,7 @@ def test_names_share_a_throttle_whatever_their_case_width_and_spaces():
 
 
 def test_a_trainee_changes_their_pin_with_the_current_one(store):
-    from quiz.trainee_accounts import change_pin
+    from quiz.access.accounts import change_pin
 
     aiko = add_trainee(store, "Aiko", "2468")
     book = name_throttles()
@@ -104,7 +104,7 @@ def test_a_trainee_changes_their_pin_with_the_current_one(store):
 
 
 def test_a_wrong_current_pin_changes_nothing_and_is_throttled_with_sign_ins(store):
-    from quiz.trainee_accounts import change_pin
+    from quiz.access.accounts import change_pin
 
     clock = FakeClock()
     aiko = add_trainee(store, "Aiko", "2468")
@@ -124,7 +124,7 @@ def test_a_wrong_current_pin_changes_nothing_and_is_throttled_with_sign_ins(stor
 
 
 def test_a_pin_change_changes_the_credential_version(store):
-    from quiz.trainee_accounts import change_pin, credential_version
+    from quiz.access.accounts import change_pin, credential_version
 
     aiko = add_trainee(store, "Aiko", "2468")
     before = credential_version(store, aiko.id)

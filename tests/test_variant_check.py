@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from quiz.loader import RULESETS_DIR, load_content
+from quiz.content.loader import RULESETS_DIR, load_content
 
 NAME = "variant.yaml"
 GOOD_VARIANT = """\

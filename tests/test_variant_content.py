@@ -6,10 +6,10 @@ import itertools
 
 import pytest
 
-from quiz.card_model import ScenarioCard
-from quiz.engine import judge
-from quiz.loader import load_content
-from quiz.variants import card_facts, fill_text, show_card
+from quiz.model.cards import ScenarioCard
+from quiz.rules.engine import judge
+from quiz.content.loader import load_content
+from quiz.rules.variants import card_facts, fill_text, show_card
 
 CONTENT = load_content()
 VARIANTS = [c for c in CONTENT.scenario_cards if c.parameters]

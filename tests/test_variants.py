@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from quiz.card_model import ScenarioCard
-from quiz.parameter_model import TextOption
-from quiz.text import Text
-from quiz.variants import (
+from quiz.model.cards import ScenarioCard
+from quiz.model.parameters import TextOption
+from quiz.model.text import Text
+from quiz.rules.variants import (
     card_facts,
     combination_count,
     draw_values,

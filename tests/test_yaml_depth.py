@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from quiz.loader import RULESETS_DIR, SCENARIOS_DIR
-from quiz.yaml_source import MAX_DEPTH, YamlProblem, _surely_shallow, parse_yaml
+from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR
+from quiz.content.yaml_source import MAX_DEPTH, YamlProblem, _surely_shallow, parse_yaml
 from tests.pack_files import knowledge, scenario, zip_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,7 +66,7 @@ def test_deep_nesting_is_a_located_problem_in_a_subprocess(kind, tmp_path):
     found = _run(f"""
         import json
         from pathlib import Path
-        from quiz.yaml_source import YamlProblem, parse_yaml
+        from quiz.content.yaml_source import YamlProblem, parse_yaml
         try:
             parse_yaml(Path({str(source)!r}).read_bytes().decode("utf-8"))
             print(json.dumps({{"parsed": True}}))
@@ -101,7 +101,7 @@ def test_a_deep_card_file_in_the_scenarios_folder_is_a_problem_and_the_rest_load
     found = _run(f"""
         import json
         from pathlib import Path
-        from quiz.loader import RULESETS_DIR, load_content
+        from quiz.content.loader import RULESETS_DIR, load_content
         root = Path({str(tmp_path)!r})
         content = load_content(RULESETS_DIR, [root / "scenarios"], root)
         print(json.dumps({{"cards": sorted(content.cards), "problems": [str(p) for p in content.problems]}}))
@@ -116,7 +116,7 @@ def test_a_deep_file_in_an_uploaded_pack_is_a_problem_and_the_rest_is_previewed(
     found = _run(f"""
         import json
         from pathlib import Path
-        from quiz.content_pack import check_pack
+        from quiz.content.packs import check_pack
         upload = Path({str(upload)!r})
         single = check_pack("deep.yaml", b"cards: " + b"[" * {DEEP}, upload.parent / "content")
         report = check_pack("pack.zip", upload.read_bytes(), upload.parent / "content")

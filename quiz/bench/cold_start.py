@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from quiz.loader import PROJECT_ROOT
+from quiz.content.loader import PROJECT_ROOT
 
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",

@@ -16,18 +16,18 @@ from urllib.parse import urlencode
 
 import yaml
 
-from quiz import engine
-from quiz.attempt import AttemptRecord
+from quiz.rules import engine
+from quiz.model.attempt import AttemptRecord
 from quiz.bench import cold_start, synthetic
 from quiz.bench.scripts import APP, FLOOR_SIGN_IN_PARAM as SIGN_IN_PARAM, FLOORS
 from quiz.bench.database import bench_database
 from quiz.bench.timing import alternating_medians, median_seconds, peak_rss_mb
-from quiz.facts import resolve_facts
-from quiz.loader import RULESETS_DIR, card_files, load_content, load_content_cached
-from quiz.store import Store, Trainee
-from quiz.trainee_accounts import set_pin
-from quiz.variants import seed_facts
-from quiz.yaml_source import SafeLoader
+from quiz.model.facts import resolve_facts
+from quiz.content.loader import RULESETS_DIR, card_files, load_content, load_content_cached
+from quiz.db.store import Store, Trainee
+from quiz.access.accounts import set_pin
+from quiz.rules.variants import seed_facts
+from quiz.content.yaml_source import SafeLoader
 
 SEED = 20261129
 BENCH_PIN = "bench-pin-2468"  # the heavy trainee's, typed in at each cold start
@@ -145,7 +145,7 @@ def _answer_write_ms(store: Store, content, trainee_id: int, card_ids: list[str]
 def _saver(store: Store):
     """The app's own answer writer (with the review schedule when that feature exists)."""
     try:
-        from quiz.answers import save_answer
+        from quiz.db.answers import save_answer
     except ImportError:
         return store.record
     return lambda record: save_answer(store, record)

@@ -1,6 +1,6 @@
 """The Streamlit scripts the benchmark runs: the app, and the floors beside its pages."""
 
-from quiz.loader import PROJECT_ROOT
+from quiz.content.loader import PROJECT_ROOT
 
 APP = PROJECT_ROOT / "app.py"
 FLOORS = PROJECT_ROOT / "quiz" / "ui" / "bench_floors"

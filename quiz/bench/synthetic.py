@@ -10,12 +10,12 @@ from typing import Sequence
 import yaml
 from sqlalchemy import insert
 
-from quiz.card_model import ScenarioCard
-from quiz.engine import judge
-from quiz.loader import Content
-from quiz.store import Store
-from quiz.tables import attempts, trainees
-from quiz.variants import seed_facts
+from quiz.model.cards import ScenarioCard
+from quiz.rules.engine import judge
+from quiz.content.loader import Content
+from quiz.db.store import Store
+from quiz.db.tables import attempts, trainees
+from quiz.rules.variants import seed_facts
 
 CARDS_PER_FILE = 100
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from quiz.bench.scripts import APP, FLOORS
-from quiz.store import Trainee
+from quiz.db.store import Trainee
 from quiz.ui.sign_in import SIGNED_IN_KEY
 
 

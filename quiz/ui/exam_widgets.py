@@ -7,14 +7,14 @@ from typing import Sequence
 
 import streamlit as st
 
-from quiz import exam_store
-from quiz.attempt import AttemptRecord, utc_now
-from quiz.errors import Problem
-from quiz.exam import CUSTOM, Exam, clock_text, score_exam, time_left
-from quiz.exam_presets import ExamPreset, load_presets
-from quiz.exam_view import exam_questions, history_table
-from quiz.practice import ScenarioOutcome
-from quiz.store import Trainee
+from quiz.db import exams as exam_store
+from quiz.model.attempt import AttemptRecord, utc_now
+from quiz.model.errors import Problem
+from quiz.training.exams import CUSTOM, Exam, clock_text, score_exam, time_left
+from quiz.training.presets import ExamPreset, load_presets
+from quiz.training.exam_results import exam_questions, history_table
+from quiz.training.answering import ScenarioOutcome
+from quiz.db.store import Trainee
 from quiz.ui import answering, widgets
 from quiz.ui.shell import Shell
 

@@ -12,15 +12,15 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from quiz import stats_sql
-from quiz.csv_export import csv_bytes
-from quiz.markdown import escape_markdown
-from quiz.loader import Content
-from quiz.progress_charts import Spec, progress_charts
-from quiz.progress_view import ProgressFigures, attempts_in, penalty_labels, progress_figures, safe_file_name
-from quiz.store import Store, Trainee
+from quiz.report import statistics as stats_sql
+from quiz.report.csv_export import csv_bytes
+from quiz.ui.markdown import escape_markdown
+from quiz.content.loader import Content
+from quiz.report.progress_charts import Spec, progress_charts
+from quiz.report.progress import ProgressFigures, attempts_in, penalty_labels, progress_figures, safe_file_name
+from quiz.db.store import Store, Trainee
 from quiz.ui.shell import Shell
-from quiz.variants import list_title
+from quiz.rules.variants import list_title
 
 PRACTICE_PAGE = "quiz/ui/pages/practice.py"
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from quiz import charts, review, review_store
-from quiz.attempt import utc_now
-from quiz.practice import card_pool, category_keys
-from quiz.progress_view import category_labels
-from quiz.store import Trainee
+from quiz.report import charts
+
+from quiz.training import scheduling as review
+
+from quiz.db import reviews as review_store
+from quiz.model.attempt import utc_now
+from quiz.training.answering import card_pool, category_keys
+from quiz.report.progress import category_labels
+from quiz.db.store import Trainee
 from quiz.ui.shell import Shell
 
 

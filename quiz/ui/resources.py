@@ -13,10 +13,10 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
-from quiz.content_pack import clean_staging, content_dir
-from quiz.content_snapshot import load_content_snapshotted, served_paths
-from quiz.loader import Content
-from quiz.store import Store
+from quiz.content.packs import clean_staging, content_dir
+from quiz.content.snapshot import load_content_snapshotted, served_paths
+from quiz.content.loader import Content
+from quiz.db.store import Store
 
 _CONTENT_LOCK = threading.Lock()
 _STORE_LOCK = threading.Lock()
@@ -29,7 +29,7 @@ def _content(rulesets: str, cards: tuple[str, ...]) -> Content:
 
 
 def content() -> Content:
-    """The content the app serves (``quiz.content_snapshot.served_paths``: rulesets, shipped
+    """The content the app serves (``quiz.content.snapshot.served_paths``: rulesets, shipped
     cards and imported packs, each folder settable by the environment), loaded once per set
     of folders."""
     with _CONTENT_LOCK:

@@ -11,14 +11,14 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from quiz.attempt import utc_now
-from quiz.i18n import pick_language, t
-from quiz.loader import Content
-from quiz.lru import LruCache
-from quiz.practice import KNOWLEDGE_CATEGORY, card_pool
-from quiz.review_store import due_count
-from quiz.store import Store, Trainee
-from quiz.text import LANGUAGES
+from quiz.model.attempt import utc_now
+from quiz.report.i18n import pick_language, t
+from quiz.content.loader import Content
+from quiz.ui.lru import LruCache
+from quiz.training.answering import KNOWLEDGE_CATEGORY, card_pool
+from quiz.db.reviews import due_count
+from quiz.db.store import Store, Trainee
+from quiz.model.text import LANGUAGES
 from quiz.ui import resources
 from quiz.ui.sign_in import trainee_panel
 

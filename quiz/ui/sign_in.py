@@ -6,7 +6,7 @@ opens nothing without the PIN. A signed-in session keeps the trainee's credentia
 and checks it on every run (one primary-key lookup): when the PIN was changed in another
 session, or replaced by a supervisor, this session is signed out.
 
-Throttles (``quiz.trainee_accounts``): per name in the database (every server, not reset
+Throttles (``quiz.access.accounts``): per name in the database (every server, not reset
 by anything a client sends), and per browser session in its state (a courtesy only: a new
 session or a client's ``clear_cache`` starts it afresh).
 """
@@ -17,13 +17,13 @@ import math
 
 import streamlit as st
 
-from quiz.i18n import t
-from quiz.login import LoginThrottle
-from quiz.markdown import escape_markdown
-from quiz.pin import PIN_MAX, PinRuleError
-from quiz.store import NAME_INPUT_MAX, NameRuleError, Store, Trainee
-from quiz.tables import NAME_MAX
-from quiz.trainee_accounts import (
+from quiz.report.i18n import t
+from quiz.access.throttles import LoginThrottle
+from quiz.ui.markdown import escape_markdown
+from quiz.access.pins import PIN_MAX, PinRuleError
+from quiz.db.store import NAME_INPUT_MAX, NameRuleError, Store, Trainee
+from quiz.db.tables import NAME_MAX
+from quiz.access.accounts import (
     NameThrottles, NameTakenError, add_trainee, change_pin, credential_version, lift_lockout, lockout_of,
     name_throttles, set_pin, sign_in,
 )

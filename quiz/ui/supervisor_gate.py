@@ -3,7 +3,7 @@
 Two throttles hold wrong guesses back: one in the browser session's state (a courtesy: a new
 session or a client's ``BackMsg.clear_cache`` starts it afresh) and ``server_throttle``, kept
 in the database, which every session of every server shares and nothing a client sends
-resets. Its failures fade (``quiz.supervisor_auth.SUPERVISOR_POLICY``), so a slow guesser
+resets. Its failures fade (``quiz.access.supervisor.SUPERVISOR_POLICY``), so a slow guesser
 cannot keep the supervisor out.
 """
 
@@ -15,9 +15,9 @@ from typing import Any, Mapping
 
 import streamlit as st
 
-from quiz.login import StoredThrottle, ThrottlePolicy
-from quiz.store import Store
-from quiz.supervisor_auth import (
+from quiz.access.throttles import StoredThrottle, ThrottlePolicy
+from quiz.db.store import Store
+from quiz.access.supervisor import (
     PASSWORD_MAX, PASSWORD_SECRET, SUPERVISOR_POLICY, LoginThrottle, attempt_login, configured_password,
     supervisor_throttle, unlock_token,
 )

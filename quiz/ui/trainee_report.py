@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quiz.store import Trainee
+from quiz.db.store import Trainee
 from quiz.ui.exam_widgets import exam_history
 from quiz.ui.progress_panel import render_progress
 from quiz.ui.readiness import render_readiness

@@ -7,18 +7,18 @@ from typing import Any, Mapping
 
 import streamlit as st
 
-from quiz.card_model import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
-from quiz.engine import compile_ruleset, judge, line_numbers
-from quiz.errors import QuizError, UndecidedCaseError
-from quiz.explain import describe_facts, explain_penalty
-from quiz.grading import ScenarioAnswer
-from quiz.markdown import escape_markdown, quote_block
-from quiz.practice import KnowledgeOutcome, ScenarioOutcome, asks_players
-from quiz.ruleset_model import Penalty, Ruleset
-from quiz.text import Text
+from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.rules.engine import compile_ruleset, judge, line_numbers
+from quiz.model.errors import QuizError, UndecidedCaseError
+from quiz.rules.explain import describe_facts, explain_penalty
+from quiz.training.grading import ScenarioAnswer
+from quiz.ui.markdown import escape_markdown, quote_block
+from quiz.training.answering import KnowledgeOutcome, ScenarioOutcome, asks_players
+from quiz.model.rulesets import Penalty, Ruleset
+from quiz.model.text import Text
 from quiz.ui.shell import Shell
-from quiz.variants import CardShowing, drawn_facts, seed_facts, show_card
-from quiz.verdict import CitedLine, Verdict
+from quiz.rules.variants import CardShowing, drawn_facts, seed_facts, show_card
+from quiz.model.verdict import CitedLine, Verdict
 
 MARKS = {
     "correct": ":green[:material/check_circle:]",
@@ -315,7 +315,7 @@ def _when_right(
     shell: Shell, ruleset: Ruleset, infraction: str, verdict: Verdict, chosen: Penalty, facts: Mapping[str, Any]
 ) -> None:
     """When the penalty the trainee chose would have been right, as the engine says
-    (``quiz.explain.explain_penalty``): the facts that would have to differ, or the
+    (``quiz.rules.explain.explain_penalty``): the facts that would have to differ, or the
     infractions that carry it when no facts make it right here."""
     lang = shell.language
     name = chosen.name.get(lang)

@@ -1,6 +1,6 @@
 """The load's trainees in the app's database: made up front, counted afterwards.
 
-Each trainee gets an account with the load's PIN, as ``quiz.trainee_accounts.add_trainee``
+Each trainee gets an account with the load's PIN, as ``quiz.access.accounts.add_trainee``
 writes one (a ``trainees`` row and a ``trainee_pins`` row in one transaction). The PIN is
 hashed once for all of them: hashing takes most of a second (scrypt), and a salt shared by
 the load's own accounts weakens nothing that matters to a benchmark.
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from sqlalchemy import func, insert, select
 
-from quiz.attempt import utc_now
-from quiz.pin import hash_pin
-from quiz.store import Store
-from quiz.tables import attempts, trainee_pins, trainees
+from quiz.model.attempt import utc_now
+from quiz.access.pins import hash_pin
+from quiz.db.store import Store
+from quiz.db.tables import attempts, trainee_pins, trainees
 
 
 def create_trainees(database_url: str, names: list[str], pin: str) -> None:

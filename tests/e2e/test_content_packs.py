@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from quiz.loader import load_content
+from quiz.content.loader import load_content
 from tests.e2e import driver
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
 from tests.e2e.driver import assert_no_exception, main, open_page, settle

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from quiz.store import Store
+from quiz.db.store import Store
 from tests.e2e import driver
 from tests.e2e.driver import assert_no_exception, go_to, main, metric, open_page, settle
 

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from quiz.attempt import AttemptRecord
-from quiz.store import Store
+from quiz.model.attempt import AttemptRecord
+from quiz.db.store import Store
 from tests.e2e import driver
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
 from tests.e2e.driver import assert_no_exception, main, open_page, settle

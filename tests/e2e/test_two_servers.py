@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from quiz.store import Store
-from quiz.tables import attempts, trainees
+from quiz.db.store import Store
+from quiz.db.tables import attempts, trainees
 from tests.databases import postgres_database
 from tests.e2e import driver
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer

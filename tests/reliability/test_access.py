@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from quiz.attempt import AttemptRecord
-from quiz.store import Store
-from quiz.supervisor_auth import PASSWORD_ENV, LoginThrottle, supervisor_throttle
+from quiz.model.attempt import AttemptRecord
+from quiz.db.store import Store
+from quiz.access.supervisor import PASSWORD_ENV, LoginThrottle, supervisor_throttle
 from quiz.ui import supervisor_gate
 from tests.e2e import driver
 from tests.e2e.configured_server import running

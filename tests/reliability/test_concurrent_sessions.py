@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from quiz.store import Store
+from quiz.db.store import Store
 from tests.e2e import driver
 from tests.e2e.configured_server import running
 from tests.e2e.driver import seed_trainee

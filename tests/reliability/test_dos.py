@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from quiz.loader import SCENARIOS_DIR
-from quiz.pack_upload import MIB, UploadLimits
-from quiz.yaml_source import MAX_DEPTH
+from quiz.content.loader import SCENARIOS_DIR
+from quiz.content.uploads import MIB, UploadLimits
+from quiz.content.yaml_source import MAX_DEPTH
 from tests.e2e import driver
 from tests.e2e.server import ROOT, AppServer
 
@@ -172,7 +172,7 @@ class MarkdownServer(AppServer):
             import sys
             sys.path.insert(0, {str(ROOT)!r})
             import streamlit as st
-            from quiz.markdown import escape_markdown, quote_block
+            from quiz.ui.markdown import escape_markdown, quote_block
 
             TEXTS = {LINK_TEXTS!r}
             with st.sidebar:

@@ -18,10 +18,10 @@ import pytest
 import yaml
 from sqlalchemy import create_engine, inspect
 
-from quiz.attempt import AttemptRecord
-from quiz.content_pack import content_dir
-from quiz.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
-from quiz.store import Store
+from quiz.model.attempt import AttemptRecord
+from quiz.content.packs import content_dir
+from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
+from quiz.db.store import Store
 from tests.e2e import driver
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
 from tests.e2e.driver import (

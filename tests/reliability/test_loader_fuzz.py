@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quiz.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
+from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
 
 pytestmark = pytest.mark.reliability
 CARD_FILE = SCENARIOS_DIR / "yugioh-ocg" / "tardiness.yaml"

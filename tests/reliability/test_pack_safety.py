@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from quiz.content_pack import import_pack
+from quiz.content.packs import import_pack
 from tests.pack_files import knowledge, scenario, zip_of
 
 pytestmark = pytest.mark.reliability

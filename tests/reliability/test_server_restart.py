@@ -14,9 +14,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from quiz import exam_store
-from quiz.attempt import utc_now
-from quiz.store import Store
+from quiz.db import exams as exam_store
+from quiz.model.attempt import utc_now
+from quiz.db.store import Store
 from tests.e2e import driver
 from tests.e2e.configured_server import running
 from tests.e2e.driver import go_to, main, metric, open_page, settle

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, func, select
 
-from quiz.tables import attempts
+from quiz.db.tables import attempts
 
 pytestmark = pytest.mark.reliability
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,7 +46,7 @@ def _count(url: str) -> int:
 
 
 def test_eight_processes_answering_at_once(db_url: str):
-    from quiz.store import Store
+    from quiz.db.store import Store
 
     Store(db_url).dispose()  # the schema exists before the race starts
     writers = [_writer(db_url, f"trainee-{n}", ANSWERS) for n in range(PROCESSES)]
@@ -59,7 +59,7 @@ def test_eight_processes_answering_at_once(db_url: str):
 
 
 def test_a_writer_killed_mid_stream_loses_nothing_it_acknowledged(db_url: str):
-    from quiz.store import Store
+    from quiz.db.store import Store
 
     Store(db_url).dispose()
     writer = _writer(db_url, "killed", 100_000)

@@ -25,8 +25,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from quiz.store import Store
-from quiz.trainee_accounts import add_trainee
+from quiz.db.store import Store
+from quiz.access.accounts import add_trainee
 from tests.databases import postgres_database, sqlite_url
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer
 from tests.reliability.load_sessions import STEP_TIMEOUT, _StreamlitTab
@@ -78,7 +78,7 @@ def servers(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 @pytest.fixture(autouse=True)
 def fresh_throttles(servers) -> None:
     """Each test starts without waits or failures left by the one before."""
-    from quiz.tables import login_throttles
+    from quiz.db.tables import login_throttles
 
     store = Store(servers[0].database_url)
     try:

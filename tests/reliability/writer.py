@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import sys
 
-from quiz.attempt import AttemptRecord
-from quiz.store import Store
+from quiz.model.attempt import AttemptRecord
+from quiz.db.store import Store
 
 
 def save(store: Store):
     """The app's own answer writer (with the review schedule when that feature exists)."""
     try:
-        from quiz.answers import save_answer
+        from quiz.db.answers import save_answer
     except ImportError:
         return store.record
     return lambda record: save_answer(store, record)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from quiz.store import Store
+from quiz.db.store import Store
 from quiz.ui import sign_in
 from quiz.ui.sign_in import SIGNED_IN_KEY
 

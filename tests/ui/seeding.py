@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from quiz.answers import save_answer
-from quiz.attempt import AttemptRecord
-from quiz.card_model import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard
-from quiz.grading import ScenarioAnswer
-from quiz.loader import Content
-from quiz.practice import answer_card, verdict_for
-from quiz.store import Store
+from quiz.db.answers import save_answer
+from quiz.model.attempt import AttemptRecord
+from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard
+from quiz.training.grading import ScenarioAnswer
+from quiz.content.loader import Content
+from quiz.training.answering import answer_card, verdict_for
+from quiz.db.store import Store
 from tests.ui.answering import right_answer
 
 

@@ -13,11 +13,11 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from quiz.attempt import utc_now
-from quiz.loader import load_content_cached
-from quiz.login import LoginThrottle
-from quiz.supervisor_auth import PASSWORD_ENV
-from quiz.trainee_accounts import LOCK_AFTER, add_trainee, name_throttles, set_pin, sign_in as core_sign_in
+from quiz.model.attempt import utc_now
+from quiz.content.loader import load_content_cached
+from quiz.access.throttles import LoginThrottle
+from quiz.access.supervisor import PASSWORD_ENV
+from quiz.access.accounts import LOCK_AFTER, add_trainee, name_throttles, set_pin, sign_in as core_sign_in
 from tests.fake_clock import FakeClock
 from tests.ui import seeding
 from tests.ui.test_sign_in import add_me, change_my_pin, sign_in, signed_in_name

@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PRACTICE_PATH = (
     "quiz.ui.shell", "quiz.ui.resources", "quiz.ui.sign_in", "quiz.ui.answering", "quiz.ui.widgets",
-    "quiz.selection", "quiz.variants", "quiz.answers", "quiz.content_snapshot",
+    "quiz.training.selection", "quiz.rules.variants", "quiz.db.answers", "quiz.content.snapshot",
 )
 HEAVY = ("pandas", "numpy", "altair", "pyarrow")
 

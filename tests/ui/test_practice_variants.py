@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from quiz.loader import load_content
-from quiz.markdown import escape_markdown
-from quiz.variants import SEED_LIMIT, show_card
+from quiz.content.loader import load_content
+from quiz.ui.markdown import escape_markdown
+from quiz.rules.variants import SEED_LIMIT, show_card
 
 CONTENT = load_content()
 CARD_ID = "ygo-variant-tardiness-empty-seat"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from quiz.attempt import AttemptRecord
-from quiz.loader import load_content
+from quiz.model.attempt import AttemptRecord
+from quiz.content.loader import load_content
 
 CONTENT = load_content()
 

@@ -7,10 +7,10 @@ from datetime import timedelta
 import pyarrow as pa
 import pytest
 
-from quiz import review_store
-from quiz.attempt import utc_now
-from quiz.loader import load_content
-from quiz.review import SCHEDULER
+from quiz.db import reviews as review_store
+from quiz.model.attempt import utc_now
+from quiz.content.loader import load_content
+from quiz.training.scheduling import SCHEDULER
 from tests.ui.seeding import attempt, seed
 
 CONTENT = load_content()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from quiz import review_store
-from quiz.attempt import utc_now
-from quiz.loader import load_content
-from quiz.review import next_schedule
+from quiz.db import reviews as review_store
+from quiz.model.attempt import utc_now
+from quiz.content.loader import load_content
+from quiz.training.scheduling import next_schedule
 from tests.ui import answering, seeding
 
 CONTENT = load_content()

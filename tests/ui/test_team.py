@@ -6,9 +6,9 @@ import datetime as dt
 
 import pytest
 
-from quiz.attempt import AttemptRecord
-from quiz.loader import load_content
-from quiz.supervisor_auth import PASSWORD_ENV
+from quiz.model.attempt import AttemptRecord
+from quiz.content.loader import load_content
+from quiz.access.supervisor import PASSWORD_ENV
 from quiz.ui.supervisor_gate import process_throttle
 
 CONTENT = load_content()
@@ -177,7 +177,7 @@ def test_look_alike_names_made_before_the_name_rules_are_pointed_out(open_app, t
     told apart on the Team page: the hidden difference is spelt out."""
     from sqlalchemy import insert
 
-    from quiz.tables import trainees
+    from quiz.db.tables import trainees
 
     with store.engine.begin() as conn:  # as an older release stored it: the name rules refuse it today
         conn.execute(insert(trainees).values(name="Aiko T\u0430naka", created_at=dt.datetime.now(dt.timezone.utc)))

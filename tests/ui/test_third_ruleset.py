@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from quiz.engine import judge
-from quiz.explain import explain_penalty
-from quiz.i18n import t
-from quiz.loader import load_content
-from quiz.markdown import escape_markdown
-from quiz import content_snapshot
+from quiz.rules.engine import judge
+from quiz.rules.explain import explain_penalty
+from quiz.report.i18n import t
+from quiz.content.loader import load_content
+from quiz.ui.markdown import escape_markdown
+from quiz.content import snapshot as content_snapshot
 from quiz.ui import resources
 
 ROOT = Path(__file__).resolve().parents[2]

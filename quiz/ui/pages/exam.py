@@ -12,17 +12,17 @@ import time
 
 import streamlit as st
 
-from quiz import exam_store
-from quiz.attempt import utc_now
-from quiz.card_model import AnyCard, ScenarioCard
-from quiz.exam import CUSTOM, MINUTES_RANGE, PASS_PERCENT_RANGE, QUESTIONS_RANGE, Exam, ExamSpec
-from quiz.exam import answers_by_card, clock_text, draw_exam, next_unanswered, time_left
-from quiz.markdown import escape_markdown
-from quiz.practice import answer_card, card_pool
-from quiz.progress_view import category_labels
+from quiz.db import exams as exam_store
+from quiz.model.attempt import utc_now
+from quiz.model.cards import AnyCard, ScenarioCard
+from quiz.training.exams import CUSTOM, MINUTES_RANGE, PASS_PERCENT_RANGE, QUESTIONS_RANGE, Exam, ExamSpec
+from quiz.training.exams import answers_by_card, clock_text, draw_exam, next_unanswered, time_left
+from quiz.ui.markdown import escape_markdown
+from quiz.training.answering import answer_card, card_pool
+from quiz.report.progress import category_labels
 from quiz.ui import answering, exam_widgets, widgets
 from quiz.ui import shell as shell_module
-from quiz.variants import CardShowing, show_card
+from quiz.rules.variants import CardShowing, show_card
 
 STATE_KEY = "mock_exam"
 

@@ -7,12 +7,12 @@ import time
 
 import streamlit as st
 
-from quiz.card_model import ScenarioCard
-from quiz.practice import card_pool
-from quiz.selection import RECENT, RECENT_ANSWERS, next_card
+from quiz.model.cards import ScenarioCard
+from quiz.training.answering import card_pool
+from quiz.training.selection import RECENT, RECENT_ANSWERS, next_card
 from quiz.ui import answering, widgets
 from quiz.ui import shell as shell_module
-from quiz.variants import DEFAULT_SEED, new_seed, show_card
+from quiz.rules.variants import DEFAULT_SEED, new_seed, show_card
 
 ROUND_KEY = "practice_round"  # card ids of a round started elsewhere (e.g. recent mistakes)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from quiz.markdown import escape_markdown, quote_block
-from quiz.reference import comparison_table, infraction_table, ladder_table
+from quiz.ui.markdown import escape_markdown, quote_block
+from quiz.report.reference import comparison_table, infraction_table, ladder_table
 from quiz.ui import shell as shell_module
 
 shell = shell_module.current()

@@ -8,16 +8,16 @@ import pandas as pd
 import streamlit as st
 
 
-from quiz.attempt import utc_now
-from quiz.i18n import t
-from quiz.loader import Content
-from quiz.store import Store
-from quiz.markdown import escape_markdown
-from quiz.progress_view import category_labels
-from quiz.team import card_statistics, team_overview
-from quiz.csv_export import csv_bytes
-from quiz.team_view import card_table, overview_table
-from quiz.trainee_accounts import look_alike_groups, visible_name
+from quiz.model.attempt import utc_now
+from quiz.report.i18n import t
+from quiz.content.loader import Content
+from quiz.db.store import Store
+from quiz.ui.markdown import escape_markdown
+from quiz.report.progress import category_labels
+from quiz.report.team import card_statistics, team_overview
+from quiz.report.csv_export import csv_bytes
+from quiz.report.team_tables import card_table, overview_table
+from quiz.access.accounts import look_alike_groups, visible_name
 from quiz.ui import shell as shell_module
 from quiz.ui.trainee_report import render_trainee_report
 from quiz.ui.sign_in import new_pin_form

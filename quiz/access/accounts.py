@@ -1,0 +1,277 @@
+"""Trainee accounts: adding a trainee with a PIN, signing in, setting a new PIN, lock-outs.
+
+A name is found by its canonical form (``quiz.db.store.name_key``: NFKC, case-folded, spaces
+collapsed), so "Alice", "ALICE" and "Ａlice" are one account, and a new trainee whose
+canonical name is taken is refused. Signing in answers alike for an unknown name and a wrong
+PIN (same message, same work: an unknown name is checked against a dummy hash, and is
+throttled and locked out the same way), so the form does not reveal who has an account.
+
+Wrong attempts are throttled per canonical name in the database (``NameThrottles``: every
+session of every server shares it, no client can reset it; the wait doubles from 1 s up to
+60 s) and per browser session (the caller's ``LoginThrottle``). ``LOCK_AFTER`` wrong PINs in
+a row lock the name until a supervisor lifts it (``lift_lockout``, or a new PIN with
+``set_pin``). Input longer than any name or PIN is refused before any hashing or query.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.exc import IntegrityError
+
+from quiz.model.attempt import utc_now
+from quiz.model.errors import QuizError
+from quiz.access.throttles import Clock, LoginResult, LoginThrottle, StoredThrottle, ThrottlePolicy, attempt
+from quiz.access.pins import PIN_INPUT_MAX, check_new_pin, hash_pin, pin_matches
+from quiz.db.store import HIDDEN_CATEGORIES, NAME_INPUT_MAX, Store, Trainee, mixed_scripts, name_key, valid_name
+from quiz.db.tables import NAME_MAX, trainee_name_keys, trainee_pins, trainees
+
+NAME_CEILING = 60.0  # per name, across sessions and servers: the longest wait between two guesses
+LOCK_AFTER = 10  # wrong PINs in a row that lock a name until a supervisor lifts it
+PIN_SCOPE = "pin"
+NAME_POLICY = ThrottlePolicy(base=1.0, factor=2.0, ceiling=NAME_CEILING, lock_after=LOCK_AFTER)
+
+
+class NameTakenError(QuizError, ValueError):
+    """A new trainee was given a name that already has an account (also in another case,
+    width or spacing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SignIn:
+    """The outcome of a sign-in: the trainee, or None with the wait before the next try.
+
+    ``locked``: the name is locked out (only a supervisor lifts it); ``too_long``: the name or
+    PIN was longer than any can be, and nothing was checked. ``credential`` is the trainee's
+    ``credential_version`` when signed in, for noticing a PIN changed elsewhere.
+    """
+
+    trainee: Trainee | None
+    retry_after: float = 0.0
+    throttled: bool = False
+    locked: bool = False
+    too_long: bool = False
+    credential: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Lockout:
+    """A trainee's name locked after ``failures`` wrong PINs in a row, since ``locked_at``."""
+
+    failures: int
+    locked_at: datetime
+
+
+class NameThrottles:
+    """The per-name throttles: rows of the database, made on first use (``for_key``)."""
+
+    def __init__(self, policy: ThrottlePolicy = NAME_POLICY, clock: Clock = time.time) -> None:
+        self.policy, self.clock = policy, clock
+
+    def for_key(self, store: Store, key: str) -> StoredThrottle:
+        """The throttle of a canonical name (``throttle_key``) on ``store``'s database."""
+        return StoredThrottle(store.engine, PIN_SCOPE, key, self.policy, self.clock,
+                              keep_locks=select(trainee_name_keys.c.name_key))
+
+
+def name_throttles(clock: Clock = time.time) -> NameThrottles:
+    """The per-name throttles (their state is in each store's database, not in this object)."""
+    return NameThrottles(clock=clock)
+
+
+def throttle_key(name: str) -> str:
+    """The key a name is throttled under: its canonical form, the same as its account's."""
+    return name_key(name)
+
+
+def add_trainee(store: Store, name: str, pin: str) -> Trainee:
+    """A new trainee with that name and PIN, both written in one transaction.
+
+    Raises ``NameRuleError`` (a ValueError) for a bad name, ``PinRuleError`` for a bad or weak
+    PIN, both before any hashing, and ``NameTakenError`` when the name, or its canonical form,
+    already has an account. A throttle left on the name by guesses at it is forgotten.
+    """
+    name = valid_name(name)
+    check_new_pin(pin)
+    pin_hash = hash_pin(pin)
+    try:
+        with store.engine.begin() as conn:
+            trainee_id = store.insert_trainee(conn, name)
+            conn.execute(insert(trainee_pins).values(trainee_id=trainee_id, pin_hash=pin_hash, updated_at=utc_now()))
+    except IntegrityError as error:
+        raise NameTakenError(f"the name {name!r} is taken") from error
+    name_throttles().for_key(store, throttle_key(name)).lift()
+    found = store.find_trainee(name)
+    assert found is not None
+    return found
+
+
+def set_pin(store: Store, trainee_id: int, pin: str) -> None:
+    """Give the trainee a new PIN (replacing any old one): a supervisor's reset, the server's
+    ``set-pin`` or the trainee's own change. Lifts any lock-out of the name, and ends the
+    trainee's other signed-in sessions (their ``credential_version`` changes). Raises
+    ``PinRuleError`` for a bad or weak PIN."""
+    check_new_pin(pin)
+    pin_hash = hash_pin(pin)
+    with store.engine.begin() as conn:
+        conn.execute(delete(trainee_pins).where(trainee_pins.c.trainee_id == trainee_id))
+        conn.execute(insert(trainee_pins).values(trainee_id=trainee_id, pin_hash=pin_hash, updated_at=utc_now()))
+    lift_lockout(store, trainee_id)
+
+
+def has_pin(store: Store, trainee_id: int) -> bool:
+    with store.engine.connect() as conn:
+        found = conn.execute(select(trainee_pins.c.trainee_id).where(trainee_pins.c.trainee_id == trainee_id))
+        return found.first() is not None
+
+
+def credential_version(store: Store, trainee_id: int) -> str | None:
+    """A short digest of the trainee's stored PIN hash (a fresh salt each time one is set), or
+    None without a PIN: a signed-in session keeps it and is signed out when it changes. One
+    primary-key lookup."""
+    with store.engine.connect() as conn:
+        stored = conn.execute(select(trainee_pins.c.pin_hash).where(trainee_pins.c.trainee_id == trainee_id)).scalar()
+    return _version(stored)
+
+
+def _version(pin_hash: str | None) -> str | None:
+    return None if pin_hash is None else hashlib.sha256(pin_hash.encode("utf-8")).hexdigest()[:16]
+
+
+def sign_in(store: Store, name: str, pin: str, names: NameThrottles, session: LoginThrottle) -> SignIn:
+    """The trainee when ``name`` (in any case or width) has an account whose PIN is ``pin``,
+    unless throttled or locked out.
+
+    A trainee without a PIN (made before PINs existed) cannot sign in until a supervisor
+    sets one: an empty PIN must never open an account.
+    """
+    if _too_long(name, pin):
+        return SignIn(None, too_long=True)
+    found: list[tuple[Trainee, str]] = []
+
+    def check() -> bool:
+        trainee, stored = _account(store, name)
+        matched = pin_matches(pin, stored if stored is not None else _dummy_hash())
+        if matched and trainee is not None and stored is not None:
+            found.append((trainee, stored))
+            return True
+        return False
+
+    result = attempt(check, [session, names.for_key(store, throttle_key(name))])
+    if found:
+        trainee, stored = found[0]
+        return SignIn(trainee, credential=_version(stored))
+    return SignIn(None, result.retry_after, result.throttled, result.locked)
+
+
+def change_pin(store: Store, trainee: Trainee, current: str, new: str, names: NameThrottles,
+               session: LoginThrottle) -> LoginResult:
+    """Give ``trainee`` the PIN ``new`` when ``current`` is their PIN now (throttled like a
+    sign-in, under the same name). Raises ``PinRuleError`` for a bad or weak new PIN, checked
+    first; a ``current`` longer than any PIN is refused unchecked (``too_long``)."""
+    check_new_pin(new)
+    if len(current) > PIN_INPUT_MAX:
+        return LoginResult(unlocked=False, too_long=True)
+
+    def check() -> bool:
+        with store.engine.connect() as conn:
+            stored = conn.execute(select(trainee_pins.c.pin_hash)
+                                  .where(trainee_pins.c.trainee_id == trainee.id)).scalar()
+        matched = pin_matches(current, stored if stored is not None else _dummy_hash())
+        return matched and stored is not None
+
+    result = attempt(check, [session, names.for_key(store, throttle_key(trainee.name))])
+    if result.unlocked:
+        set_pin(store, trainee.id, new)
+    return result
+
+
+def lockout_of(store: Store, trainee_id: int, names: NameThrottles | None = None) -> Lockout | None:
+    """The lock-out of the trainee's name, or None when they can sign in (for the Team page)."""
+    trainee = _trainee(store, trainee_id)
+    if trainee is None:
+        return None
+    state = (names or name_throttles()).for_key(store, throttle_key(trainee.name)).state()
+    if state is None or state.locked_at is None:
+        return None
+    return Lockout(state.failures, state.locked_at)
+
+
+def lift_lockout(store: Store, trainee_id: int, names: NameThrottles | None = None) -> bool:
+    """Let the trainee sign in again after a lock-out (a supervisor's decision): forgets the
+    name's wrong PINs and its lock. Whether there was anything to lift."""
+    trainee = _trainee(store, trainee_id)
+    if trainee is None:
+        return False
+    return (names or name_throttles()).for_key(store, throttle_key(trainee.name)).lift()
+
+
+# Cyrillic and Greek letters (case-folded) that look like Latin ones, for spotting look-alikes.
+_LOOK_ALIKES = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "ё": "e", "з": "3", "і": "i", "ј": "j", "к": "k", "м": "m", "н": "h",
+    "о": "o", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q",
+    "ԝ": "w", "ӏ": "l", "α": "a", "β": "b", "ε": "e", "ζ": "z", "η": "h", "ι": "i", "κ": "k", "μ": "m",
+    "ν": "n", "ο": "o", "ρ": "p", "τ": "t", "υ": "y", "χ": "x",
+})
+
+
+def look_alike_key(name: str) -> str:
+    """The canonical form with Cyrillic and Greek look-alikes of Latin letters made Latin."""
+    return name_key(name).translate(_LOOK_ALIKES)
+
+
+def look_alike_groups(store: Store) -> list[list[Trainee]]:
+    """Trainees whose names look alike (same ``look_alike_key``: differing only in case, width,
+    spacing, hidden characters, or Cyrillic/Greek letters that look Latin), each group ordered
+    by id, groups by their first id. Names made under today's rules cannot share a canonical
+    form; these are older trainees, or whole words in look-alike letters (for the Team page)."""
+    groups: dict[str, list[Trainee]] = {}
+    with store.engine.connect() as conn:
+        for row in conn.execute(select(trainees).order_by(trainees.c.id)):
+            trainee = Trainee(**row._mapping)
+            groups.setdefault(look_alike_key(trainee.name), []).append(trainee)
+    return [group for group in groups.values() if len(group) > 1]
+
+
+def visible_name(name: str) -> str:
+    """The name with what the eye cannot see spelt out, for telling look-alikes apart on the
+    Team page: hidden characters as ``<U+200B>``, and a word mixing alphabets followed by
+    them, e.g. ``Alicе [Cyrillic+Latin]``. Plain text: escape it for Markdown as any name."""
+    shown = "".join(f"<U+{ord(char):04X}>" if unicodedata.category(char) in HIDDEN_CATEGORIES else char
+                    for char in name)
+    mixed = dict.fromkeys("+".join(scripts) for _, scripts in mixed_scripts(name))
+    return shown + "".join(f" [{scripts}]" for scripts in mixed)
+
+
+def _too_long(name: str, pin: str) -> bool:
+    """Whether the input is longer than any name or PIN can be (checked before any work)."""
+    return len(name) > NAME_INPUT_MAX or len(name.strip()) > NAME_MAX or len(pin) > PIN_INPUT_MAX
+
+
+def _trainee(store: Store, trainee_id: int) -> Trainee | None:
+    with store.engine.connect() as conn:
+        row = conn.execute(select(trainees).where(trainees.c.id == trainee_id)).one_or_none()
+    return Trainee(**row._mapping) if row is not None else None
+
+
+def _account(store: Store, name: str) -> tuple[Trainee | None, str | None]:
+    """The trainee of that name (``Store.find_trainee``) and their stored PIN hash (either may
+    be None)."""
+    trainee = store.find_trainee(name)
+    if trainee is None:
+        return None, None
+    with store.engine.connect() as conn:
+        stored = conn.execute(select(trainee_pins.c.pin_hash).where(trainee_pins.c.trainee_id == trainee.id)).scalar()
+    return trainee, stored
+
+
+@lru_cache(maxsize=1)
+def _dummy_hash() -> str:
+    """A hash no PIN is checked against on purpose: unknown names cost the same work."""
+    return hash_pin("no account has this PIN: " + "x" * 16)

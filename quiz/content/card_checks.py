@@ -1,0 +1,96 @@
+"""Cross-reference checks of a card against its ruleset, and of its answer key."""
+
+from __future__ import annotations
+
+from quiz.model.cards import AnyCard, JudgementCallCard, ScenarioCard
+from quiz.rules.engine import judge
+from quiz.model.errors import QuizError, UndecidedCaseError
+from quiz.content.ruleset_checks import Finding, citation_problems
+from quiz.model.rulesets import Ruleset
+from quiz.content.variant_checks import changing_answer, judge_every_showing, variant_problems
+
+
+def check_card(
+    card: AnyCard, rulesets: dict[str, Ruleset], folder: str | None
+) -> list[Finding]:
+    """Every problem of a structurally valid card, as (location, message) pairs."""
+    ruleset = rulesets.get(card.ruleset)
+    if ruleset is None:
+        return [(("ruleset",), f"unknown ruleset {card.ruleset!r}; known: {', '.join(rulesets)}")]
+    found: list[Finding] = []
+    if folder is not None and folder != card.ruleset and folder in rulesets:
+        found.append((("ruleset",), f"card of {card.ruleset!r} is in the folder of {folder!r}"))
+    found += [(("source", "ja"), m) for m in citation_problems(card.source, ruleset.quotes_source)]
+    if isinstance(card, ScenarioCard):
+        found += _check_scenario(card, ruleset)
+    if isinstance(card, JudgementCallCard):
+        found += _check_judgement_call(card, ruleset)
+    return found
+
+
+def _check_judgement_call(card: JudgementCallCard, ruleset: Ruleset) -> list[Finding]:
+    """The nearest line and principle exist; stated facts are ones the document does not decide."""
+    found: list[Finding] = []
+    if not any(p.id == card.principle for p in ruleset.principles):
+        known = ", ".join(p.id for p in ruleset.principles)
+        found.append((("principle",), f"unknown principle {card.principle!r}; known: {known}"))
+    if card.nearest is None:
+        if card.facts:
+            found.append((("facts",), "facts are checked against the nearest line: name one, or give no facts"))
+        return found
+    if ruleset.infraction(card.nearest) is None:
+        known = ", ".join(i.id for i in ruleset.infractions)
+        return found + [(("nearest",), f"unknown infraction {card.nearest!r}; known: {known}")]
+    if not card.facts:
+        return found
+    try:
+        verdict = judge(ruleset, card.nearest, card.facts)
+    except UndecidedCaseError:
+        return found
+    except QuizError as error:
+        return found + [(("facts",), str(error))]
+    return found + [(
+        ("facts",),
+        f"the document decides this case ({verdict.penalty}, {' > '.join(verdict.trace)}): "
+        "make it a scenario card, or state the facts the document leaves open",
+    )]
+
+
+def _check_scenario(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
+    if ruleset.infraction(card.infraction) is None:
+        known = ", ".join(i.id for i in ruleset.infractions)
+        return [(("infraction",), f"unknown infraction {card.infraction!r}; known: {known}")]
+    found = variant_problems(card, ruleset)
+    if found:
+        return found
+    found, judged = judge_every_showing(card, ruleset)
+    if found:
+        return found
+    expect = card.expect
+    if expect is None:
+        return []
+    changing = changing_answer(judged)
+    if changing is not None:
+        return [(("expect",), changing)]
+    verdict = judged[0][1]
+    if ruleset.penalty(expect.penalty) is None:
+        found.append((("expect", "penalty"), f"unknown penalty {expect.penalty!r}"))
+    elif expect.penalty != verdict.penalty:
+        found.append(
+            (("expect", "penalty"), f"expects {expect.penalty} but the engine gives {verdict.penalty} "
+             f"({' > '.join(verdict.trace)})")
+        )
+    unknown_fixes = [f for f in expect.fixes if ruleset.fix(f) is None]
+    if unknown_fixes:
+        found.append((("expect", "fixes"), f"unknown fix {unknown_fixes[0]!r}"))
+    elif set(expect.fixes) != set(verdict.fixes):
+        found.append(
+            (("expect", "fixes"), f"expects {sorted(expect.fixes)} but the engine gives {sorted(verdict.fixes)}")
+        )
+    if expect.infraction is not None and expect.infraction != verdict.infraction:
+        found.append(
+            (("expect", "infraction"), f"expects {expect.infraction} but the engine judges it as {verdict.infraction}")
+        )
+    if expect.players is not None and expect.players != verdict.players:
+        found.append((("expect", "players"), f"expects {expect.players} but the engine gives {verdict.players}"))
+    return found

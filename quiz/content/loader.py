@@ -1,0 +1,330 @@
+"""Loading content: rulesets and card files, validated, with every problem located.
+
+One broken file never stops the rest: its problems are collected and everything else
+loads. Problems read ``path:line: field: message``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from pydantic import TypeAdapter, ValidationError
+
+from quiz.content.card_checks import check_card
+from quiz.model.cards import AnyCard, Card, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.errors import Problem
+from quiz.content.ruleset_checks import check_ruleset
+from quiz.model.rulesets import Ruleset
+from quiz.model.themes import Theme, ThemeFile
+from quiz.content.yaml_source import YamlProblem, locate, parse_yaml
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+RULESETS_DIR = PROJECT_ROOT / "rulesets"
+SCENARIOS_DIR = PROJECT_ROOT / "scenarios"
+SOURCES_DIR_NAME = "sources"
+THEMES_FILE = Path("themes") / "comparison.yaml"
+CARD_ADAPTER: TypeAdapter = TypeAdapter(Card)
+CARD_KINDS = ("scenario", "knowledge", "judgement_call")
+UNION_MEMBERS = frozenset({"bool", "int", "str", "float", "list", "dict", "none"})
+
+
+@dataclass
+class Content:
+    """Everything that loaded, and every problem found on the way."""
+
+    rulesets: dict[str, Ruleset] = field(default_factory=dict)
+    cards: dict[str, AnyCard] = field(default_factory=dict)
+    card_files: dict[str, str] = field(default_factory=dict)
+    themes: list[Theme] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    _memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """A value derived from this content, computed once."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    @property
+    def scenario_cards(self) -> list[ScenarioCard]:
+        return [c for c in self.cards.values() if isinstance(c, ScenarioCard)]
+
+    @property
+    def knowledge_cards(self) -> list[KnowledgeCard]:
+        return [c for c in self.cards.values() if isinstance(c, KnowledgeCard)]
+
+    @property
+    def judgement_calls(self) -> list[JudgementCallCard]:
+        return [c for c in self.cards.values() if isinstance(c, JudgementCallCard)]
+
+    def fingerprint(self) -> str:
+        """What the content teaches, in 16 hex digits: every ruleset (with its document's
+        lines) and every card. Equal content gives equal fingerprints wherever it loads;
+        answers store it so that they can be re-graded when the content changes."""
+        return self.memo(FINGERPRINT_MEMO, lambda: content_fingerprint(self.rulesets.values(), self.cards.values()))
+
+    def summary(self) -> str:
+        infractions = sum(len(r.infractions) for r in self.rulesets.values())
+        return (
+            f"{len(self.rulesets)} rulesets, {infractions} infractions, "
+            f"{len(self.scenario_cards)} scenario cards, {len(self.knowledge_cards)} knowledge cards, "
+            f"{len(self.judgement_calls)} judgement calls, "
+            f"{len(self.problems)} errors"
+        )
+
+
+def load_content(
+    rulesets_dir: Path = RULESETS_DIR,
+    card_paths: Sequence[Path] = (SCENARIOS_DIR,),
+    base: Path = PROJECT_ROOT,
+) -> Content:
+    """Load every ruleset in ``rulesets_dir`` and every card file under ``card_paths``."""
+    content = Content()
+    broken_rulesets = 0
+    for path in sorted(rulesets_dir.glob("*.yaml")):
+        ruleset = _load_ruleset(path, base, content.problems)
+        broken_rulesets += ruleset is None
+        if ruleset is not None:
+            if ruleset.id in content.rulesets:
+                content.problems.append(Problem(shown_path(path, base), 1, "id", f"duplicate ruleset {ruleset.id!r}"))
+            else:
+                content.rulesets[ruleset.id] = ruleset
+    themes = rulesets_dir / THEMES_FILE
+    if themes.is_file():
+        _load_themes(themes, base, content, report_unknown_rulesets=not broken_rulesets)
+    for path in card_files(card_paths):
+        _load_card_file(path, base, content)
+    return content
+
+
+FINGERPRINT_MEMO = "content_fingerprint"
+
+
+def content_fingerprint(rulesets: Iterable[Ruleset], cards: Iterable[AnyCard]) -> str:
+    """sha256 over the canonical JSON of the rulesets, their source lines and the cards."""
+    digest = hashlib.sha256()
+    for ruleset in sorted(rulesets, key=lambda r: r.id):
+        digest.update(ruleset.model_dump_json(by_alias=True).encode("utf-8"))
+        digest.update("\n".join(ruleset.source_lines).encode("utf-8"))
+    for card in sorted(cards, key=lambda c: c.id):
+        digest.update(card.model_dump_json(by_alias=True).encode("utf-8"))
+    return digest.hexdigest()[:16]
+
+
+_CACHE: dict[tuple, Content] = {}
+
+
+def load_content_cached(
+    rulesets_dir: Path = RULESETS_DIR,
+    card_paths: Sequence[Path] = (SCENARIOS_DIR,),
+    base: Path = PROJECT_ROOT,
+) -> Content:
+    """``load_content``, reused while no file under the given paths has changed.
+
+    The fingerprint is every file's path, size and modification time, so an edit, an
+    added or a removed file loads afresh.
+    """
+    key = (str(rulesets_dir), tuple(map(str, card_paths)), str(base), fingerprint([rulesets_dir, *card_paths]))
+    content = _CACHE.get(key)
+    if content is None:
+        _CACHE.clear()
+        content = _CACHE[key] = load_content(rulesets_dir, card_paths, base)
+    return content
+
+
+def fingerprint(paths: Iterable[Path], suffixes: tuple[str, ...] = (".yaml", ".txt")) -> tuple:
+    """Path, size and modification time of every file with one of ``suffixes`` below ``paths``."""
+    stamps = []
+    for path in paths:
+        stack = [str(path)]
+        while stack:
+            current = stack.pop()
+            try:
+                entries = list(os.scandir(current))
+            except NotADirectoryError:
+                info = os.stat(current)
+                stamps.append((current, info.st_size, info.st_mtime_ns))
+                continue
+            except FileNotFoundError:
+                continue
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif entry.name.endswith(suffixes):
+                    info = entry.stat()
+                    stamps.append((entry.path, info.st_size, info.st_mtime_ns))
+    return tuple(sorted(stamps))
+
+
+def card_files(paths: Iterable[Path]) -> list[Path]:
+    """The YAML files named, and those under the folders named, in a stable order.
+
+    Hidden files and folders (a name starting with ``.``) under a folder are skipped: a
+    content pack is staged in one until it has been validated.
+    """
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(_yaml_below(path))
+        elif path.exists():
+            found.append(path)
+    return found
+
+
+def _yaml_below(folder: Path) -> list[Path]:
+    """The YAML files under ``folder``, never entering a hidden folder (a staging folder may
+    be renamed or removed by an import while the walk runs; a folder that vanishes is skipped)."""
+    found: list[Path] = []
+    for top, folders, files in os.walk(folder, onerror=lambda error: None):
+        folders[:] = sorted(f for f in folders if not f.startswith("."))
+        found += [Path(top) / name for name in files if name.endswith(".yaml") and not name.startswith(".")]
+    return found
+
+
+def shown_path(path: Path, base: Path) -> str:
+    """``path`` relative to ``base`` when it lies below it, as problems name files."""
+    try:
+        return str(path.resolve().relative_to(base.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def read_yaml_file(path: Path, base: Path, problems: list[Problem]) -> tuple[str, Any] | None:
+    """The text and safely parsed data of a YAML file, or None with the problem recorded."""
+    shown = shown_path(path, base)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        problems.append(Problem(shown, 1, "file", f"cannot be read: {error}"))
+        return None
+    try:
+        return text, parse_yaml(text)
+    except YamlProblem as error:
+        problems.append(Problem(shown, error.line, "yaml", error.message))
+        return None
+
+
+def located_problems(shown: str, text: str, prefix: tuple, findings: Iterable[tuple[tuple, str]]) -> list[Problem]:
+    """(location, message) findings as problems naming the line of each location in ``text``."""
+    return [
+        Problem(shown, locate(text, prefix + tuple(loc)), _field_name(prefix + tuple(loc)), message)
+        for loc, message in findings
+    ]
+
+
+def _field_name(loc: tuple) -> str:
+    name = ""
+    for part in loc:
+        name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else str(part))
+    return name or "file"
+
+
+def pydantic_findings(error: ValidationError) -> list[tuple[tuple, str]]:
+    """A validation error as (location, message) findings, one per distinct field."""
+    findings: list[tuple[tuple, str]] = []
+    seen: set[tuple] = set()
+    for item in error.errors(include_url=False):
+        loc = tuple(item["loc"])
+        if loc and loc[0] in CARD_KINDS:
+            loc = loc[1:]  # the tag pydantic adds for the card kind
+        loc = tuple(part for part in loc if part not in UNION_MEMBERS)  # union members tried
+        if loc in seen:
+            continue
+        seen.add(loc)
+        message = item["msg"]
+        if item["type"] == "extra_forbidden":
+            message = "unknown field"
+        elif item["type"] == "missing":
+            message = "required field is missing"
+        findings.append((loc, message))
+    return findings
+
+
+def _load_ruleset(path: Path, base: Path, problems: list[Problem]) -> Ruleset | None:
+    read = read_yaml_file(path, base, problems)
+    if read is None:
+        return None
+    text, data = read
+    shown = shown_path(path, base)
+    try:
+        ruleset = Ruleset.model_validate(data)
+    except ValidationError as error:
+        problems += located_problems(shown, text, (), pydantic_findings(error))
+        return None
+    source = path.parent / SOURCES_DIR_NAME / ruleset.document.source_file
+    source_lines: list[str] | None = None
+    if source.is_file():
+        source_lines = source.read_text(encoding="utf-8").splitlines()
+        ruleset.attach_source(source_lines)
+    else:
+        problems += located_problems(shown, text, (), [(("document", "source_file"), f"no such file {source}")])
+    findings = check_ruleset(ruleset, source_lines)
+    if findings:
+        problems += located_problems(shown, text, (), findings)
+        return None
+    return ruleset
+
+
+def _load_card_file(path: Path, base: Path, content: Content) -> None:
+    read = read_yaml_file(path, base, content.problems)
+    if read is None:
+        return
+    text, data = read
+    shown = shown_path(path, base)
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+        content.problems.append(Problem(shown, 1, "cards", "a card file is a mapping with a list under 'cards'"))
+        return
+    extra = [key for key in data if key != "cards"]
+    if extra:
+        content.problems += located_problems(shown, text, (), [((extra[0],), "unknown field")])
+    folder = path.parent.name
+    for index, raw in enumerate(data["cards"]):
+        prefix = ("cards", index)
+        try:
+            card = CARD_ADAPTER.validate_python(raw)
+        except ValidationError as error:
+            content.problems += located_problems(shown, text, prefix, pydantic_findings(error))
+            continue
+        if card.id in content.cards:
+            where = content.card_files[card.id]
+            content.problems += located_problems(shown, text, prefix, [(("id",), f"duplicate card id {card.id!r} (first in {where})")])
+            continue
+        findings = check_card(card, content.rulesets, folder)
+        if findings:
+            content.problems += located_problems(shown, text, prefix, findings)
+            continue
+        content.cards[card.id] = card
+        content.card_files[card.id] = shown
+
+
+def _load_themes(path: Path, base: Path, content: Content, report_unknown_rulesets: bool) -> None:
+    """The comparison themes; a ruleset that failed to load is left out, not reported again."""
+    read = read_yaml_file(path, base, content.problems)
+    if read is None:
+        return
+    text, data = read
+    shown = shown_path(path, base)
+    try:
+        themes = ThemeFile.model_validate(data).themes
+    except ValidationError as error:
+        content.problems += located_problems(shown, text, (), pydantic_findings(error))
+        return
+    findings = []
+    for index, theme in enumerate(themes):
+        for ruleset_id, ids in theme.infractions.items():
+            ruleset = content.rulesets.get(ruleset_id)
+            if ruleset is None:
+                if report_unknown_rulesets:
+                    findings.append((("themes", index, "infractions", ruleset_id), f"unknown ruleset {ruleset_id!r}"))
+                continue
+            for n, infraction_id in enumerate(ids):
+                if ruleset.infraction(infraction_id) is None:
+                    findings.append(
+                        (("themes", index, "infractions", ruleset_id, n), f"unknown infraction {infraction_id!r}")
+                    )
+    content.problems += located_problems(shown, text, (), findings)
+    content.themes = themes if not findings else []

@@ -1,0 +1,366 @@
+"""Content packs: cards an author uploads, checked by the loader and imported all or nothing.
+
+A pack is staged in a hidden folder inside the local content folder, laid out as
+``<ruleset id>/<file>.yaml`` (the folder is chosen from the cards' own ``ruleset``, never
+from a path in the upload), and loaded with ``quiz.content.loader`` against the shipped rulesets.
+Its card ids must be new: neither a shipped card nor an earlier import may be replaced.
+Only a pack without any problem is imported, by renaming the staged folder to
+``<content>/<pack>/`` in one step; anything else is deleted. The loader skips hidden
+folders, so a half-staged pack is never content; the staging folders of imports killed
+mid-way are deleted by ``clean_staging`` (at the start of every check or import, and when
+the app loads the content folder).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
+
+try:
+    import fcntl
+except ImportError:  # Windows: staging folders are then judged by their age alone
+    fcntl = None  # type: ignore[assignment]
+
+from quiz.model.cards import KnowledgeCard, ScenarioCard
+from quiz.rules.engine import judge
+from quiz.model.errors import Problem
+from quiz.content.loader import PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, card_files, load_content
+from quiz.content.uploads import PackFile, UploadLimits, read_upload
+from quiz.rules.variants import seed_facts
+from quiz.model.verdict import Verdict
+from quiz.content.yaml_source import YamlProblem, locate, parse_yaml
+
+if TYPE_CHECKING:  # imported by the tables below only: every page reads content_dir
+    import pandas as pd
+
+CONTENT_DIR_ENV = "QUIZ_CONTENT_DIR"
+DEFAULT_CONTENT_DIR = PROJECT_ROOT / "content"
+STAGING_PREFIX = ".staging-"
+UNSORTED_FOLDER = "unsorted"  # for files whose cards name no usable ruleset: the loader reports why
+PROBLEM_COLUMNS = ["file", "line", "field", "message"]
+_FOLDER_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+_UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
+_IMPORT_LOCK = threading.Lock()  # one pack at a time: two packs must not claim the same ids
+STAGING_GRACE_S = 60.0  # a staging folder this young may be an import that has not locked it yet
+STAGING_STALE_S = 3600.0  # where folders cannot be locked: older than this, no import is using it
+
+
+def content_dir(environ: Mapping[str, str] = os.environ) -> Path:
+    """The local content folder: ``$QUIZ_CONTENT_DIR``, else ``<project>/content``."""
+    configured = environ.get(CONTENT_DIR_ENV)
+    return Path(configured) if configured else DEFAULT_CONTENT_DIR
+
+
+@dataclass(frozen=True, slots=True)
+class CardPreview:
+    """A card of a pack as loaded, with the engine's verdict for a scenario card."""
+
+    file: str
+    card: ScenarioCard | KnowledgeCard
+    verdict: Verdict | None
+
+
+@dataclass
+class PackReport:
+    """What a pack holds and every problem with it; ``imported_to`` once imported."""
+
+    upload: str
+    files: list[str] = field(default_factory=list)
+    cards: list[CardPreview] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    imported_to: Path | None = None
+
+    @property
+    def ok(self) -> bool:
+        """A pack with cards and no problem: it may be imported."""
+        return bool(self.cards) and not self.problems
+
+
+def check_pack(
+    upload: str, data: bytes, folder: Path, *, rulesets_dir: Path = RULESETS_DIR,
+    shipped: Sequence[Path] = (SCENARIOS_DIR,), limits: UploadLimits = UploadLimits(),
+) -> PackReport:
+    """Validate an upload as a pack for ``folder`` without importing it."""
+    return _process(upload, data, folder, rulesets_dir, shipped, limits, commit=False)
+
+
+def import_pack(
+    upload: str, data: bytes, folder: Path, *, rulesets_dir: Path = RULESETS_DIR,
+    shipped: Sequence[Path] = (SCENARIOS_DIR,), limits: UploadLimits = UploadLimits(),
+) -> PackReport:
+    """Validate an upload again and, when it has no problem at all, import it into ``folder``."""
+    return _process(upload, data, folder, rulesets_dir, shipped, limits, commit=True)
+
+
+def clean_staging(folder: Path, *, now: float | None = None) -> list[Path]:
+    """Delete the staging folders (``.staging-*``) that imports killed mid-way left in ``folder``.
+
+    A staging folder is kept while an import holds it: the import locks it (``flock``,
+    which the OS releases when the importing process dies, whichever server of those
+    sharing the folder it was) and its first ``STAGING_GRACE_S`` seconds cover the instant
+    between its creation and its lock. Where folders cannot be locked, one is kept until it
+    is ``STAGING_STALE_S`` old. Returns the folders deleted.
+    """
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return removed
+    for entry in entries:
+        if not entry.name.startswith(STAGING_PREFIX) or not entry.is_dir(follow_symlinks=False):
+            continue
+        path = Path(entry.path)
+        try:
+            age = now - entry.stat(follow_symlinks=False).st_mtime
+        except FileNotFoundError:
+            continue
+        if age < STAGING_GRACE_S:
+            continue
+        held = _held_by_an_import(path)
+        if held or (held is None and age < STAGING_STALE_S):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.lexists(path):
+            removed.append(path)
+    return removed
+
+
+def _held_by_an_import(path: Path) -> bool | None:
+    """Whether an import holds ``path`` locked; None when that cannot be told."""
+    if fcntl is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return True  # gone already: nothing to delete
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return None
+    finally:
+        os.close(fd)  # also releases the lock just taken
+    return False
+
+
+@contextmanager
+def _holding(staging: Path) -> Iterator[None]:
+    """Hold ``staging`` locked (see ``clean_staging``) until the import is over."""
+    fd = None
+    if fcntl is not None:
+        try:
+            fd = os.open(staging, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            pass  # a folder that cannot be locked is protected by its age only
+    try:
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def shown_folder(folder: Path) -> str:
+    """The folder relative to the project when it is inside it (``content``), else as given."""
+    try:
+        return folder.resolve().relative_to(PROJECT_ROOT).as_posix()
+    except ValueError:
+        return str(folder)
+
+
+def existing_card_ids(roots: Iterable[Path]) -> dict[str, str]:
+    """Card id -> the file that holds it, for every card file under ``roots``.
+
+    Read leniently (a broken file still claims the ids it names), so that fixing it later
+    can never create a duplicate. Files are shown relative to the parent of their root.
+    """
+    found: dict[str, str] = {}
+    for root in roots:
+        for path in card_files([root]):
+            try:
+                data = parse_yaml(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, YamlProblem):
+                continue
+            shown = path.relative_to(root.parent).as_posix() if root.is_dir() else path.name
+            for card_id in _card_ids(data):
+                found.setdefault(card_id, shown)
+    return found
+
+
+def imported_packs(folder: Path) -> pd.DataFrame:
+    """``pack, files, imported_at`` for each pack imported into ``folder``, newest first."""
+    import pandas as pd
+
+    rows = []
+    if folder.is_dir():
+        for pack in folder.iterdir():
+            if pack.is_dir() and not pack.name.startswith("."):
+                stamp = datetime.fromtimestamp(pack.stat().st_mtime, timezone.utc)
+                rows.append({"pack": pack.name, "files": len(card_files([pack])), "imported_at": stamp})
+    frame = pd.DataFrame.from_records(rows, columns=["pack", "files", "imported_at"])
+    return frame.sort_values("imported_at", ascending=False, ignore_index=True)
+
+
+def problems_frame(problems: Iterable[Problem]) -> pd.DataFrame:
+    """Problems as a table: ``file, line, field, message``."""
+    import pandas as pd
+
+    return pd.DataFrame.from_records(
+        [(p.path, p.line, p.field, p.message) for p in problems], columns=PROBLEM_COLUMNS
+    ).astype({"line": "int64"})
+
+
+def _process(
+    upload: str, data: bytes, folder: Path, rulesets_dir: Path, shipped: Sequence[Path],
+    limits: UploadLimits, commit: bool,
+) -> PackReport:
+    with _IMPORT_LOCK:
+        clean_staging(folder)  # what imports killed mid-way left behind
+        read = read_upload(upload, data, limits)
+        report = PackReport(upload, [f.name for f in read.files], problems=list(read.problems))
+        if not read.files:
+            if not report.problems:
+                report.problems.append(Problem(upload, 1, "cards", "the pack holds no card file"))
+            return report
+        parsed = [_parsed(f.text) for f in read.files]
+        count = sum(len(_card_ids(data)) for data in parsed)
+        if count > limits.cards:  # checking costs time per card: refuse before any of it
+            report.problems.append(Problem(upload, 1, "cards", (
+                f"the pack holds {count} cards; the limit is {limits.cards}: split it into smaller packs"
+            )))
+            return report
+        folder.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
+        with _holding(staging):
+            try:
+                staged = _stage(read.files, parsed, staging)
+                loaded = load_content(rulesets_dir, [staging], base=staging)
+                report.problems += _pack_problems(loaded.problems, staged)
+                report.problems += _taken_ids(loaded.cards, loaded.card_files, staged, [*shipped, folder])
+                previews = [
+                    CardPreview(staged[loaded.card_files[card.id]][0], card, _verdict(loaded.rulesets, card))
+                    for card in loaded.cards.values()
+                ]
+                report.cards = sorted(previews, key=lambda p: report.files.index(p.file))  # upload order
+                if not report.cards and not report.problems:
+                    report.problems.append(Problem(upload, 1, "cards", "the pack holds no card"))
+                if commit and report.ok:
+                    target = folder / _pack_name(upload)
+                    os.rename(staging, target)  # atomic: the pack appears whole or not at all
+                    report.imported_to = target
+            finally:
+                if report.imported_to is None:
+                    shutil.rmtree(staging, ignore_errors=True)
+        return report
+
+
+def _parsed(text: str) -> Any:
+    """The data of a card file, or None when it does not parse (the loader reports why)."""
+    try:
+        return parse_yaml(text)
+    except YamlProblem:
+        return None
+
+
+def _stage(files: Sequence[PackFile], parsed: Sequence[Any], staging: Path) -> dict[str, tuple[str, str]]:
+    """Write each file under ``staging/<ruleset>/``; staged path -> (uploaded name, text)."""
+    staged: dict[str, tuple[str, str]] = {}
+    for pack_file, data in zip(files, parsed):
+        ruleset = _ruleset_folder(data)
+        stem = _UNSAFE_NAME_CHARS.sub("-", PurePosixPath(pack_file.name.replace("\\", "/")).stem).strip("-")[:80]
+        stem = stem or "cards"
+        relative = f"{ruleset}/{stem}.yaml"
+        n = 1
+        while relative in staged:
+            n += 1
+            relative = f"{ruleset}/{stem}-{n}.yaml"
+        path = staging / relative
+        if not path.resolve().is_relative_to(staging.resolve()):  # cannot happen with the names above
+            raise ValueError(f"refusing to write outside the staging folder: {relative}")
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(pack_file.text.encode("utf-8"))
+        staged[relative] = (pack_file.name, pack_file.text)
+    return staged
+
+
+def _ruleset_folder(data: Any) -> str:
+    """The folder for a card file (its parsed data): the ruleset of its first card, if it is a plain id."""
+    cards = data.get("cards") if isinstance(data, dict) else None
+    for card in cards if isinstance(cards, list) else []:
+        ruleset = card.get("ruleset") if isinstance(card, dict) else None
+        if isinstance(ruleset, str) and _FOLDER_NAME.match(ruleset) and ruleset != UNSORTED_FOLDER:
+            return ruleset
+    return UNSORTED_FOLDER
+
+
+def _pack_problems(problems: Iterable[Problem], staged: Mapping[str, tuple[str, str]]) -> list[Problem]:
+    """The loader's problems with the pack's files, named as uploaded."""
+    found = []
+    for problem in problems:
+        if problem.path not in staged:
+            continue  # a shipped ruleset's problem: the content health panel shows it
+        message = problem.message
+        if "(first in " in message:
+            for relative, (name, _) in staged.items():
+                message = message.replace(f"(first in {relative})", f"(first in {name})")
+        found.append(Problem(staged[problem.path][0], problem.line, problem.field, message))
+    return found
+
+
+def _taken_ids(
+    cards: Mapping[str, ScenarioCard | KnowledgeCard], card_files_of: Mapping[str, str],
+    staged: Mapping[str, tuple[str, str]], roots: Sequence[Path],
+) -> list[Problem]:
+    """A problem for each card of the pack whose id a shipped or imported card has."""
+    existing = existing_card_ids(roots)
+    indexes: dict[str, dict[str, int]] = {}  # staged file -> card id -> index, each file parsed once
+    found = []
+    for card_id in cards:
+        if card_id not in existing:
+            continue
+        staged_path = card_files_of[card_id]
+        name, text = staged[staged_path]
+        if staged_path not in indexes:
+            indexes[staged_path] = {}
+            for n, other in enumerate(_card_ids(parse_yaml(text))):
+                indexes[staged_path].setdefault(other, n)
+        index = indexes[staged_path][card_id]
+        found.append(Problem(
+            name, locate(text, ("cards", index, "id")), f"cards[{index}].id",
+            f"card id {card_id!r} is already used by {existing[card_id]}; a pack never replaces a card",
+        ))
+    return found
+
+
+def _card_ids(data: object) -> list[str]:
+    cards = data.get("cards") if isinstance(data, dict) else None
+    if not isinstance(cards, list):
+        return []
+    return [c["id"] if isinstance(c, dict) and isinstance(c.get("id"), str) else "" for c in cards]
+
+
+def _verdict(rulesets: Mapping, card: ScenarioCard | KnowledgeCard) -> Verdict | None:
+    if isinstance(card, ScenarioCard):
+        return judge(rulesets[card.ruleset], card.infraction, seed_facts(card))  # a variant card: its default showing
+    return None
+
+
+def _pack_name(upload: str) -> str:
+    """A new folder name: the upload's name made safe, the time and a random suffix."""
+    stem = _UNSAFE_NAME_CHARS.sub("-", PurePosixPath(upload.replace("\\", "/")).stem).strip("-").lower()[:40]
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    return f"{stem or 'pack'}-{stamp}-{secrets.token_hex(3)}"

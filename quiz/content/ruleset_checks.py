@@ -1,0 +1,192 @@
+"""Cross-reference checks of a ruleset: every id it names exists, every condition parses."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from quiz.rules.conditions import ConditionError, parse_condition
+from quiz.model.rulesets import Citation, Ruleset
+
+Loc = tuple[str | int, ...]
+Finding = tuple[Loc, str]
+
+
+def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> list[Finding]:
+    """Every problem of a structurally valid ruleset, as (location, message) pairs."""
+    found: list[Finding] = []
+    facts = {spec.id: spec for spec in ruleset.facts}
+    penalties = {p.id for p in ruleset.ladder}
+    fixes = {f.id for f in ruleset.fixes}
+    categories = {c.id for c in ruleset.categories}
+    infractions = {i.id: i for i in ruleset.infractions}
+
+    for name, items in (
+        ("facts", ruleset.facts),
+        ("ladder", ruleset.ladder),
+        ("categories", ruleset.categories),
+        ("fixes", ruleset.fixes),
+        ("infractions", ruleset.infractions),
+        ("upgrades", ruleset.upgrades),
+        ("escalations", ruleset.escalations),
+        ("principles", ruleset.principles),
+    ):
+        found += _duplicates((name,), [item.id for item in items])
+
+    def known(loc: Loc, value: str, pool: Iterable[str], what: str) -> None:
+        pool = list(pool)
+        if value not in pool:
+            found.append((loc, f"unknown {what} {value!r}; known: {', '.join(pool)}"))
+
+    def condition(loc: Loc, raw: object) -> None:
+        try:
+            parse_condition(raw, facts)
+        except ConditionError as error:
+            found.append((loc + error.path, str(error)))
+
+    for p_index, penalty in enumerate(ruleset.ladder):
+        for f_index, fix in enumerate(penalty.optional_fixes):
+            known(("ladder", p_index, "optional_fixes", f_index), fix, fixes, "fix")
+        for s_index, scope in enumerate(penalty.scopes):
+            condition(("ladder", p_index, "scopes", s_index, "when"), scope.when)
+
+    for i_index, infraction in enumerate(ruleset.infractions):
+        base: Loc = ("infractions", i_index)
+        known(base + ("category",), infraction.category, categories, "category")
+        for r_index, fact in enumerate(infraction.requires):
+            known(base + ("requires", r_index), fact, facts, "fact")
+        for fact, value in infraction.assumes.items():
+            spec = facts.get(fact)
+            if spec is None:
+                known(base + ("assumes", fact), fact, facts, "fact")
+            elif (spec.type == "bool") != isinstance(value, bool):
+                found.append((base + ("assumes", fact), f"{fact} is a {spec.type}, not {value!r}"))
+        found += _duplicates(base + ("rules",), [r.id for r in infraction.rules])
+        for r_index, rule in enumerate(infraction.rules):
+            loc = base + ("rules", r_index)
+            if rule.when is not None:
+                condition(loc + ("when",), rule.when)
+            if rule.penalty is not None:
+                known(loc + ("penalty",), rule.penalty, penalties, "penalty")
+            if rule.becomes is not None:
+                known(loc + ("becomes",), rule.becomes, infractions, "infraction")
+            for f_index, fix in enumerate(rule.fixes):
+                known(loc + ("fixes", f_index), fix, fixes, "fix")
+            for f_index, fix in enumerate(rule.optional_fixes):
+                known(loc + ("optional_fixes", f_index), fix, fixes, "fix")
+            for p_index, other in enumerate(rule.also_accepted):
+                known(loc + ("also_accepted", p_index), other, penalties, "penalty")
+        if all(rule.undecided for rule in infraction.rules):
+            found.append((base + ("rules",), "every rule is undecided: the infraction decides nothing"))
+        if infraction.rules[-1].when is not None:
+            found.append(
+                (base + ("rules", len(infraction.rules) - 1, "when"),
+                 "the last rule must have no condition, so that every case is decided")
+            )
+        found += _cycle(base, infraction.id, infractions)
+
+    for e_index, escalation in enumerate(ruleset.escalations):
+        loc = ("escalations", e_index)
+        for f_index, penalty in enumerate(escalation.from_penalties):
+            known(loc + ("from", f_index), penalty, penalties, "penalty")
+        known(loc + ("to",), escalation.to, penalties, "penalty")
+        condition(loc + ("when",), escalation.when)
+
+    for u_index, upgrade in enumerate(ruleset.upgrades):
+        loc = ("upgrades", u_index)
+        condition(loc + ("when",), upgrade.when)
+        known(loc + ("up_to",), upgrade.up_to, penalties, "penalty")
+        branches = [f"{i.id}/{r.id}" for i in ruleset.infractions for r in i.rules if r.penalty is not None]
+        for n, branch in enumerate(upgrade.rules or []):
+            known(loc + ("rules", n), branch, branches, "rule (infraction/rule with a penalty)")
+
+    read = _read_facts(ruleset)
+    for f_index, spec in enumerate(ruleset.facts):
+        if spec.id not in read:
+            found.append(
+                (("facts", f_index, "id"),
+                 f"fact {spec.id!r} is read by no rule, escalation, upgrade or scope: "
+                 "declare only the facts this document decides on")
+            )
+
+    if source_lines is not None:
+        found += [
+            (loc, message)
+            for loc, citation in _citations(ruleset)
+            for message in citation_problems(citation, source_lines)
+        ]
+    return found
+
+
+def _read_facts(ruleset: Ruleset) -> set[str]:
+    """Names of the facts any condition of the ruleset reads, or any infraction requires."""
+    facts = {spec.id: spec for spec in ruleset.facts}
+    raws = [r.when for i in ruleset.infractions for r in i.rules if r.when is not None]
+    raws += [e.when for e in ruleset.escalations] + [u.when for u in ruleset.upgrades]
+    raws += [s.when for p in ruleset.ladder for s in p.scopes]
+    read = {name for i in ruleset.infractions for name in (*i.requires, *i.assumes)}
+    for raw in raws:
+        try:
+            read |= parse_condition(raw, facts).facts()
+        except ConditionError:
+            pass  # reported where the condition stands
+    return read
+
+
+def citation_problems(citation: Citation, source: list[str] | Callable[[str], bool]) -> list[str]:
+    """Messages for each quoted Japanese line that does not occur in the source.
+
+    ``source`` is the document's lines, or a test of whether a quoted line occurs in them.
+    """
+    if callable(source):
+        occurs = source
+    else:
+        lines = source
+        occurs = lambda part: any(part in line for line in lines)  # noqa: E731
+    return [
+        f"quoted line not found in the source document: {part!r}"
+        for part in citation.ja.split("\n")
+        if part.strip() and not occurs(part)
+    ]
+
+
+def _citations(ruleset: Ruleset) -> list[tuple[Loc, Citation]]:
+    found: list[tuple[Loc, Citation]] = []
+    for section in ("ladder", "fixes", "upgrades", "escalations", "principles"):
+        for index, item in enumerate(getattr(ruleset, section)):
+            found.append(((section, index, "citation", "ja"), item.citation))
+    for p_index, penalty in enumerate(ruleset.ladder):
+        for s_index, scope in enumerate(penalty.scopes):
+            found.append((("ladder", p_index, "scopes", s_index, "citation", "ja"), scope.citation))
+    for i_index, infraction in enumerate(ruleset.infractions):
+        for r_index, rule in enumerate(infraction.rules):
+            found.append((("infractions", i_index, "rules", r_index, "citation", "ja"), rule.citation))
+    return found
+
+
+def _duplicates(loc: Loc, ids: list[str]) -> list[Finding]:
+    seen: set[str] = set()
+    found: list[Finding] = []
+    for index, item in enumerate(ids):
+        if item in seen:
+            found.append((loc + (index, "id"), f"duplicate id {item!r}"))
+        seen.add(item)
+    return found
+
+
+def _cycle(loc: Loc, start: str, infractions: dict) -> list[Finding]:
+    """``becomes`` links must not loop back."""
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        current = frontier.pop()
+        infraction = infractions.get(current)
+        if infraction is None:
+            continue
+        for rule in infraction.rules:
+            target = rule.becomes
+            if target == start:
+                return [(loc + ("rules",), f"becomes links loop back to {start!r}")]
+            if target is not None and target not in seen:
+                seen.add(target)
+                frontier.append(target)
+    return []

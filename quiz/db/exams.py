@@ -1,0 +1,208 @@
+"""Mock exams in the database: starting, finding an open one to resume, closing and listing.
+
+An exam's answers are ordinary attempts (``mode="exam"``, ``exam_id`` set), stored the
+moment each is given; closing an exam scores them with ``quiz.training.exams.score_exam``. Every
+function takes the time as ``now`` so tests can move the clock.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Mapping
+
+import pandas as pd
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from quiz.db.answers import record_answer
+from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
+from quiz.model.errors import QuizError
+from quiz.training.exams import Exam, ExamSpec, accepts_answer, answers_by_card, deadline_for, score_exam
+from quiz.db.store import Store
+from quiz.db.tables import attempts, exams, trainees
+
+HISTORY_COLUMNS = (
+    "id", "trainee_id", "preset", "started_at", "finished_at", "score", "total", "pass_percent", "passed",
+)
+HISTORY_DTYPES: dict[str, Any] = {
+    "id": "int64",
+    "trainee_id": "int64",
+    "preset": "str",
+    "started_at": pd.DatetimeTZDtype("us", "UTC"),
+    "finished_at": pd.DatetimeTZDtype("us", "UTC"),
+    "score": "Int64",
+    "total": "int64",
+    "pass_percent": "int64",
+    "passed": "boolean",
+}
+
+
+class ExamInProgressError(QuizError):
+    """The trainee already has an exam running; it must be handed in (or run out) first."""
+
+
+def start_exam(
+    store: Store, trainee_id: int, preset: str, spec: ExamSpec, card_ids: tuple[str, ...],
+    seeds: tuple[int, ...], now: datetime,
+) -> Exam:
+    """Store a new exam with its questions (and their showing seeds) in order; its clock starts at ``now``."""
+    if not card_ids or len(seeds) != len(card_ids):
+        raise ValueError("an exam needs at least one question and one seed per question")
+    with store.engine.begin() as conn:
+        _lock_trainee(conn, trainee_id)
+        if _open_rows(conn, trainee_id, now):
+            raise ExamInProgressError("this trainee already has an exam in progress")
+        result = conn.execute(insert(exams).values(
+            trainee_id=trainee_id, preset=preset, settings=spec.to_json(), card_ids=list(card_ids),
+            seeds=list(seeds), started_at=now, deadline=deadline_for(now, spec.minutes),
+        ))
+        exam_id = int(result.inserted_primary_key[0])
+        return _exam(conn.execute(select(exams).where(exams.c.id == exam_id)).one()._mapping)
+
+
+def get_exam(store: Store, exam_id: int) -> Exam | None:
+    with store.engine.connect() as conn:
+        row = conn.execute(select(exams).where(exams.c.id == exam_id)).one_or_none()
+    return _exam(row._mapping) if row is not None else None
+
+
+def open_exam(store: Store, trainee_id: int, now: datetime) -> Exam | None:
+    """The trainee's exam that is neither closed nor out of time (the newest, should there be two)."""
+    with store.engine.connect() as conn:
+        rows = _open_rows(conn, trainee_id, now)
+    return _exam(rows[0]) if rows else None
+
+
+def close_expired(store: Store, trainee_id: int, now: datetime) -> list[Exam]:
+    """Close and score the trainee's exams whose time ran out unclosed; the exams closed."""
+    query = select(exams).where(
+        exams.c.trainee_id == trainee_id, exams.c.finished_at.is_(None), exams.c.deadline <= now
+    )
+    with store.engine.begin() as conn:
+        expired = [_exam(row._mapping) for row in conn.execute(query)]
+        return [_close(conn, exam, exam.deadline) for exam in expired]
+
+
+def hand_in(store: Store, exam_id: int, now: datetime) -> Exam:
+    """Close and score the exam (at its deadline if that came first); a closed exam is returned as it is."""
+    with store.engine.begin() as conn:
+        row = conn.execute(select(exams).where(exams.c.id == exam_id)).one_or_none()
+        if row is None:
+            raise LookupError(f"no exam {exam_id}")
+        exam = _exam(row._mapping)
+        return _close(conn, exam, min(now, exam.deadline)) if exam.is_open else exam
+
+
+def save_exam_answer(store: Store, record: AttemptRecord, now: datetime) -> bool:
+    """Store an answer to a question of the exam ``record.exam_id`` if it still counts.
+
+    It counts when the exam is open and in time and the question has no answer yet; then it
+    is saved as ``quiz.db.answers.save_answer`` saves (the attempt and the card's review schedule).
+    Otherwise nothing is stored and False is returned.
+    """
+    if record.exam_id is None or record.mode != "exam":
+        raise ValueError("an exam answer needs mode 'exam' and its exam_id")
+    try:
+        return _save_exam_answer(store, record, now)
+    except IntegrityError:  # the card's review schedule was created meanwhile: once more
+        return _save_exam_answer(store, record, now)
+
+
+def _save_exam_answer(store: Store, record: AttemptRecord, now: datetime) -> bool:
+    """The check and the insert in one transaction that holds the exam's row, so that two
+    tabs answering the same question at once cannot both find it unanswered."""
+    with store.engine.begin() as conn:
+        _lock_exam(conn, record.exam_id)
+        row = conn.execute(select(exams).where(exams.c.id == record.exam_id)).one_or_none()
+        if row is None:
+            raise LookupError(f"no exam {record.exam_id}")
+        exam = _exam(row._mapping)
+        answered = answers_by_card(exam, _answers(conn, exam.id))
+        if not accepts_answer(exam, record.card_id, answered, now):
+            return False
+        record_answer(conn, record)
+    return True
+
+
+def exam_answers(store: Store, exam_id: int) -> list[AttemptRecord]:
+    """Every attempt stored for the exam, oldest first."""
+    with store.engine.connect() as conn:
+        return _answers(conn, exam_id)
+
+
+def exam_history(store: Store, trainee_id: int | None = None) -> pd.DataFrame:
+    """Exams (of one trainee if given), newest first: ``HISTORY_COLUMNS``; score and passed empty while open."""
+    query = select(exams).order_by(exams.c.started_at.desc(), exams.c.id.desc())
+    if trainee_id is not None:
+        query = query.where(exams.c.trainee_id == trainee_id)
+    with store.engine.connect() as conn:
+        found = [_exam(row._mapping) for row in conn.execute(query)]
+    rows = [
+        {"id": e.id, "trainee_id": e.trainee_id, "preset": e.preset, "started_at": e.started_at,
+         "finished_at": e.finished_at, "score": e.score, "total": e.total,
+         "pass_percent": e.spec.pass_percent, "passed": e.passed}
+        for e in found
+    ]
+    frame = pd.DataFrame.from_records(rows, columns=list(HISTORY_COLUMNS))
+    for name in ("started_at", "finished_at"):
+        frame[name] = pd.to_datetime(frame[name], utc=True)
+    return frame.astype(HISTORY_DTYPES)
+
+
+def _lock_trainee(conn: Connection, trainee_id: int) -> None:
+    """Hold the trainee's row until the transaction ends, so that two sessions (on two servers,
+    say) cannot both find no open exam and both start one. A write, not SELECT ... FOR UPDATE:
+    SQLite ignores FOR UPDATE, but a write takes its database lock at once."""
+    conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(name=trainees.c.name))
+
+
+def _lock_exam(conn: Connection, exam_id: int) -> None:
+    """Hold the exam's row until the transaction ends (a write, for SQLite's sake: see
+    ``_lock_trainee``)."""
+    conn.execute(update(exams).where(exams.c.id == exam_id).values(preset=exams.c.preset))
+
+
+def _open_rows(conn: Connection, trainee_id: int, now: datetime) -> list[Mapping[str, Any]]:
+    query = (
+        select(exams)
+        .where(exams.c.trainee_id == trainee_id, exams.c.finished_at.is_(None), exams.c.deadline > now)
+        .order_by(exams.c.started_at.desc(), exams.c.id.desc())
+    )
+    return [row._mapping for row in conn.execute(query)]
+
+
+def _close(conn: Connection, exam: Exam, finished_at: datetime) -> Exam:
+    """Score and close ``exam``; if another session closed it first, that closing stands."""
+    score = score_exam(exam, _answers(conn, exam.id))
+    conn.execute(
+        update(exams)
+        .where(exams.c.id == exam.id, exams.c.finished_at.is_(None))
+        .values(finished_at=finished_at, score=score.correct, passed=score.passed)
+    )
+    return _exam(conn.execute(select(exams).where(exams.c.id == exam.id)).one()._mapping)
+
+
+def _answers(conn: Connection, exam_id: int) -> list[AttemptRecord]:
+    query = (
+        select(*(attempts.c[name] for name in ATTEMPT_FIELDS))
+        .where(attempts.c.exam_id == exam_id)
+        .order_by(attempts.c.answered_at, attempts.c.id)
+    )
+    return [AttemptRecord(**row._mapping) for row in conn.execute(query)]
+
+
+def _exam(row: Mapping[str, Any]) -> Exam:
+    return Exam(
+        id=row["id"],
+        trainee_id=row["trainee_id"],
+        preset=row["preset"],
+        spec=ExamSpec.from_json(row["settings"]),
+        card_ids=tuple(row["card_ids"]),
+        seeds=tuple(row["seeds"]),
+        started_at=row["started_at"],
+        deadline=row["deadline"],
+        finished_at=row["finished_at"],
+        score=row["score"],
+        passed=None if row["passed"] is None else bool(row["passed"]),
+    )

@@ -1,0 +1,72 @@
+"""Review schedules in the database: one row per trainee and card (table ``review_schedules``).
+
+Reads take a ``Store``; ``reschedule`` takes an open connection, so that it shares the
+transaction that records the attempt (see ``quiz.db.answers``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Iterable
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
+
+from quiz.training.scheduling import Schedule, as_utc, next_schedule
+from quiz.db.store import Store
+from quiz.db.tables import review_schedules
+
+
+def schedules(store: Store, trainee_id: int) -> dict[str, Schedule]:
+    """Card id -> schedule, for every card the trainee has answered."""
+    query = select(review_schedules.c.card_id, review_schedules.c.fsrs_card).where(
+        review_schedules.c.trainee_id == trainee_id
+    )
+    with store.engine.connect() as conn:
+        return {card_id: Schedule.from_json(text) for card_id, text in conn.execute(query)}
+
+
+def schedule(store: Store, trainee_id: int, card_id: str) -> Schedule | None:
+    """The trainee's schedule of one card, or None if they never answered it."""
+    with store.engine.connect() as conn:
+        return read_schedule(conn, trainee_id, card_id)
+
+
+def due_count(store: Store, trainee_id: int, pool: Iterable[str], now: datetime) -> int:
+    """How many cards of ``pool`` are due at ``now``: one indexed query, no schedule parsed."""
+    query = select(review_schedules.c.card_id).where(
+        review_schedules.c.trainee_id == trainee_id, review_schedules.c.due <= as_utc(now)
+    )
+    with store.engine.connect() as conn:
+        due = set(conn.scalars(query))
+    return len(due.intersection(pool))
+
+
+def read_schedule(conn: Connection, trainee_id: int, card_id: str, *, for_update: bool = False) -> Schedule | None:
+    """The stored schedule, or None; ``for_update`` locks the row where the database can."""
+    query = select(review_schedules.c.fsrs_card).where(
+        review_schedules.c.trainee_id == trainee_id, review_schedules.c.card_id == card_id
+    )
+    text = conn.execute(query.with_for_update() if for_update else query).scalar_one_or_none()
+    return Schedule.from_json(text) if text is not None else None
+
+
+def write_schedule(conn: Connection, trainee_id: int, card_id: str, new: Schedule, *, exists: bool) -> None:
+    """Store ``new`` as the card's schedule: an update when a row ``exists``, else an insert."""
+    values = {"fsrs_card": new.to_json(), "due": new.due, "last_review": new.last_review}
+    if exists:
+        conn.execute(
+            update(review_schedules)
+            .where(review_schedules.c.trainee_id == trainee_id, review_schedules.c.card_id == card_id)
+            .values(**values)
+        )
+    else:
+        conn.execute(insert(review_schedules).values(trainee_id=trainee_id, card_id=card_id, **values))
+
+
+def reschedule(conn: Connection, trainee_id: int, card_id: str, correct: bool, when: datetime) -> Schedule:
+    """Review the card inside the caller's transaction: read, move on by one answer, write back."""
+    previous = read_schedule(conn, trainee_id, card_id, for_update=True)
+    new = next_schedule(previous, correct, when)
+    write_schedule(conn, trainee_id, card_id, new, exists=previous is not None)
+    return new

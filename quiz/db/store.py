@@ -1,0 +1,388 @@
+"""The database of trainees and their attempts, over SQLAlchemy Core.
+
+Works on SQLite now (a file under ``data/`` by default) and uses no dialect-specific SQL,
+so another database only needs its URL in ``QUIZ_DATABASE_URL``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import unicodedata
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from sqlalchemy import (
+    Engine,
+    create_engine,
+    event,
+    insert,
+    inspect,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from quiz.model.attempt import ATTEMPT_FIELDS, FIX_FIELDS, AttemptRecord, utc_now
+from quiz.model.errors import QuizError
+from quiz.db.tables import (
+    COLUMNS_ADDED, NAME_KEY_MAX, NAME_MAX, attempts, metadata, schema_version, trainee_name_keys, trainees,
+)
+
+if TYPE_CHECKING:  # imported where a frame is built: answering a card never needs pandas
+    import pandas as pd
+
+SCHEMA_VERSION = 2
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+URL_VARIABLE = "QUIZ_DATABASE_URL"
+SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON")
+PREPARE_TRIES = 5  # app servers starting together on an empty database race to create it
+
+
+class SchemaVersionError(QuizError, RuntimeError):
+    """The database was written by a newer version of the app than this one."""
+
+
+FRAME_COLUMNS: tuple[str, ...] = ("id", *ATTEMPT_FIELDS)
+_TEXT = "str"
+FRAME_DTYPES: dict[str, Any] = {
+    "id": "int64",
+    "trainee_id": "int64",
+    "correct": "bool",
+    "penalty_steps": "Int64",
+    "seconds": "float64",
+    "answered_at": "datetime64[us, UTC]",
+    "exam_id": "Int64",
+    "variant_values": "object",  # a dict (JSON), or None
+    **{name: "object" for name in FIX_FIELDS},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Trainee:
+    """A person who answers cards."""
+
+    id: int
+    name: str
+    created_at: datetime
+
+
+def database_url(url: str | None = None) -> str:
+    """The URL given, else ``$QUIZ_DATABASE_URL``, else the SQLite file ``data/quiz.db``."""
+    return url or os.environ.get(URL_VARIABLE) or f"sqlite:///{DATA_DIR / 'quiz.db'}"
+
+
+def attempts_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """Attempt rows (``id`` and every AttemptRecord field) as a typed DataFrame.
+
+    ``answered_at`` is tz-aware UTC, fixes are tuples, nullable integers are ``Int64``
+    and text columns use pandas' string dtype (``variant_values`` stays a dict or None); an
+    empty frame has the same columns.
+    """
+    import pandas as pd
+
+    frame = pd.DataFrame.from_records(list(rows), columns=list(FRAME_COLUMNS))
+    dtypes = {name: FRAME_DTYPES.get(name, _TEXT) for name in FRAME_COLUMNS}
+    frame["answered_at"] = pd.to_datetime(frame["answered_at"], utc=True)
+    return frame.astype(dtypes)
+
+
+class Store:
+    """Trainees and their attempts in one database; every write is committed at once."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = make_url(database_url(url))
+        if self.url.get_backend_name() == "sqlite":
+            _make_folder(self.url.database)
+        self.engine: Engine = create_engine(self.url, **_engine_options(self.url.get_backend_name()))
+        if self.url.get_backend_name() == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        try:
+            _prepare(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
+
+    def trainee(self, name: str) -> Trainee:
+        """The trainee of that name (see ``find_trainee``), created if new: the name stripped,
+        1 to 60 characters, and meeting ``valid_name``'s rules."""
+        found = self.find_trainee(name)
+        if found is not None:
+            return found
+        name = valid_name(name)
+        try:
+            with self.engine.begin() as conn:
+                self.insert_trainee(conn, name)
+        except IntegrityError:  # created meanwhile by another session (or a look-alike of it was)
+            pass
+        created = self.find_trainee(name)
+        assert created is not None
+        return created
+
+    def find_trainee(self, name: str) -> Trainee | None:
+        """The trainee of that name (stripped), or else of that canonical name (``name_key``:
+        "ALICE" and "Ａlice" find Alice), or None. Input longer than any name finds nobody,
+        without a query."""
+        if len(name) > NAME_INPUT_MAX or not 1 <= len(stripped := name.strip()) <= NAME_MAX:
+            return None
+        self.fill_name_keys()
+        with self.engine.connect() as conn:
+            row = conn.execute(select(trainees).where(trainees.c.name == stripped)).one_or_none()
+            if row is None:
+                by_key = trainees.join(trainee_name_keys, trainee_name_keys.c.trainee_id == trainees.c.id)
+                row = conn.execute(select(trainees).select_from(by_key)
+                                   .where(trainee_name_keys.c.name_key == name_key(stripped))).one_or_none()
+        return Trainee(**row._mapping) if row is not None else None
+
+    def insert_trainee(self, conn: Connection, name: str) -> int:
+        """Add a trainee of a name ``valid_name`` passed, with its canonical key, in the caller's
+        transaction; its id. ``IntegrityError`` when the name or its canonical form is taken."""
+        self.fill_name_keys()
+        created = conn.execute(insert(trainees).values(name=name, created_at=utc_now()))
+        trainee_id = int(created.inserted_primary_key[0])
+        conn.execute(insert(trainee_name_keys).values(trainee_id=trainee_id, name_key=name_key(name)))
+        return trainee_id
+
+    def fill_name_keys(self) -> None:
+        """Give every trainee made before canonical keys existed its key (once per Store). When
+        two old trainees share a key, the first keeps it and the other stays without one: both
+        still sign in by their exact names, and ``look_alike_groups`` lists them."""
+        if getattr(self, "_name_keys_filled", False):
+            return
+        missing = (select(trainees.c.id, trainees.c.name)
+                   .select_from(trainees.outerjoin(trainee_name_keys, trainee_name_keys.c.trainee_id == trainees.c.id))
+                   .where(trainee_name_keys.c.trainee_id.is_(None)).order_by(trainees.c.id))
+        with self.engine.connect() as conn:
+            rows = conn.execute(missing).all()
+        for trainee_id, name in rows:
+            key = name_key(name)
+            if not key or len(key) > NAME_KEY_MAX:
+                continue
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(insert(trainee_name_keys).values(trainee_id=trainee_id, name_key=key))
+            except IntegrityError:  # a look-alike of an earlier trainee, or filled meanwhile by another server
+                pass
+        self._name_keys_filled = True
+
+    def trainees(self) -> list[Trainee]:
+        """Every trainee, ordered by name."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(trainees).order_by(trainees.c.name)).all()
+        return [Trainee(**row._mapping) for row in rows]
+
+    def record(self, attempt: AttemptRecord) -> int:
+        """Store one attempt in its own transaction, committed on return; its new id."""
+        with self.engine.begin() as conn:
+            result = conn.execute(insert(attempts).values(**asdict(attempt)))
+        return int(result.inserted_primary_key[0])
+
+    def attempts(self, trainee_id: int | None = None) -> pd.DataFrame:
+        """Every attempt (of one trainee if given), oldest first; see ``attempts_frame``."""
+        query = select(*(attempts.c[name] for name in FRAME_COLUMNS))
+        if trainee_id is not None:
+            query = query.where(attempts.c.trainee_id == trainee_id)
+        query = query.order_by(attempts.c.answered_at, attempts.c.id)
+        with self.engine.connect() as conn:
+            rows = [row._mapping for row in conn.execute(query)]
+        return attempts_frame(rows)
+
+    def card_results(self, trainee_id: int, last: int | None = None, newest: int | None = None) -> dict[str, list[bool]]:
+        """Card id -> whether each attempt of the trainee was right, oldest first.
+
+        ``last`` keeps only each card's ``last`` newest results; ``newest`` reads only the
+        trainee's ``newest`` most recently recorded attempts (one index range, however long
+        the history), so a trainee with 100,000 answers is dealt a card as fast as a new one.
+        """
+        rows = select(attempts.c.card_id, attempts.c.correct, attempts.c.answered_at, attempts.c.id).where(
+            attempts.c.trainee_id == trainee_id
+        )
+        if newest is not None:
+            rows = rows.order_by(attempts.c.id.desc()).limit(newest)
+        window = rows.subquery()
+        query = select(window.c.card_id, window.c.correct).order_by(window.c.answered_at, window.c.id)
+        results: dict[str, list[bool]] = {}
+        with self.engine.connect() as conn:
+            for card_id, correct in conn.execute(query):
+                results.setdefault(card_id, []).append(bool(correct))
+        if last is not None:
+            results = {card_id: found[-last:] for card_id, found in results.items()}
+        return results
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+
+class NameRuleError(QuizError, ValueError):
+    """A name refused for a new trainee; ``rule`` says why: ``length`` (not 1 to 60
+    characters), ``invisible`` (a control, format, zero-width or text-direction character) or
+    ``mixed_script`` (letters of two alphabets in one word, like Latin and Cyrillic)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(message)
+
+
+NAME_INPUT_MAX = 4 * NAME_MAX  # characters looked at: longer input is refused before any other work
+# Control, format (zero-width, bidi controls, soft hyphen, BOM), surrogate, private-use and
+# unassigned characters, and line/paragraph separators.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+# Scripts written together in one word in East Asian names (Japanese mixes Han, hiragana,
+# katakana and Latin letters); any other two scripts in one word are refused.
+_EAST_ASIAN_SCRIPTS = frozenset({"Han", "Hiragana", "Katakana", "Hangul", "Bopomofo"})
+_SCRIPT_OF_PREFIX = {"CJK": "Han", "IDEOGRAPHIC": "Han", "KATAKANA-HIRAGANA": "Katakana"}
+
+
+def valid_name(name: str) -> str:
+    """The name stripped, for a new trainee; ``NameRuleError`` (a ValueError) unless it is 1 to
+    60 characters, none of them hidden (control, format, zero-width, bidi, separators), with
+    no word mixing two alphabets (Latin with Cyrillic or Greek; Han, kana and Latin together
+    are fine) and a canonical form (``name_key``) that fits its column."""
+    def too_long(length: int) -> NameRuleError:
+        return NameRuleError("length", f"a trainee name must be 1 to {NAME_MAX} characters, got {length}")
+
+    if len(name) > NAME_INPUT_MAX:
+        raise too_long(len(name))
+    stripped = name.strip()
+    if not 1 <= len(stripped) <= NAME_MAX:
+        raise too_long(len(stripped))
+    hidden = [char for char in stripped if unicodedata.category(char) in HIDDEN_CATEGORIES]
+    if hidden:
+        codes = ", ".join(f"U+{ord(char):04X}" for char in dict.fromkeys(hidden))
+        raise NameRuleError("invisible", f"a trainee name cannot hold invisible or control characters ({codes})")
+    mixed = mixed_scripts(stripped)
+    if mixed:
+        word, scripts = mixed[0]
+        raise NameRuleError("mixed_script", f"the word {word!r} mixes letters of {' and '.join(scripts)}")
+    if len(name_key(stripped)) > NAME_KEY_MAX:  # NFKC expands a few characters up to 18-fold
+        raise NameRuleError("length", f"a trainee name must be 1 to {NAME_MAX} characters, and shorter once normalised")
+    return stripped
+
+
+def name_key(name: str) -> str:
+    """The canonical form of a name, one per account and per name throttle: Unicode NFKC
+    (full-width and half-width forms as the usual ones), case-folded, hidden characters dropped
+    and runs of white space made one space. "Alice", " ALICE ", "Ａｌｉｃｅ" give "alice"."""
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(" " if char.isspace() else char for char in text
+                   if char.isspace() or unicodedata.category(char) not in HIDDEN_CATEGORIES)
+    return " ".join(unicodedata.normalize("NFKC", text.casefold()).split())
+
+
+def mixed_scripts(name: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The words of a name (after NFKC) holding letters of two or more alphabets, with them
+    (Han, hiragana, katakana, hangul and bopomofo go with any one alphabet: "Tシャツ" is fine)."""
+    found = []
+    for word in unicodedata.normalize("NFKC", name).split():
+        scripts = {_script(char) for char in word} - {None} - _EAST_ASIAN_SCRIPTS
+        if len(scripts) > 1:
+            found.append((word, tuple(sorted(scripts))))
+    return found
+
+
+def _script(char: str) -> str | None:
+    """The script of a letter (Latin, Cyrillic, Greek, Han, Hiragana, ...) from its Unicode
+    name; None for digits, punctuation, marks and symbols, which go with any script."""
+    if not unicodedata.category(char).startswith("L"):
+        return None
+    prefix = unicodedata.name(char, "").split(" ", 1)[0]
+    if prefix in ("", "MODIFIER"):
+        return None
+    return _SCRIPT_OF_PREFIX.get(prefix, prefix.title())
+
+
+def _make_folder(database: str | None) -> None:
+    """Create the folder of a SQLite file (not for in-memory databases)."""
+    if database and database != ":memory:" and not database.startswith("file:"):
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _engine_options(backend: str) -> dict[str, Any]:
+    """Per-database options: PostgreSQL sessions work in UTC, so dates group by UTC day."""
+    if backend == "postgresql":
+        return {"connect_args": {"options": "-c timezone=UTC"}, "pool_pre_ping": True}
+    return {}
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL journal, a 5 s busy timeout and foreign keys, on every new SQLite connection."""
+    cursor = dbapi_connection.cursor()
+    for pragma in SQLITE_PRAGMAS:
+        cursor.execute(pragma)
+    cursor.close()
+
+
+def _prepare(engine: Engine) -> None:
+    """Refuse a newer schema, create missing tables and record the schema version.
+
+    When another process creates the same tables or version row meanwhile (several app
+    servers starting on one empty database), the database refuses the loser's statement;
+    it tries again, and then finds them there.
+    """
+    for tries_left in reversed(range(PREPARE_TRIES)):
+        try:
+            _prepare_once(engine)
+            return
+        except DBAPIError:
+            if not tries_left:
+                raise
+            time.sleep(0.1 * (PREPARE_TRIES - tries_left))
+
+
+def _prepare_once(engine: Engine) -> None:
+    with engine.begin() as conn:
+        found = _stored_version(conn)
+        if found is not None and found > SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"the database has schema version {found}, but this app knows only up to "
+                f"{SCHEMA_VERSION}; update the app (the database was left untouched)"
+            )
+        metadata.create_all(conn)
+        if found is not None and found < SCHEMA_VERSION:
+            _add_columns(conn, found)
+        for table in metadata.sorted_tables:  # indexes added to tables that already existed
+            for index in table.indexes:
+                index.create(conn, checkfirst=True)
+        if found is None:
+            conn.execute(insert(schema_version).values(id=1, version=SCHEMA_VERSION))
+        elif found < SCHEMA_VERSION:
+            conn.execute(update(schema_version).where(schema_version.c.id == 1).values(version=SCHEMA_VERSION))
+
+
+def _add_columns(conn: Connection, found: int) -> None:
+    """Give a database of schema version ``found`` the columns later versions added."""
+    inspector = inspect(conn)
+    for version in range(found + 1, SCHEMA_VERSION + 1):
+        for column in COLUMNS_ADDED.get(version, ()):
+            if column.name in {c["name"] for c in inspector.get_columns(column.table.name)}:
+                continue
+            kind = column.type.compile(dialect=conn.dialect)
+            table = conn.dialect.identifier_preparer.quote(column.table.name)
+            name = conn.dialect.identifier_preparer.quote(column.name)
+            conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))  # names from our own tables
+
+
+def stored_schema_version(url: str | None = None) -> int | None:
+    """The schema version the database at ``url`` (see ``database_url``) records, read without
+    preparing it; None when it has none yet (a SQLite file that does not exist is not created)."""
+    parsed = make_url(database_url(url))
+    if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:" \
+            and not parsed.database.startswith("file:") and not Path(parsed.database).exists():
+        return None
+    engine = create_engine(parsed, **_engine_options(parsed.get_backend_name()))
+    try:
+        with engine.connect() as conn:
+            return _stored_version(conn)
+    finally:
+        engine.dispose()
+
+
+def _stored_version(conn: Connection) -> int | None:
+    if not inspect(conn).has_table(schema_version.name):
+        return None
+    return conn.execute(select(schema_version.c.version)).scalar_one_or_none()

@@ -1,0 +1,223 @@
+"""Every table of the database, on one MetaData, with the column types they share.
+
+Features add their tables here, so that ``Store`` creates them all. Adding a table needs
+no schema version change; adding columns to an existing one does, with the columns listed
+in ``COLUMNS_ADDED`` so that an older database gains them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Iterable
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    JSON,
+    MetaData,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+
+from quiz.model.attempt import FIX_SEPARATOR
+
+NAME_MAX = 60
+
+
+class UTCDateTime(TypeDecorator):
+    """A timezone-aware datetime, stored in UTC and always read back aware, in UTC."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"a naive datetime cannot be stored: {value!r}")
+        return value.astimezone(timezone.utc)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc)
+
+
+class FixList(TypeDecorator):
+    """A set of fix ids, stored as one sorted comma-joined string and read back as a tuple."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_bind_param(self, value: Iterable[str] | None, dialect: Any) -> str:
+        return FIX_SEPARATOR.join(sorted(value or ()))
+
+    def process_result_value(self, value: str | None, dialect: Any) -> tuple[str, ...]:
+        return tuple(value.split(FIX_SEPARATOR)) if value else ()
+
+
+metadata = MetaData()
+
+schema_version = Table(
+    "schema_version",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("version", Integer, nullable=False),
+)
+
+trainees = Table(
+    "trainees",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(NAME_MAX), nullable=False, unique=True),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+attempts = Table(
+    "attempts",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), nullable=False),
+    Column("card_id", String(120), nullable=False),
+    Column("ruleset", String(64), nullable=False),
+    Column("category", String(64)),
+    Column("card_kind", String(16), nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("chosen_infraction", String(64)),
+    Column("standard_infraction", String(64)),
+    Column("chosen_penalty", String(64)),
+    Column("standard_penalty", String(64)),
+    Column("chosen_fixes", FixList, nullable=False),
+    Column("standard_fixes", FixList, nullable=False),
+    Column("chosen_choice", String(64)),
+    Column("correct_choice", String(64)),
+    Column("infraction_result", String(16)),
+    Column("penalty_result", String(16)),
+    Column("fixes_result", String(16)),
+    Column("correct", Boolean, nullable=False),
+    Column("penalty_steps", Integer),
+    Column("seconds", Float, nullable=False),
+    Column("answered_at", UTCDateTime, nullable=False),
+    Column("exam_id", Integer),
+    # schema version 2: what the answer was graded under, and who receives the penalty
+    Column("variant_values", JSON),  # quiz.rules.variants.stored_values of a variant card's showing
+    Column("content_fingerprint", String(16)),  # Content.fingerprint() at grading time
+    Column("chosen_players", String(16)),
+    Column("standard_players", String(16)),
+    Column("players_result", String(16)),
+    Index("ix_attempts_trainee_answered", "trainee_id", "answered_at"),
+    Index("ix_attempts_card", "card_id"),
+    Index("ix_attempts_trainee_id", "trainee_id", "id"),  # the newest attempt of a trainee, at once
+)
+
+exams = Table(
+    "exams",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), nullable=False),
+    Column("preset", String(64), nullable=False),
+    Column("settings", JSON, nullable=False),
+    Column("card_ids", JSON, nullable=False),  # the questions, in order
+    Column("seeds", JSON, nullable=False),  # one per question: the showing of a variant card
+    Column("started_at", UTCDateTime, nullable=False),
+    Column("deadline", UTCDateTime, nullable=False),
+    Column("finished_at", UTCDateTime),
+    Column("score", Integer),
+    Column("passed", Boolean),
+    Index("ix_exams_trainee_started", "trainee_id", "started_at"),
+)
+
+review_schedules = Table(
+    "review_schedules",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), nullable=False),
+    Column("card_id", String(120), nullable=False),
+    Column("fsrs_card", Text, nullable=False),  # fsrs.Card.to_json(): the whole schedule
+    Column("due", UTCDateTime, nullable=False),  # copies of the JSON's, for queries
+    Column("last_review", UTCDateTime),
+    UniqueConstraint("trainee_id", "card_id", name="uq_review_schedules_trainee_card"),
+    Index("ix_review_schedules_trainee_due", "trainee_id", "due"),
+)
+
+trainee_pins = Table(
+    "trainee_pins",
+    metadata,
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), primary_key=True, autoincrement=False),
+    Column("pin_hash", String(200), nullable=False),  # quiz.access.pins.hash_pin: salted scrypt, never the PIN
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+
+# Re-grading (``quiz.db.regrade``): the grade of an attempt as it was before each re-grade, so
+# the original stays recoverable however often it is re-graded (its attempt's oldest row).
+attempt_regrades = Table(
+    "attempt_regrades",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("attempt_id", Integer, ForeignKey("attempts.id"), nullable=False),
+    Column("regraded_at", UTCDateTime, nullable=False),
+    Column("from_fingerprint", String(16)),  # the attempt's content_fingerprint before (None: older release)
+    Column("to_fingerprint", String(16), nullable=False),  # the content it was re-graded under
+    Column("category", String(64)),
+    Column("standard_infraction", String(64)),
+    Column("standard_penalty", String(64)),
+    Column("standard_fixes", FixList, nullable=False),
+    Column("correct_choice", String(64)),
+    Column("infraction_result", String(16)),
+    Column("penalty_result", String(16)),
+    Column("fixes_result", String(16)),
+    Column("players_result", String(16)),
+    Column("standard_players", String(16)),
+    Column("correct", Boolean, nullable=False),
+    Column("penalty_steps", Integer),
+    Index("ix_attempt_regrades_attempt", "attempt_id", "id"),
+)
+
+# Columns added to existing tables, by the schema version that added them (nullable, no default).
+COLUMNS_ADDED: dict[int, tuple[Column, ...]] = {
+    2: tuple(attempts.c[name] for name in (
+        "variant_values", "content_fingerprint", "chosen_players", "standard_players", "players_result",
+    )),
+}
+
+
+# Accounts (``quiz.access.throttles``, ``quiz.access.accounts``): what throttles wrong PINs and passwords,
+# kept here so that every server of a deployment shares it and no client can clear it. One row
+# per throttled subject (a trainee name's canonical key, or the supervisor password), deleted
+# on success; a row without a lock is forgotten a day after its last failure.
+THROTTLE_SUBJECT_MAX = 200
+login_throttles = Table(
+    "login_throttles",
+    metadata,
+    Column("scope", String(16), primary_key=True),  # "pin" (per name) or "supervisor"
+    Column("subject", String(THROTTLE_SUBJECT_MAX), primary_key=True),  # quiz.db.store.name_key, or ""
+    Column("failures", Integer, nullable=False),  # wrong attempts in a row (since a success, a lift, or a quiet day)
+    Column("weight", Float, nullable=False),  # the same failures, each fading with the policy's half-life
+    Column("last_failure_at", UTCDateTime, nullable=False),
+    Column("not_before", UTCDateTime, nullable=False),  # no attempt is checked before then
+    Column("locked_at", UTCDateTime),  # set by the lock-out: only a supervisor lifts it
+    Index("ix_login_throttles_last_failure", "last_failure_at"),
+)
+
+# The canonical key of each trainee's name (``quiz.db.store.name_key``): unique, so "Alice",
+# "ALICE" and "Ａlice" are one account. Trainees that collided before keys existed keep
+# working under their exact names; the later of them has no row here (see
+# ``quiz.access.accounts.look_alike_groups``).
+NAME_KEY_MAX = THROTTLE_SUBJECT_MAX
+trainee_name_keys = Table(
+    "trainee_name_keys",
+    metadata,
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), primary_key=True, autoincrement=False),
+    Column("name_key", String(NAME_KEY_MAX), nullable=False, unique=True),
+)

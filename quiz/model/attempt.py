@@ -1,0 +1,106 @@
+"""One answered card, as it is stored: what was chosen, what was right, and when."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+CardKind = Literal["scenario", "knowledge", "judgement_call"]
+CARD_KINDS: tuple[str, ...] = ("scenario", "knowledge", "judgement_call")
+PLAYERS: tuple[str, ...] = ("offender", "both")
+MODES: tuple[str, ...] = ("practice", "exam", "review")
+RESULTS: tuple[str, ...] = ("correct", "accepted", "wrong")
+RIGHT_RESULTS: tuple[str, ...] = ("correct", "accepted")
+RESULT_FIELDS: tuple[str, ...] = ("infraction_result", "penalty_result", "fixes_result")
+FIX_FIELDS: tuple[str, ...] = ("chosen_fixes", "standard_fixes")
+FIX_SEPARATOR = ","
+
+
+def utc_now() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(timezone.utc)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttemptRecord:
+    """One answered card.
+
+    Attributes:
+        category: infraction category of the standard answer; None for knowledge cards.
+        fixes: stored sorted, so two records of the same choice compare equal.
+        correct: the whole answer was right (an "accepted" penalty counts as right).
+        penalty_steps: ladder rank of the chosen penalty minus that of the standard one;
+            negative is too lenient, positive too harsh.
+        answered_at: timezone-aware; converted to UTC on construction.
+        variant_values: a variant card's drawn values (``quiz.rules.variants.stored_values``).
+        content_fingerprint: the content the answer was graded under, for re-grading.
+        chosen_players, standard_players, players_result: who receives the penalty, on
+            cards that ask it (None elsewhere).
+    """
+
+    trainee_id: int
+    card_id: str
+    ruleset: str
+    category: str | None
+    card_kind: CardKind
+    mode: str = "practice"
+    chosen_infraction: str | None = None
+    standard_infraction: str | None = None
+    chosen_penalty: str | None = None
+    standard_penalty: str | None = None
+    chosen_fixes: tuple[str, ...] = ()
+    standard_fixes: tuple[str, ...] = ()
+    chosen_choice: str | None = None
+    correct_choice: str | None = None
+    infraction_result: str | None = None
+    penalty_result: str | None = None
+    fixes_result: str | None = None
+    correct: bool
+    penalty_steps: int | None = None
+    seconds: float
+    answered_at: datetime = field(default_factory=utc_now)
+    exam_id: int | None = None
+    variant_values: dict[str, Any] | None = None
+    content_fingerprint: str | None = None
+    chosen_players: str | None = None
+    standard_players: str | None = None
+    players_result: str | None = None
+
+    def __post_init__(self) -> None:
+        problems = _problems(self)
+        if problems:
+            raise ValueError("invalid attempt: " + "; ".join(problems))
+        for name in FIX_FIELDS:
+            object.__setattr__(self, name, tuple(sorted(getattr(self, name))))
+        object.__setattr__(self, "answered_at", self.answered_at.astimezone(timezone.utc))
+
+
+ATTEMPT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(AttemptRecord))
+
+
+def _problems(attempt: AttemptRecord) -> list[str]:
+    """Every reason the attempt is invalid, gathered so one message names them all."""
+    problems = []
+    if attempt.card_kind not in CARD_KINDS:
+        problems.append(f"card_kind {attempt.card_kind!r} is not one of {CARD_KINDS}")
+    if attempt.mode not in MODES:
+        problems.append(f"mode {attempt.mode!r} is not one of {MODES}")
+    for name in RESULT_FIELDS:
+        value = getattr(attempt, name)
+        if value is not None and value not in RESULTS:
+            problems.append(f"{name} {value!r} is not one of {RESULTS}")
+    for name in ("chosen_players", "standard_players"):
+        value = getattr(attempt, name)
+        if value is not None and value not in PLAYERS:
+            problems.append(f"{name} {value!r} is not one of {PLAYERS}")
+    if attempt.players_result is not None and attempt.players_result not in RESULTS:
+        problems.append(f"players_result {attempt.players_result!r} is not one of {RESULTS}")
+    for name in FIX_FIELDS:
+        if any(FIX_SEPARATOR in fix or not fix for fix in getattr(attempt, name)):
+            problems.append(f"{name} holds an empty fix id or one with {FIX_SEPARATOR!r}")
+    if attempt.answered_at.tzinfo is None or attempt.answered_at.utcoffset() is None:
+        problems.append("answered_at must be timezone-aware")
+    if attempt.seconds < 0:
+        problems.append(f"seconds must not be negative, got {attempt.seconds}")
+    return problems

@@ -1,0 +1,106 @@
+"""Models of card files: scenario cards (judged by the engine), knowledge cards, and
+judgement calls (cases the document leaves to the head judge)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import Field, model_validator
+
+from quiz.model.parameters import FactEntry, Parameter, ParameterName
+from quiz.model.rulesets import ID_MAX, Citation
+from quiz.model.text import StrictModel, Text
+
+CardId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=120)]
+
+
+class Expect(StrictModel):
+    """What the author expects the engine to decide; checked at validation."""
+
+    penalty: str
+    fixes: list[str] = Field(default_factory=list)
+    infraction: str | None = None
+    players: Literal["offender", "both"] | None = None
+
+
+class CardBase(StrictModel):
+    id: CardId
+    ruleset: str
+    title: Text
+    tags: list[str] = Field(default_factory=list)
+    difficulty: int = Field(default=1, ge=1, le=3)
+    source: Citation
+
+
+class ScenarioCard(CardBase):
+    kind: Literal["scenario"]
+    situation: Text
+    infraction: str
+    parameters: dict[ParameterName, Parameter] = Field(
+        default_factory=dict,
+        description="Values drawn afresh for each showing; {name} in the title and situation shows them",
+    )
+    facts: dict[str, FactEntry] = Field(
+        default_factory=dict, description="Fact values: true/false, a number, or {param: name} for a drawn number"
+    )
+    expect: Expect | None = Field(
+        default=None, description="The answer for every showing; leave it out when the answer depends on the values"
+    )
+
+
+class Choice(StrictModel):
+    id: str = Field(pattern=r"^[a-z0-9_-]+$", max_length=ID_MAX)
+    text: Text
+
+
+class KnowledgeCard(CardBase):
+    kind: Literal["knowledge"]
+    question: Text
+    choices: list[Choice] = Field(min_length=2)
+    answer: str
+    explanation: Text
+
+    @model_validator(mode="after")
+    def _answer_is_a_choice(self) -> "KnowledgeCard":
+        ids = [c.id for c in self.choices]
+        if len(set(ids)) != len(ids):
+            raise ValueError("choice ids must be unique")
+        if self.answer not in ids:
+            raise ValueError(f"answer {self.answer!r} is not one of the choices {ids}")
+        return self
+
+
+NO_LISTED_INFRACTION = "(none)"  # a judgement call's answer when no line of the document covers the case
+
+
+class JudgementCallCard(CardBase):
+    """A case the document does not decide: graded only on what it does decide.
+
+    The trainee says which line of the document is nearest (``nearest``, an infraction id),
+    or that no listed infraction covers the case (``nearest: null``). The feedback shows the
+    nearest lines, the principle that leaves the rest to the head judge, and why.
+    """
+
+    kind: Literal["judgement_call"]
+    situation: Text
+    nearest: str | None = Field(description="The infraction whose line is nearest; null when no line covers the case")
+    facts: dict[str, bool | int] = Field(
+        default_factory=dict,
+        description="With nearest: the facts under which the engine must refuse the case (checked at validation)",
+    )
+    principle: str = Field(description="The ruleset's principle that leaves the case to the head judge")
+    explanation: Text
+
+
+Card = Annotated[Union[ScenarioCard, KnowledgeCard, JudgementCallCard], Field(discriminator="kind")]
+AnyCard = ScenarioCard | KnowledgeCard | JudgementCallCard
+
+
+class CardFile(StrictModel):
+    """A card file: a list of cards (validated one by one by the loader)."""
+
+    cards: list[Card]
+
+
+def card_kind(raw: Any) -> str | None:
+    return raw.get("kind") if isinstance(raw, dict) else None

@@ -1,0 +1,79 @@
+"""Fact specifications and the checking of a scenario's facts against them."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Mapping
+
+from pydantic import Field, model_validator
+
+from quiz.model.errors import FactError
+from quiz.model.text import StrictModel, Text
+
+FactValue = bool | int
+
+
+class FactSpec(StrictModel):
+    """A fact a scenario may state: its type, default and meaning."""
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    type: Literal["bool", "int"]
+    default: FactValue | None = None
+    min: int | None = None
+    name: Text
+
+    @model_validator(mode="after")
+    def _default_matches_type(self) -> "FactSpec":
+        if self.default is not None and coerce_value(self, self.default) != self.default:
+            raise ValueError(f"default {self.default!r} is not a {self.type}")
+        return self
+
+
+def coerce_value(spec: FactSpec, value: Any) -> FactValue:
+    """Turn ``value`` into the fact's type, accepting the spellings a command line uses."""
+    kind = type(value)
+    if kind is bool and spec.type == "bool":
+        return value
+    if kind is int and spec.type == "int" and (spec.min is None or value >= spec.min):
+        return value
+    if spec.type == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "yes", "1"):
+            return True
+        if isinstance(value, str) and value.lower() in ("false", "no", "0"):
+            return False
+        raise FactError(f"fact {spec.id} must be true or false, not {value!r}", spec.id)
+    if isinstance(value, bool):
+        raise FactError(f"fact {spec.id} must be a whole number, not {value!r}", spec.id)
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        number = int(value)
+    else:
+        raise FactError(f"fact {spec.id} must be a whole number, not {value!r}", spec.id)
+    if spec.min is not None and number < spec.min:
+        raise FactError(f"fact {spec.id} must be at least {spec.min}, not {number}", spec.id)
+    return number
+
+
+def resolve_facts(
+    specs: Mapping[str, FactSpec],
+    given: Mapping[str, Any],
+    required: tuple[str, ...] | list[str] = (),
+    defaults: Mapping[str, FactValue] | None = None,
+) -> dict[str, FactValue]:
+    """Check ``given`` facts and fill in defaults (``defaults`` over the specs' own); raise
+    FactError on the first problem."""
+    unknown = sorted(name for name in given if name not in specs)
+    if unknown:
+        raise FactError(f"unknown fact {unknown[0]!r}; known facts: {', '.join(sorted(specs))}", unknown[0])
+    missing = [name for name in required if name not in given]
+    if missing:
+        raise FactError(f"fact {missing[0]} is required for this infraction", missing[0])
+    resolved: dict[str, FactValue] = {
+        name: spec.default for name, spec in specs.items() if spec.default is not None
+    }
+    resolved.update(defaults or {})
+    for name, value in given.items():
+        resolved[name] = coerce_value(specs[name], value)
+    return resolved

@@ -1,0 +1,201 @@
+"""Models of a ruleset file: one penalty document encoded as data."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, PrivateAttr, model_validator
+
+from quiz.model.facts import FactSpec
+from quiz.model.text import StrictModel, Text
+
+Id = str
+ID_MAX = 64  # ids are stored in VARCHAR(64) columns, a limit PostgreSQL enforces (SQLite does not)
+ScopeId = Literal[
+    "current_game", "next_game", "current_match", "next_match", "event", "future_events"
+]
+Condition = dict[str, Any]
+CONDITION_DOC = (
+    "Structured condition: {fact: value} or {fact: {gte|gt|lte|lt|eq|ne: n}}; "
+    "keys all/any take lists of conditions, not takes one. All keys must hold."
+)
+
+
+def _id_field(description: str = "") -> Any:
+    return Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=ID_MAX, description=description)
+
+
+class Citation(StrictModel):
+    """Line(s) of the source document, verbatim in Japanese, with an English rendering."""
+
+    ja: str = Field(min_length=1, description="Verbatim line(s) of the seed, joined by newlines")
+    en: str = Field(min_length=1)
+
+
+class Document(StrictModel):
+    title: Text
+    short_name: Text = Field(description="A short name of the game for menus and charts")
+    version: str | None = None
+    source_file: str = Field(description="The seed text in rulesets/sources/")
+    publisher: Text | None = None
+
+
+class Scope(StrictModel):
+    """Where a penalty applies under some facts, instead of the rung's ``applies_to``."""
+
+    when: Condition = Field(description=CONDITION_DOC)
+    applies_to: ScopeId
+    citation: Citation
+
+
+class Penalty(StrictModel):
+    """One rung of the penalty ladder."""
+
+    id: Id = _id_field()
+    name: Text
+    meaning: Text
+    recorded: bool | None = Field(description="Officially recorded; null where the document does not say")
+    applies_to: ScopeId = "current_game"
+    scopes: list[Scope] = Field(default_factory=list, description="Tried in order; the first that holds decides")
+    optional_fixes: list[Id] = Field(default_factory=list, description="Fixes a judge may add whenever this penalty is given")
+    citation: Citation
+
+
+class Category(StrictModel):
+    id: Id = _id_field()
+    name: Text
+
+
+class Fix(StrictModel):
+    id: Id = _id_field()
+    name: Text
+    citation: Citation
+
+
+class Rule(StrictModel):
+    """One branch of an infraction: tried in order, the first whose ``when`` holds wins.
+
+    It ends in exactly one of: a ``penalty``; ``becomes`` (judge as that infraction); or
+    ``undecided`` (the document does not decide these facts; the engine refuses them).
+    """
+
+    id: Id = _id_field()
+    when: Condition | None = Field(default=None, description=CONDITION_DOC)
+    becomes: Id | None = Field(default=None, description="Judge as this infraction instead")
+    penalty: Id | None = None
+    undecided: bool = Field(default=False, description="The document does not decide this case: refuse it")
+    fixes: list[Id] = Field(default_factory=list)
+    optional_fixes: list[Id] = Field(default_factory=list)
+    players: Literal["offender", "both"] = "offender"
+    also_accepted: list[Id] = Field(
+        default_factory=list, description="Penalties the document lets a judge give instead (e.g. either or both)"
+    )
+    citation: Citation
+    explain: Text
+
+    @model_validator(mode="after")
+    def _one_outcome(self) -> "Rule":
+        outcomes = (self.becomes is not None) + (self.penalty is not None) + self.undecided
+        if outcomes != 1:
+            raise ValueError("a rule gives exactly one of penalty, becomes or undecided")
+        if self.penalty is None and (self.fixes or self.optional_fixes or self.also_accepted or self.players != "offender"):
+            raise ValueError("only a rule with a penalty names fixes or players")
+        return self
+
+
+class Infraction(StrictModel):
+    id: Id = _id_field()
+    category: Id
+    name: Text
+    description: Text
+    requires: list[Id] = Field(default_factory=list, description="Facts that must be given")
+    assumes: dict[Id, bool | int] = Field(
+        default_factory=dict,
+        description="Facts the infraction's own wording states (故意に: intentional true): its defaults",
+    )
+    rules: list[Rule] = Field(min_length=1)
+
+
+class Upgrade(StrictModel):
+    """A discretionary upgrade: ``accepted`` also holds every penalty above the standard one
+    up to and including ``up_to``. The standard penalty stays the same."""
+
+    id: Id = _id_field()
+    when: Condition = Field(description=CONDITION_DOC)
+    rules: list[str] | None = Field(
+        default=None, description="Only these branches, as infraction/rule ids (default: every branch)"
+    )
+    up_to: Id = Field(description="The heaviest penalty the judge may give instead")
+    citation: Citation
+    explain: Text
+
+
+class Escalation(StrictModel):
+    """Replaces a standard penalty by a heavier one; the first that holds wins.
+
+    The fixes of the original infraction stay unless ``keep_fixes`` is false (a case that
+    can no longer be put right); the new rung's optional fixes come with it.
+    """
+
+    id: Id = _id_field()
+    from_penalties: list[Id] = Field(alias="from", min_length=1)
+    when: Condition = Field(description=CONDITION_DOC)
+    to: Id
+    keep_fixes: bool = True
+    citation: Citation
+    explain: Text
+
+
+class Principle(StrictModel):
+    """A principle taught in explanations but not graded."""
+
+    id: Id = _id_field()
+    text: Text
+    citation: Citation
+
+
+class Ruleset(StrictModel):
+    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$", max_length=ID_MAX)
+    document: Document
+    facts: list[FactSpec] = Field(min_length=1)
+    ladder: list[Penalty] = Field(min_length=1, description="Lightest first")
+    categories: list[Category] = Field(min_length=1)
+    fixes: list[Fix] = Field(default_factory=list)
+    infractions: list[Infraction] = Field(min_length=1)
+    upgrades: list[Upgrade] = Field(default_factory=list)
+    escalations: list[Escalation] = Field(default_factory=list)
+    principles: list[Principle] = Field(default_factory=list)
+
+    _source_lines: list[str] = PrivateAttr(default_factory=list)
+    _compiled: Any = PrivateAttr(default=None)
+    _quoted: dict[str, bool] = PrivateAttr(default_factory=dict)
+
+    def attach_source(self, lines: list[str]) -> None:
+        """Give the ruleset its document's lines, so citations can name line numbers."""
+        self._source_lines = list(lines)
+        self._compiled = None
+        self._quoted = {}
+
+    @property
+    def source_lines(self) -> list[str]:
+        return self.__pydantic_private__["_source_lines"]  # plain dict access: read per card
+
+    def quotes_source(self, part: str) -> bool:
+        """Whether ``part`` occurs within one line of the source document (memoised)."""
+        quoted = self.__pydantic_private__["_quoted"]
+        found = quoted.get(part)
+        if found is None:
+            found = quoted[part] = any(part in line for line in self.source_lines)
+        return found
+
+    def infraction(self, infraction_id: str) -> Infraction | None:
+        return next((i for i in self.infractions if i.id == infraction_id), None)
+
+    def penalty(self, penalty_id: str) -> Penalty | None:
+        return next((p for p in self.ladder if p.id == penalty_id), None)
+
+    def fix(self, fix_id: str) -> Fix | None:
+        return next((f for f in self.fixes if f.id == fix_id), None)
+
+    def category(self, category_id: str) -> Category | None:
+        return next((c for c in self.categories if c.id == category_id), None)

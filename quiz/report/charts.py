@@ -1,0 +1,78 @@
+"""Altair charts of a trainee's statistics (built in the core, shown by the pages)."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+
+def accuracy_over_time(daily: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
+    """Daily accuracy as bars, with the 7-day rolling accuracy as a line."""
+    data = daily.assign(date=pd.to_datetime(daily["date"]))
+    base = alt.Chart(data).encode(x=alt.X("date:T", title=labels["date"]))
+    bars = base.mark_bar(opacity=0.45).encode(
+        y=alt.Y("accuracy:Q", title=labels["accuracy"], axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        tooltip=[alt.Tooltip("date:T", title=labels["date"]), alt.Tooltip("answered:Q", title=labels["answered"]),
+                 alt.Tooltip("accuracy:Q", title=labels["accuracy"], format=".0%")],
+    )
+    line = base.mark_line(point=True, color="#d62728").encode(
+        y=alt.Y("rolling_7d:Q", title=labels["accuracy"]),
+        tooltip=[alt.Tooltip("rolling_7d:Q", title=labels["rolling"], format=".0%")],
+    )
+    return alt.layer(bars, line).properties(height=260)
+
+
+def accuracy_bars(data: pd.DataFrame, column: str, title: str, labels: dict[str, str]) -> alt.LayerChart:
+    """Horizontal accuracy bars, one per value of ``column`` (already labelled)."""
+    data = data.assign(label=[f"{a:.0%} ({n})" for a, n in zip(data["accuracy"], data["answered"])])
+    base = alt.Chart(data).encode(
+        y=alt.Y(f"{column}:N", title=title, sort=None, axis=alt.Axis(labelLimit=260)),
+        x=alt.X("accuracy:Q", title=labels["accuracy"], axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        tooltip=[f"{column}:N", alt.Tooltip("answered:Q", title=labels["answered"]),
+                 alt.Tooltip("accuracy:Q", title=labels["accuracy"], format=".0%")],
+    )
+    bars = base.mark_bar().encode(
+        color=alt.Color("accuracy:Q", scale=alt.Scale(scheme="redyellowgreen", domain=[0, 1]), legend=None)
+    )
+    text = base.mark_text(align="left", dx=4).encode(text="label:N")
+    return alt.layer(bars, text).properties(height=alt.Step(26))
+
+
+def confusion_heatmap(confusion: pd.DataFrame, order: list[str], labels: dict[str, str]) -> alt.LayerChart:
+    """Chosen penalty against the standard one; the diagonal is right."""
+    base = alt.Chart(confusion).encode(
+        x=alt.X("chosen:N", title=labels["chosen"], sort=order, axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("standard:N", title=labels["standard"], sort=order),
+    )
+    cells = base.mark_rect().encode(
+        color=alt.Color("count:Q", scale=alt.Scale(scheme="blues"), legend=None),
+        tooltip=["standard:N", "chosen:N", "count:Q"],
+    )
+    text = base.mark_text().encode(text="count:Q")
+    return alt.layer(cells, text).properties(height=alt.Step(34))
+
+
+def leniency_bars(by_steps: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
+    """Penalty errors by signed ladder steps: left too lenient, right too harsh."""
+    data = by_steps.assign(side=by_steps["steps"].map(lambda s: labels["lenient"] if s < 0 else labels["harsh"]))
+    return (
+        alt.Chart(data)
+        .mark_bar()
+        .encode(
+            x=alt.X("steps:O", title=labels["steps"], axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("count:Q", title=labels["count"]),
+            color=alt.Color("side:N", title="", scale=alt.Scale(range=["#1f77b4", "#d62728"])),
+            tooltip=["steps:O", "count:Q"],
+        )
+        .properties(height=220, width=alt.Step(48))
+    )
+
+
+def readiness_bars(readiness: pd.DataFrame, column: str, labels: dict[str, str]) -> alt.LayerChart:
+    """Predicted chance of a right answer today per ``column``, with the cards counted.
+
+    ``readiness`` has ``column``, ``cards`` and ``readiness`` (see ``quiz.training.scheduling.readiness``);
+    ``labels`` names ``readiness`` and ``cards``. Drawn like the accuracy bars.
+    """
+    data = readiness.rename(columns={"readiness": "accuracy", "cards": "answered"})
+    return accuracy_bars(data, column, "", {"accuracy": labels["readiness"], "answered": labels["cards"]})

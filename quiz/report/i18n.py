@@ -1,0 +1,38 @@
+"""The app's own words in Japanese and English, from string tables in quiz/locales/."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from quiz.model.text import LANGUAGES, Language
+from quiz.content.yaml_source import SafeLoader
+
+LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+DEFAULT_LANGUAGE: Language = "ja"
+
+
+@lru_cache(maxsize=None)
+def strings(language: str) -> dict[str, str]:
+    """The string table of ``language``: key -> text with ``{name}`` placeholders."""
+    path = LOCALES_DIR / f"{language}.yaml"
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=SafeLoader)  # noqa: S506 - safe loader
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def t(key: str, language: str, **values: object) -> str:
+    """The text for ``key`` in ``language``; raises KeyError for a key no table has."""
+    table = strings(language if language in LANGUAGES else DEFAULT_LANGUAGE)
+    text = table[key]
+    return text.format(**values) if values else text
+
+
+def pick_language(requested: str | None, browser_locale: str | None) -> Language:
+    """The language asked for in the URL, else the browser's, else Japanese."""
+    if requested in LANGUAGES:
+        return requested  # type: ignore[return-value]
+    if browser_locale:
+        return "ja" if browser_locale.lower().startswith("ja") else "en"
+    return DEFAULT_LANGUAGE

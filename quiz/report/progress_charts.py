@@ -1,0 +1,49 @@
+"""The progress page's charts as Vega-Lite specs: built with Altair and validated once.
+
+A page that draws the same figures again (every rerun, until the trainee answers) reuses
+the specs instead of building and validating every chart anew.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from quiz.report import charts
+from quiz.report.i18n import t
+from quiz.content.loader import Content
+from quiz.report.progress import ProgressFigures, category_labels, penalty_labels
+
+CHART_LABELS = ("date", "accuracy", "answered", "rolling", "chosen", "standard", "steps", "count", "lenient", "harsh")
+Spec = dict[str, Any]
+
+
+def progress_charts(figures: ProgressFigures, content: Content, language: str) -> dict[str, Spec | None]:
+    """Every chart of the progress page in ``language``; None where there is nothing to draw."""
+    labels = {name: t(f"chart.{name}", language) for name in CHART_LABELS}
+    parts = figures.parts.assign(part=figures.parts["part"].map(lambda p: t(f"part.{p}", language)))
+    games = figures.games.assign(ruleset=figures.games["ruleset"].map(
+        lambda r: content.rulesets[r].document.short_name.get(language) if r in content.rulesets else r
+    ))
+    names = category_labels(content, language, t("shell.knowledge", language))
+    categories = figures.categories.assign(
+        category_key=figures.categories["category_key"].map(lambda k: names.get(k, k))
+    )
+    specs: dict[str, Spec | None] = {
+        "over_time": charts.accuracy_over_time(figures.daily, labels).to_dict(),
+        "by_part": charts.accuracy_bars(parts, "part", "", labels).to_dict(),
+        "by_game": charts.accuracy_bars(games, "ruleset", "", labels).to_dict(),
+        "by_category": charts.accuracy_bars(categories, "category_key", "", labels).to_dict(),
+        "confusion": None,
+        "leniency": None,
+    }
+    if not figures.confusion.empty:
+        penalties = penalty_labels(content, language)
+        confusion = figures.confusion.assign(
+            standard=figures.confusion["standard_penalty"].map(penalties.get),
+            chosen=figures.confusion["chosen_penalty"].map(penalties.get),
+        )
+        order = list(dict.fromkeys(penalties.values()))
+        specs["confusion"] = charts.confusion_heatmap(confusion, order, labels).to_dict()
+    if figures.leniency.errors:
+        specs["leniency"] = charts.leniency_bars(figures.leniency.by_steps, labels).to_dict()
+    return specs

@@ -1,0 +1,193 @@
+"""The statistics of ``quiz.stats``, aggregated in the database instead of in Python.
+
+Each function returns what its namesake in ``quiz.stats`` returns for the same attempts,
+but only aggregated rows leave the database, so the progress and team pages stay fast on
+a large history or a remote server. Days are UTC days (PostgreSQL sessions run in UTC).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Iterable
+
+import pandas as pd
+from sqlalchemy import ColumnElement, and_, case, func, select, true
+
+from quiz import stats
+from quiz.model.attempt import RIGHT_RESULTS
+from quiz.db.store import Store
+from quiz.db.tables import attempt_regrades, attempts
+
+A = attempts.c
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which attempts: one trainee's (or everyone's), in some rulesets (or all)."""
+
+    trainee_id: int | None = None
+    rulesets: tuple[str, ...] | None = None
+
+    def where(self) -> ColumnElement[bool]:
+        clauses = []
+        if self.trainee_id is not None:
+            clauses.append(A.trainee_id == self.trainee_id)
+        if self.rulesets is not None:
+            clauses.append(A.ruleset.in_(self.rulesets))
+        return and_(true(), *clauses)
+
+
+def _right(column: ColumnElement) -> ColumnElement[int]:
+    return func.sum(case((column, 1), else_=0))
+
+
+def _day() -> ColumnElement:
+    return func.date(A.answered_at)
+
+
+def _frame(store: Store, query, columns: Iterable[str]) -> pd.DataFrame:
+    with store.engine.connect() as conn:
+        rows = conn.execute(query).all()
+    return pd.DataFrame([tuple(r) for r in rows], columns=list(columns))
+
+
+def _tally(frame: pd.DataFrame) -> pd.DataFrame:
+    frame["answered"] = frame["answered"].astype("int64")
+    frame["correct"] = frame["correct"].fillna(0).astype("int64")
+    frame["accuracy"] = frame["correct"] / frame["answered"]
+    return frame
+
+
+def summary(store: Store, scope: Scope) -> stats.Summary:
+    query = select(func.count(), _right(A.correct), func.count(func.distinct(_day()))).where(scope.where())
+    with store.engine.connect() as conn:
+        answered, correct, days = conn.execute(query).one()
+    answered, correct = int(answered or 0), int(correct or 0)
+    return stats.Summary(answered, correct, correct / answered if answered else 0.0, int(days or 0))
+
+
+def daily_counts(store: Store, scope: Scope) -> pd.DataFrame:
+    """``date, answered, correct`` per UTC day with answers, oldest first."""
+    day = _day().label("day")
+    query = select(day, func.count(), _right(A.correct)).where(scope.where()).group_by(day).order_by(day)
+    frame = _frame(store, query, ["date", "answered", "correct"])
+    frame["date"] = pd.to_datetime(frame["date"].astype(str))
+    return frame
+
+
+def daily_accuracy(store: Store, scope: Scope) -> pd.DataFrame:
+    daily = _tally(daily_counts(store, scope))
+    if daily.empty:
+        return stats.daily_accuracy(_empty_attempts())
+    return stats.with_rolling_7d(daily.set_index("date")[stats.TALLY_COLUMNS])
+
+
+def accuracy_by_part(store: Store, scope: Scope) -> pd.DataFrame:
+    columns = {part: A[column] for part, column in stats.PARTS.items()}
+    aggregates = []
+    for column in columns.values():
+        aggregates += [func.count(column), _right(column.in_(RIGHT_RESULTS))]
+    with store.engine.connect() as conn:
+        row = conn.execute(select(*aggregates).where(scope.where())).one()
+    rows = [
+        (part, int(row[2 * i] or 0), int(row[2 * i + 1] or 0))
+        for i, part in enumerate(columns)
+        if row[2 * i]
+    ]
+    return _tally(pd.DataFrame(rows, columns=["part", "answered", "correct"]))[["part", *stats.TALLY_COLUMNS]]
+
+
+def accuracy_by(store: Store, scope: Scope, column: str) -> pd.DataFrame:
+    key = A[column]
+    query = select(key, func.count(), _right(A.correct)).where(scope.where(), key.is_not(None)).group_by(key)
+    tally = _tally(_frame(store, query, [column, "answered", "correct"]))
+    return tally.sort_values(["accuracy", column], kind="stable", ignore_index=True)
+
+
+def penalty_confusion(store: Store, scope: Scope) -> pd.DataFrame:
+    query = (
+        select(A.standard_penalty, A.chosen_penalty, func.count())
+        .where(scope.where(), A.card_kind == "scenario", A.standard_penalty.is_not(None), A.chosen_penalty.is_not(None))
+        .group_by(A.standard_penalty, A.chosen_penalty)
+        .order_by(A.standard_penalty, A.chosen_penalty)
+    )
+    frame = _frame(store, query, ["standard_penalty", "chosen_penalty", "count"])
+    frame["count"] = frame["count"].astype("int64")
+    return frame
+
+
+def leniency(store: Store, scope: Scope) -> stats.Leniency:
+    wrong = and_(scope.where(), A.penalty_result == "wrong")
+    with store.engine.connect() as conn:
+        errors = conn.execute(select(func.count()).where(wrong)).scalar_one()
+    query = (
+        select(A.penalty_steps, func.count())
+        .where(wrong, A.penalty_steps.is_not(None))
+        .group_by(A.penalty_steps)
+        .order_by(A.penalty_steps)
+    )
+    by_steps = _frame(store, query, ["steps", "count"]).astype("int64")
+    total = int(by_steps["count"].sum())
+    mean = float((by_steps["steps"] * by_steps["count"]).sum() / total) if total else 0.0
+    return stats.Leniency(
+        errors=int(errors),
+        too_lenient=int(by_steps.loc[by_steps["steps"] < 0, "count"].sum()),
+        too_harsh=int(by_steps.loc[by_steps["steps"] > 0, "count"].sum()),
+        mean_steps=mean,
+        by_steps=by_steps,
+    )
+
+
+def practice_streak(store: Store, scope: Scope, today: date) -> stats.Streak:
+    days = daily_counts(store, scope)
+    frame = pd.DataFrame({"answered_at": days["date"].dt.tz_localize("UTC")})
+    return stats.practice_streak(frame, today)
+
+
+def recent_mistakes(store: Store, scope: Scope, limit: int = 20) -> pd.DataFrame:
+    rank = func.row_number().over(partition_by=A.card_id, order_by=(A.answered_at.desc(), A.id.desc())).label("rank")
+    latest = select(*(A[c] for c in stats.MISTAKE_COLUMNS), A.correct, A.id, rank).where(scope.where()).subquery()
+    query = (
+        select(*(latest.c[c] for c in stats.MISTAKE_COLUMNS))
+        .where(latest.c.rank == 1, latest.c.correct.is_(False))
+        .order_by(latest.c.answered_at.desc(), latest.c.id.desc())
+        .limit(limit)
+    )
+    frame = _frame(store, query, stats.MISTAKE_COLUMNS)
+    frame["answered_at"] = pd.to_datetime(frame["answered_at"], utc=True)
+    return frame
+
+
+def _empty_attempts() -> pd.DataFrame:
+    from quiz.db.store import attempts_frame
+
+    return attempts_frame([])
+
+
+def accuracy_by_category(store: Store, scope: Scope, knowledge: str = "knowledge") -> pd.DataFrame:
+    """``category_key, answered, correct, accuracy`` where the key is ``ruleset/category``
+    (``ruleset/knowledge`` for knowledge cards), weakest first."""
+    category = func.coalesce(A.category, knowledge)
+    query = (
+        select(A.ruleset, category, func.count(), _right(A.correct))
+        .where(scope.where())
+        .group_by(A.ruleset, category)
+    )
+    frame = _frame(store, query, ["ruleset", "category", "answered", "correct"])
+    frame.insert(0, "category_key", frame.pop("ruleset") + "/" + frame.pop("category"))
+    tally = _tally(frame)
+    return tally.sort_values(["accuracy", "category_key"], kind="stable", ignore_index=True)
+
+
+def version(store: Store, scope: Scope) -> tuple[int, int]:
+    """The newest attempt id of the scope's trainee (of anyone without one), and the newest
+    re-grade: it changes with every answer (attempts are only ever added) and with every
+    re-grade (the only change to stored attempts). Two index lookups, whatever the history."""
+    query = select(func.max(A.id))
+    if scope.trainee_id is not None:
+        query = query.where(A.trainee_id == scope.trainee_id)
+    with store.engine.connect() as conn:
+        newest = int(conn.execute(query).scalar_one_or_none() or 0)
+        regraded = int(conn.execute(select(func.max(attempt_regrades.c.id))).scalar_one_or_none() or 0)
+    return newest, regraded

@@ -1,0 +1,230 @@
+"""Mock exams in the core: the settings, drawing the questions, the clock and the score.
+
+Pure functions of their arguments: time comes in as ``now`` (timezone-aware), randomness
+as a ``random.Random``, so tests fix both. Storing exams is ``quiz.db.exams``'s job.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Collection, Iterable, Mapping, Sequence
+
+from quiz.model.attempt import AttemptRecord
+from quiz.content.loader import Content
+from quiz.training.answering import card_pool
+from quiz.rules.variants import new_seed
+
+CUSTOM = "custom"
+QUESTIONS_RANGE = (1, 100)
+MINUTES_RANGE = (1, 240)
+PASS_PERCENT_RANGE = (1, 100)
+
+
+@dataclass(frozen=True, slots=True)
+class ExamSpec:
+    """What an exam asks: how many questions, how long, the pass mark and the pool.
+
+    Attributes:
+        questions: how many cards are drawn (fewer when the pool is smaller).
+        minutes: the time limit, counted from the start.
+        pass_percent: the share of right answers needed to pass, in whole percent.
+        rulesets: the games whose cards are drawn.
+        categories: ``ruleset/category`` keys (``ruleset/knowledge`` for knowledge cards)
+            the draw is limited to; None for every category.
+    """
+
+    questions: int
+    minutes: int
+    pass_percent: int
+    rulesets: tuple[str, ...]
+    categories: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        problems = _spec_problems(self)
+        if problems:
+            raise ValueError("invalid exam settings: " + "; ".join(problems))
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as plain JSON data (lists for tuples)."""
+        return {
+            "questions": self.questions,
+            "minutes": self.minutes,
+            "pass_percent": self.pass_percent,
+            "rulesets": list(self.rulesets),
+            "categories": None if self.categories is None else list(self.categories),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ExamSpec:
+        """The settings ``to_json`` wrote."""
+        categories = data.get("categories")
+        return cls(
+            questions=int(data["questions"]),
+            minutes=int(data["minutes"]),
+            pass_percent=int(data["pass_percent"]),
+            rulesets=tuple(data["rulesets"]),
+            categories=None if categories is None else tuple(categories),
+        )
+
+
+def _spec_problems(spec: ExamSpec) -> list[str]:
+    """Every reason the settings are invalid, gathered so one message names them all."""
+    problems = []
+    for name, (low, high) in (
+        ("questions", QUESTIONS_RANGE), ("minutes", MINUTES_RANGE), ("pass_percent", PASS_PERCENT_RANGE)
+    ):
+        value = getattr(spec, name)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            problems.append(f"{name} must be a whole number from {low} to {high}, got {value!r}")
+    if not spec.rulesets:
+        problems.append("at least one game is needed")
+    if spec.categories is not None and not spec.categories:
+        problems.append("categories must be None (all) or name at least one")
+    return problems
+
+
+@dataclass(frozen=True, slots=True)
+class Exam:
+    """One exam a trainee started: its questions in order, its clock and, once closed, its score.
+
+    Attributes:
+        seeds: one per question, the showing of a variant card (``quiz.rules.variants.show_card``),
+            so a resumed exam shows the same values it showed before.
+    """
+
+    id: int
+    trainee_id: int
+    preset: str
+    spec: ExamSpec
+    card_ids: tuple[str, ...]
+    seeds: tuple[int, ...]
+    started_at: datetime
+    deadline: datetime
+    finished_at: datetime | None = None
+    score: int | None = None
+    passed: bool | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.seeds) != len(self.card_ids):
+            raise ValueError(f"an exam needs one seed per question: {len(self.card_ids)} questions, "
+                             f"{len(self.seeds)} seeds")
+
+    @property
+    def total(self) -> int:
+        return len(self.card_ids)
+
+    @property
+    def is_open(self) -> bool:
+        """Not handed in or closed yet (the deadline may still have passed)."""
+        return self.finished_at is None
+
+    @property
+    def timed_out(self) -> bool:
+        """Closed because the time ran out rather than handed in."""
+        return self.finished_at is not None and self.finished_at >= self.deadline
+
+
+@dataclass(frozen=True, slots=True)
+class ExamScore:
+    """How an exam went: right answers out of the questions asked, and whether that passes."""
+
+    correct: int
+    answered: int
+    total: int
+    pass_percent: int
+
+    @property
+    def unanswered(self) -> int:
+        return self.total - self.answered
+
+    @property
+    def percent(self) -> float:
+        """Right answers as a share of all questions (0.0 to 1.0; 0.0 with none)."""
+        return self.correct / self.total if self.total else 0.0
+
+    @property
+    def passed(self) -> bool:
+        return passes(self.correct, self.total, self.pass_percent)
+
+
+def passes(correct: int, total: int, pass_percent: int) -> bool:
+    """At least ``pass_percent`` % of ``total`` right, in exact integer arithmetic."""
+    return total > 0 and correct * 100 >= pass_percent * total
+
+
+def draw_questions(pool: Sequence[str], count: int, rng: random.Random) -> tuple[str, ...]:
+    """``count`` different card ids from ``pool`` in random order (all of them if fewer)."""
+    unique = list(dict.fromkeys(pool))
+    return tuple(rng.sample(unique, min(count, len(unique))))
+
+
+def draw_seeds(count: int, rng: random.Random) -> tuple[int, ...]:
+    """A fresh showing seed for each of ``count`` questions."""
+    return tuple(new_seed(rng) for _ in range(count))
+
+
+def draw_exam(content: Content, spec: ExamSpec, rng: random.Random) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The questions of a new exam (scenario and knowledge cards of the spec's pool) and their seeds."""
+    card_ids = draw_questions(card_pool(content, spec.rulesets, spec.categories), spec.questions, rng)
+    return card_ids, draw_seeds(len(card_ids), rng)
+
+
+def deadline_for(started_at: datetime, minutes: int) -> datetime:
+    return started_at + timedelta(minutes=minutes)
+
+
+def time_left(deadline: datetime, now: datetime) -> timedelta:
+    """Time until ``deadline``; zero once it has passed."""
+    return max(deadline - now, timedelta(0))
+
+
+def is_over(exam: Exam, now: datetime) -> bool:
+    """Closed already, or its time is up."""
+    return not exam.is_open or now >= exam.deadline
+
+
+def accepts_answer(exam: Exam, card_id: str, answered: Collection[str], now: datetime) -> bool:
+    """Whether an answer to ``card_id`` counts: a question of this exam, not yet answered, in time."""
+    return not is_over(exam, now) and card_id in exam.card_ids and card_id not in answered
+
+
+def answers_by_card(exam: Exam, records: Iterable[AttemptRecord]) -> dict[str, AttemptRecord]:
+    """The answer that counts for each question: its first one given by the deadline."""
+    questions = set(exam.card_ids)
+    counted: dict[str, AttemptRecord] = {}
+    for record in sorted(records, key=lambda r: r.answered_at):
+        if record.card_id in questions and record.answered_at <= exam.deadline:
+            counted.setdefault(record.card_id, record)
+    return counted
+
+
+def score_exam(exam: Exam, records: Iterable[AttemptRecord]) -> ExamScore:
+    """The score of the answers that count; an unanswered question counts as wrong."""
+    counted = answers_by_card(exam, records)
+    return ExamScore(
+        correct=sum(record.correct for record in counted.values()),
+        answered=len(counted),
+        total=exam.total,
+        pass_percent=exam.spec.pass_percent,
+    )
+
+
+def next_unanswered(card_ids: Sequence[str], answered: Collection[str], current: int) -> int | None:
+    """The index of the first unanswered question after ``current``, wrapping round; None when all are."""
+    count = len(card_ids)
+    for step in range(1, count + 1):
+        index = (current + step) % count
+        if card_ids[index] not in answered:
+            return index
+    return None
+
+
+def clock_text(left: timedelta) -> str:
+    """A countdown reading: ``MM:SS``, or ``H:MM:SS`` from an hour; partial seconds round up."""
+    seconds = max(math.ceil(left.total_seconds()), 0)
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes:02d}:{seconds:02d}"

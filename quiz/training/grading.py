@@ -1,0 +1,93 @@
+"""Grading a trainee's answer against the engine's verdict, a knowledge card's key, or the
+nearest line of a judgement call."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard
+from quiz.model.rulesets import Ruleset
+from quiz.model.verdict import Verdict
+
+PartResult = Literal["correct", "accepted", "wrong"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioAnswer:
+    """``players`` is who receives the penalty (offender or both), asked only on cards
+    whose infraction can name both players; None when not asked."""
+
+    infraction: str | None
+    penalty: str | None
+    fixes: tuple[str, ...] = ()
+    players: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioGrade:
+    infraction: PartResult
+    penalty: PartResult
+    fixes: PartResult
+    penalty_steps: int | None
+    missing_fixes: tuple[str, ...]
+    extra_fixes: tuple[str, ...]
+    players: PartResult | None = None  # None when the card did not ask who receives it
+
+    @property
+    def correct(self) -> bool:
+        """Every part right; a penalty the document allows at the judge's discretion counts."""
+        return (self.infraction == "correct" and self.penalty != "wrong" and self.fixes == "correct"
+                and self.players != "wrong")
+
+
+@dataclass(frozen=True, slots=True)
+class KnowledgeGrade:
+    chosen: str | None
+    answer: str
+
+    @property
+    def correct(self) -> bool:
+        return self.chosen == self.answer
+
+
+def grade_scenario(ruleset: Ruleset, verdict: Verdict, answer: ScenarioAnswer) -> ScenarioGrade:
+    """Mark each part: the infraction the engine settled on, the penalty, the fixes.
+
+    The fixes are right when every required fix is chosen and nothing chosen is outside
+    the required and optional fixes; an empty choice is right when no fix is required.
+    """
+    infraction: PartResult = "correct" if answer.infraction == verdict.infraction else "wrong"
+    if answer.penalty == verdict.penalty:
+        penalty: PartResult = "correct"
+    elif answer.penalty in verdict.accepted:
+        penalty = "accepted"
+    else:
+        penalty = "wrong"
+    steps = None
+    ranks = {p.id: i for i, p in enumerate(ruleset.ladder)}
+    if answer.penalty in ranks:
+        steps = ranks[answer.penalty] - ranks[verdict.penalty]
+    chosen = set(answer.fixes)
+    missing = tuple(f for f in verdict.fixes if f not in chosen)
+    allowed = set(verdict.fixes) | set(verdict.optional_fixes)
+    extra = tuple(sorted(chosen - allowed))
+    fixes: PartResult = "correct" if not missing and not extra else "wrong"
+    players: PartResult | None = None
+    if answer.players is not None:
+        players = "correct" if answer.players == verdict.players else "wrong"
+    return ScenarioGrade(infraction, penalty, fixes, steps, missing, extra, players)
+
+
+def grade_knowledge(card: KnowledgeCard, chosen: str | None) -> KnowledgeGrade:
+    return KnowledgeGrade(chosen=chosen, answer=card.answer)
+
+
+def judgement_call_answer(card: JudgementCallCard) -> str:
+    """The right choice of a judgement call: its nearest infraction, or ``NO_LISTED_INFRACTION``."""
+    return card.nearest if card.nearest is not None else NO_LISTED_INFRACTION
+
+
+def grade_judgement_call(card: JudgementCallCard, chosen: str | None) -> KnowledgeGrade:
+    """Only what the document decides: which line is nearest (or that none covers the case)."""
+    return KnowledgeGrade(chosen=chosen, answer=judgement_call_answer(card))
