@@ -22,7 +22,7 @@ from quiz.model.rulesets import Ruleset
 from quiz.model.themes import Theme, ThemeFile
 from quiz.content.yaml_source import YamlProblem, locate, parse_yaml
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 RULESETS_DIR = PROJECT_ROOT / "rulesets"
 SCENARIOS_DIR = PROJECT_ROOT / "scenarios"
 SOURCES_DIR_NAME = "sources"

@@ -20,12 +20,12 @@ from quiz.model.cards import Card
 from quiz.content.packs import content_dir
 from quiz.model.errors import Problem
 from quiz.content.loader import FINGERPRINT_MEMO, PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, Content, fingerprint, load_content
-from quiz.training.answering import category_keys, remember_category_keys
+from quiz.content.categories import category_keys, remember_category_keys
 from quiz.model.rulesets import Ruleset
 from quiz.model.themes import Theme
 
 FORMAT = 3
-CODE_DIR = Path(__file__).resolve().parent
+CODE_DIR = Path(__file__).resolve().parents[1]  # the whole quiz package: a snapshot is for one version of the app
 DEFAULT_DIR = PROJECT_ROOT / "data" / "cache"
 PREFIX = "content-"
 KEEP = 4  # snapshots kept: one per content folder or app version a server has recently used

@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # imported where a frame is built: answering a card never nee
     import pandas as pd
 
 SCHEMA_VERSION = 2
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 URL_VARIABLE = "QUIZ_DATABASE_URL"
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON")
 PREPARE_TRIES = 5  # app servers starting together on an empty database race to create it

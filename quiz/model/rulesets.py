@@ -61,9 +61,18 @@ class Penalty(StrictModel):
     citation: Citation
 
 
+KNOWLEDGE_CATEGORY = "knowledge"  # reserved: the category of cards no infraction's category fits
+
+
 class Category(StrictModel):
     id: Id = _id_field()
     name: Text
+
+    @model_validator(mode="after")
+    def _not_reserved(self) -> "Category":
+        if self.id == KNOWLEDGE_CATEGORY:
+            raise ValueError(f"{KNOWLEDGE_CATEGORY!r} is reserved for knowledge cards; give the category another id")
+        return self
 
 
 class Fix(StrictModel):

@@ -13,7 +13,7 @@ from quiz import stats
 
 from quiz.report import statistics as stats_sql
 from quiz.content.loader import Content
-from quiz.training.answering import KNOWLEDGE_CATEGORY
+from quiz.content.categories import category_key
 from quiz.db.store import Store
 
 
@@ -25,19 +25,9 @@ def attempts_in(attempts: pd.DataFrame, rulesets: Iterable[str]) -> pd.DataFrame
 def progress_frame(attempts: pd.DataFrame, rulesets: Iterable[str]) -> pd.DataFrame:
     """The attempts of the chosen games, with a ``category_key`` of ``ruleset/category``."""
     frame = attempts_in(attempts, rulesets).copy()
-    frame["category_key"] = frame["ruleset"] + "/" + frame["category"].fillna(KNOWLEDGE_CATEGORY)
+    frame["category_key"] = [category_key(r, c if isinstance(c, str) else None)
+                             for r, c in zip(frame["ruleset"], frame["category"])]
     return frame
-
-
-def category_labels(content: Content, language: str, knowledge: str) -> dict[str, str]:
-    """``ruleset/category`` -> "Game › Category" in ``language``."""
-    labels: dict[str, str] = {}
-    for ruleset in content.rulesets.values():
-        game = ruleset.document.short_name.get(language)
-        for category in ruleset.categories:
-            labels[f"{ruleset.id}/{category.id}"] = f"{game} › {category.name.get(language)}"
-        labels[f"{ruleset.id}/{KNOWLEDGE_CATEGORY}"] = f"{game} › {knowledge}"
-    return labels
 
 
 def penalty_labels(content: Content, language: str) -> dict[str, str]:
@@ -73,7 +63,7 @@ def progress_figures(store: Store, trainee_id: int, rulesets: Iterable[str], tod
         daily=stats_sql.daily_accuracy(store, scope),
         parts=stats_sql.accuracy_by_part(store, scope),
         games=stats_sql.accuracy_by(store, scope, "ruleset"),
-        categories=stats_sql.accuracy_by_category(store, scope, KNOWLEDGE_CATEGORY),
+        categories=stats_sql.accuracy_by_category(store, scope),
         confusion=stats_sql.penalty_confusion(store, scope),
         leniency=stats_sql.leniency(store, scope),
         mistakes=stats_sql.recent_mistakes(store, scope),

@@ -11,7 +11,8 @@ from typing import Any
 from quiz.report import charts
 from quiz.report.i18n import t
 from quiz.content.loader import Content
-from quiz.report.progress import ProgressFigures, category_labels, penalty_labels
+from quiz.content.categories import category_labels
+from quiz.report.progress import ProgressFigures, penalty_labels
 
 CHART_LABELS = ("date", "accuracy", "answered", "rolling", "chosen", "standard", "steps", "count", "lenient", "harsh")
 Spec = dict[str, Any]

@@ -16,6 +16,7 @@ from sqlalchemy import ColumnElement, and_, case, func, select, true
 
 from quiz import stats
 from quiz.model.attempt import RIGHT_RESULTS
+from quiz.content.categories import KNOWLEDGE, category_key
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts
 
@@ -165,17 +166,17 @@ def _empty_attempts() -> pd.DataFrame:
     return attempts_frame([])
 
 
-def accuracy_by_category(store: Store, scope: Scope, knowledge: str = "knowledge") -> pd.DataFrame:
+def accuracy_by_category(store: Store, scope: Scope) -> pd.DataFrame:
     """``category_key, answered, correct, accuracy`` where the key is ``ruleset/category``
     (``ruleset/knowledge`` for knowledge cards), weakest first."""
-    category = func.coalesce(A.category, knowledge)
+    category = func.coalesce(A.category, KNOWLEDGE)
     query = (
         select(A.ruleset, category, func.count(), _right(A.correct))
         .where(scope.where())
         .group_by(A.ruleset, category)
     )
     frame = _frame(store, query, ["ruleset", "category", "answered", "correct"])
-    frame.insert(0, "category_key", frame.pop("ruleset") + "/" + frame.pop("category"))
+    frame.insert(0, "category_key", [category_key(r, c) for r, c in zip(frame.pop("ruleset"), frame.pop("category"))])
     tally = _tally(frame)
     return tally.sort_values(["accuracy", "category_key"], kind="stable", ignore_index=True)
 

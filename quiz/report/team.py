@@ -15,7 +15,7 @@ import pandas as pd
 from sqlalchemy import Boolean, ColumnElement, Engine, Integer, case, column, false, func, inspect, select, table, true
 from sqlalchemy.engine import Connection
 
-from quiz.training.answering import KNOWLEDGE_CATEGORY
+from quiz.content.categories import KNOWLEDGE, category_key
 from quiz.db.tables import attempts, trainees
 
 RECENT_WINDOW = timedelta(days=7)
@@ -91,7 +91,7 @@ def weakest_categories(
     knowledge cards count as the category ``knowledge``. Ties go to the category with more
     answers, then to the key.
     """
-    category = func.coalesce(attempts.c.category, KNOWLEDGE_CATEGORY)
+    category = func.coalesce(attempts.c.category, KNOWLEDGE)
     query = (
         select(
             attempts.c.trainee_id,
@@ -109,7 +109,7 @@ def weakest_categories(
     ranked: dict[int, list[tuple[float, int, str]]] = {}
     for trainee_id, ruleset, category_id, answered, correct in rows:
         if correct < answered:
-            ranked.setdefault(trainee_id, []).append((correct / answered, -answered, f"{ruleset}/{category_id}"))
+            ranked.setdefault(trainee_id, []).append((correct / answered, -answered, category_key(ruleset, category_id)))
     return {tid: [key for *_, key in sorted(items)[:limit]] for tid, items in ranked.items()}
 
 

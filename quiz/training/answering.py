@@ -16,12 +16,12 @@ from quiz.training.grading import (
     grade_knowledge,
     grade_scenario,
 )
+from quiz.content.categories import card_category, category_keys
 from quiz.content.loader import Content
 from quiz.rules.outcomes import can_name_both_players
 from quiz.rules.variants import CardShowing, seed_facts, show_card, stored_values
 from quiz.model.verdict import Verdict
 
-KNOWLEDGE_CATEGORY = "knowledge"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,32 +71,6 @@ def verdict_for(content: Content, card: ScenarioCard, showing: CardShowing | Non
     """The engine's verdict on the card as shown (by default its showing of the default seed)."""
     facts = showing.facts if showing is not None else seed_facts(card)
     return judge(content.rulesets[card.ruleset], card.infraction, facts)
-
-
-def card_category(content: Content, card: AnyCard) -> str:
-    """The category a card is practised under: its judged (or nearest) infraction's, or ``knowledge``."""
-    ruleset = content.rulesets[card.ruleset]
-    if isinstance(card, KnowledgeCard):
-        return KNOWLEDGE_CATEGORY
-    infraction_id = card.nearest if isinstance(card, JudgementCallCard) else verdict_for(content, card).infraction
-    infraction = ruleset.infraction(infraction_id or "")
-    return infraction.category if infraction else KNOWLEDGE_CATEGORY
-
-
-CATEGORY_KEYS_MEMO = "card_category_keys"
-
-
-def category_keys(content: Content) -> dict[str, str]:
-    """Card id -> ``ruleset/category`` (``ruleset/knowledge`` for knowledge cards), computed
-    once (it judges every card; a content snapshot brings it along, see ``remember_category_keys``)."""
-    return content.memo(CATEGORY_KEYS_MEMO, lambda: {
-        card.id: f"{card.ruleset}/{card_category(content, card)}" for card in content.cards.values()
-    })
-
-
-def remember_category_keys(content: Content, keys: dict[str, str]) -> None:
-    """Give ``content`` the category keys computed earlier for the very same content."""
-    content.memo(CATEGORY_KEYS_MEMO, lambda: dict(keys))
 
 
 def card_pool(content: Content, rulesets: Iterable[str], categories: Iterable[str] | None = None) -> list[str]:

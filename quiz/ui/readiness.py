@@ -11,7 +11,7 @@ from quiz.training import scheduling as review
 from quiz.db import reviews as review_store
 from quiz.model.attempt import utc_now
 from quiz.training.answering import card_pool, category_keys
-from quiz.report.progress import category_labels
+from quiz.content.categories import category_labels
 from quiz.db.store import Trainee
 from quiz.ui.shell import Shell
 

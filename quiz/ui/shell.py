@@ -15,7 +15,8 @@ from quiz.model.attempt import utc_now
 from quiz.report.i18n import pick_language, t
 from quiz.content.loader import Content
 from quiz.ui.lru import LruCache
-from quiz.training.answering import KNOWLEDGE_CATEGORY, card_pool
+from quiz.content.categories import category_labels, split_key
+from quiz.training.answering import card_pool
 from quiz.db.reviews import due_count
 from quiz.db.store import Store, Trainee
 from quiz.model.text import LANGUAGES
@@ -45,10 +46,6 @@ class Shell:
 
     def t(self, key: str, **values: object) -> str:
         return t(key, self.language, **values)
-
-
-def category_key(ruleset_id: str, category_id: str) -> str:
-    return f"{ruleset_id}/{category_id}"
 
 
 def render_sidebar() -> Shell:
@@ -120,18 +117,10 @@ def _rulesets(content: Content, language: str) -> list[str]:
 
 
 def _categories(content: Content, rulesets: list[str], language: str) -> list[str]:
-    options: list[str] = []
-    labels: dict[str, str] = {}
-    for rid in rulesets:
-        ruleset = content.rulesets[rid]
-        short = ruleset.document.short_name.get(language)
-        for category in ruleset.categories:
-            key = category_key(rid, category.id)
-            options.append(key)
-            labels[key] = f"{short} › {category.name.get(language)}"
-        key = category_key(rid, KNOWLEDGE_CATEGORY)
-        options.append(key)
-        labels[key] = f"{short} › {t('shell.knowledge', language)}"
+    chosen_games = set(rulesets)
+    labels = {key: label for key, label in category_labels(content, language, t("shell.knowledge", language)).items()
+              if split_key(key)[0] in chosen_games}
+    options = list(labels)
     if "categories" in st.session_state:  # drop choices of games no longer selected
         st.session_state["categories"] = [c for c in st.session_state["categories"] if c in labels]
     chosen = st.multiselect(

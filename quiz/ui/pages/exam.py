@@ -19,7 +19,7 @@ from quiz.training.exams import CUSTOM, MINUTES_RANGE, PASS_PERCENT_RANGE, QUEST
 from quiz.training.exams import answers_by_card, clock_text, draw_exam, next_unanswered, time_left
 from quiz.ui.markdown import escape_markdown
 from quiz.training.answering import answer_card, card_pool
-from quiz.report.progress import category_labels
+from quiz.content.categories import category_labels
 from quiz.ui import answering, exam_widgets, widgets
 from quiz.ui import shell as shell_module
 from quiz.rules.variants import CardShowing, show_card

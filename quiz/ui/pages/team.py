@@ -13,7 +13,7 @@ from quiz.report.i18n import t
 from quiz.content.loader import Content
 from quiz.db.store import Store
 from quiz.ui.markdown import escape_markdown
-from quiz.report.progress import category_labels
+from quiz.content.categories import category_labels
 from quiz.report.team import card_statistics, team_overview
 from quiz.report.csv_export import csv_bytes
 from quiz.report.team_tables import card_table, overview_table
