@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: setup run test browser validate clean
+.PHONY: setup run test test-fast check browser validate clean
 
 setup: $(STAMP)
 
@@ -23,8 +23,19 @@ run: setup
 validate: setup
 	$(BIN)/python -m quiz validate
 
-test: setup browser
+# The house rules, kept by tools: the stages' layering, only quiz.ui imports streamlit, the
+# product never imports the benchmark (import-linter); types (mypy); lint (ruff).
+check: setup
+	$(BIN)/lint-imports
+	$(BIN)/mypy
+	$(BIN)/ruff check quiz quizbench tests app.py
+
+test: check browser
 	bash scripts/with-postgres.sh $(BIN)/python -m pytest
+
+# The fast suite: no browser, no reliability runs, no PostgreSQL, no minutes-long tools.
+test-fast: setup
+	$(BIN)/python -m pytest -m "not e2e and not reliability and not postgres and not slow" -q
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

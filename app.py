@@ -17,12 +17,32 @@ shell = render_sidebar()
 navigation = st.navigation(
     [
         st.Page(PAGES / "practice.py", title=t("nav.practice", shell.language), icon=":material/style:", default=True),
-        st.Page(PAGES / "review.py", title=t("review.nav", shell.language), icon=":material/event_repeat:", url_path="review"),
+        st.Page(
+            PAGES / "review.py",
+            title=t("review.nav", shell.language),
+            icon=":material/event_repeat:",
+            url_path="review",
+        ),
         st.Page(PAGES / "exam.py", title=t("exam.nav", shell.language), icon=":material/timer:", url_path="exam"),
-        st.Page(PAGES / "progress.py", title=t("nav.progress", shell.language), icon=":material/monitoring:", url_path="progress"),
-        st.Page(PAGES / "reference.py", title=t("nav.reference", shell.language), icon=":material/menu_book:", url_path="reference"),
+        st.Page(
+            PAGES / "progress.py",
+            title=t("nav.progress", shell.language),
+            icon=":material/monitoring:",
+            url_path="progress",
+        ),
+        st.Page(
+            PAGES / "reference.py",
+            title=t("nav.reference", shell.language),
+            icon=":material/menu_book:",
+            url_path="reference",
+        ),
         st.Page(PAGES / "team.py", title=t("nav.team", shell.language), icon=":material/groups:", url_path="team"),
-        st.Page(PAGES / "content.py", title=t("nav.content", shell.language), icon=":material/upload_file:", url_path="content"),
+        st.Page(
+            PAGES / "content.py",
+            title=t("nav.content", shell.language),
+            icon=":material/upload_file:",
+            url_path="content",
+        ),
     ],
     position="top",
 )

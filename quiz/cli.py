@@ -1,4 +1,4 @@
-"""Command line: ``python -m quiz validate|coverage|verdict|schema|bench|set-pin|regrade``."""
+"""Command line: ``python -m quiz validate|coverage|verdict|schema|set-pin|regrade``."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Sequence
 
 from quiz.content.coverage import coverage
-from quiz.rules.engine import judge
-from quiz.model.errors import QuizError
-from quiz.training.presets import PRESETS_PATH, load_presets
 from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
+from quiz.model.errors import QuizError
+from quiz.rules.engine import judge
+from quiz.training.presets import PRESETS_PATH, load_presets
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -28,20 +28,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     verdict.add_argument("infraction")
     verdict.add_argument("facts", nargs="*", metavar="fact=value")
     commands.add_parser("schema", help="write the JSON Schemas to schemas/")
-    bench = commands.add_parser("bench", help="measure the app at scale against floors")
-    bench.add_argument("--quick", action="store_true", help="small sizes, for CI")
-    bench.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
-    bench.add_argument("--database-url", metavar="URL",
-                       help="write the history to this database (PostgreSQL: a scratch database on that server)")
     set_pin = commands.add_parser("set-pin", help="give a trainee a new PIN (the trainee is added if new)")
     set_pin.add_argument("name")
-    set_pin.add_argument("--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)")
+    set_pin.add_argument(
+        "--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)"
+    )
     regrade = commands.add_parser("regrade", help="re-grade stored answers under today's content")
     regrade.add_argument("--dry-run", action="store_true", help="report what would change, change nothing")
-    regrade.add_argument("--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)")
+    regrade.add_argument(
+        "--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)"
+    )
     regrade.add_argument("--top", type=int, default=20, metavar="N", help="cards and trainees listed (default: 20)")
     args = parser.parse_args(argv)
-    handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "schema": _schema, "bench": _bench,
+    handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "schema": _schema,
                "set-pin": _set_pin, "regrade": _regrade}
     return handler[args.command](args)
 
@@ -98,20 +97,11 @@ def _schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _bench(args: argparse.Namespace) -> int:
-    from quiz.bench.run import report, run_bench
-
-    figures = run_bench(quick=args.quick, json_path=args.json, log=lambda m: print(m, file=sys.stderr),
-                        database_url=args.database_url)
-    print(report(figures))
-    return EXIT_OK
-
-
 def _set_pin(args: argparse.Namespace) -> int:
     """Read the PIN twice from the terminal (or once per line from a pipe) and store its hash."""
+    from quiz.access.accounts import set_pin
     from quiz.access.pins import check_new_pin
     from quiz.db.store import Store, valid_name
-    from quiz.access.accounts import set_pin
 
     first, second = _read_secret("New PIN: "), _read_secret("Same PIN again: ")
     if first != second:
@@ -138,9 +128,9 @@ def _regrade(args: argparse.Namespace) -> int:
     """Re-grade every stored answer under the content the app serves (the same folders and
     environment: shipped cards and imported packs) and print what changed, or with
     ``--dry-run`` what would."""
+    from quiz.content.snapshot import load_served_content as app_content  # the app's content, as it loads it
     from quiz.db.regrade import apply_regrade, plan_regrade, report_lines
     from quiz.db.store import SCHEMA_VERSION, Store, stored_schema_version
-    from quiz.content.snapshot import load_served_content as app_content  # the app's content, as it loads it
 
     content = app_content()
     if content.problems:

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy.exc import IntegrityError
 
 from quiz.db import reviews as review_store
 from quiz.db.answers import save_answer
+from quiz.db.store import Store
 from quiz.model.attempt import AttemptRecord
 from quiz.training.scheduling import next_schedule
-from quiz.db.store import Store
 
-T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 
 
 def answer(trainee_id: int, correct: bool, when: datetime, card_id: str = "pkm-k-cut-vs-shuffle") -> AttemptRecord:

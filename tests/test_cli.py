@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from datetime import UTC
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,9 +98,9 @@ def test_validate_checks_the_exam_presets(tmp_path, monkeypatch, capsys):
 
 
 def test_set_pin_gives_a_trainee_a_pin_they_sign_in_with(tmp_path):
-    from quiz.db.store import Store
     from quiz.access.accounts import name_throttles, sign_in
     from quiz.access.throttles import LoginThrottle
+    from quiz.db.store import Store
 
     url = f"sqlite:///{tmp_path / 'quiz.db'}"
     setup = Store(url)
@@ -132,7 +133,7 @@ def test_set_pin_changes_nothing_when_the_pins_differ_or_break_the_rule(tmp_path
 def test_regrade_reports_on_a_database_of_the_first_release_then_credits_the_right_answer(tmp_path):
     """A version-1 database (no drawn values, no fingerprints) whose stored key of a shipped
     knowledge card is out of date: the dry run reports and changes nothing, the run credits it."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from sqlalchemy import MetaData, create_engine, select
 
@@ -147,7 +148,7 @@ def test_regrade_reports_on_a_database_of_the_first_release_then_credits_the_rig
     old = MetaData()
     version, trainees, old_attempts = (
         version_1_table(old, name) for name in ("schema_version", "trainees", "attempts"))
-    when = datetime(2025, 1, 5, 10, tzinfo=timezone.utc)
+    when = datetime(2025, 1, 5, 10, tzinfo=UTC)
     old.create_all(engine)
     with engine.begin() as conn:
         conn.execute(version.insert().values(id=1, version=1))

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quiz.rules.conditions import All, Any_, ConditionError, Not, parse_condition
-from quiz.rules.conditions import Test as Comparison  # not "Test*": pytest would try to collect it
 from quiz.model.facts import FactSpec
 from quiz.model.text import Text
+from quiz.rules.conditions import All, Any_, ConditionError, Not, parse_condition
+from quiz.rules.conditions import Test as Comparison  # not "Test*": pytest would try to collect it
 
 FACTS = {
     spec.id: spec

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from quiz.content.coverage import coverage
-from quiz.rules.engine import judge
 from quiz.content.ruleset_checks import citation_problems
+from quiz.rules.engine import judge
 from quiz.rules.variants import possible_facts
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from quiz.content.loader import SCENARIOS_DIR, load_content
 from quiz.content.packs import (
     CONTENT_DIR_ENV,
     DEFAULT_CONTENT_DIR,
@@ -17,7 +18,6 @@ from quiz.content.packs import (
     problems_frame,
 )
 from quiz.model.errors import Problem
-from quiz.content.loader import SCENARIOS_DIR, load_content
 from tests.pack_files import knowledge, scenario, zip_of
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from quiz.content import snapshot as content_snapshot
+from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
 from quiz.content.snapshot import load_content_snapshotted
 from quiz.rules.engine import judge
-from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
 
 
 @pytest.fixture

@@ -18,10 +18,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from quiz.db.store import attempts_frame
 from quiz.model.attempt import AttemptRecord
 from quiz.report.csv_export import csv_bytes, runs_as_formula
 from quiz.report.progress import attempts_in
-from quiz.db.store import attempts_frame
 from quiz.report.team_tables import overview_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +58,7 @@ def test_the_pages_write_csv_only_through_csv_bytes():
         ["git", "grep", "-n", "-e", "to_csv", "-e", "csv.writer", "--", "quiz", "app.py"],
         cwd=ROOT, capture_output=True, text=True, check=False,
     ).stdout.splitlines()
-    assert [line.split(":")[0] for line in found] == ["quiz/csv_export.py"], found
+    assert [line.split(":")[0] for line in found] == ["quiz/report/csv_export.py"], found
     pages = (ROOT / "quiz/ui/pages/team.py").read_text() + (ROOT / "quiz/ui/progress_panel.py").read_text()
     assert pages.count("csv_bytes(") >= 2
 
@@ -114,7 +114,7 @@ def test_progress_answers_of_hostile_text():
         trainee_id=1, card_id="late", ruleset="yugioh-ocg", category="tardiness", card_kind="scenario",
         chosen_infraction="tardiness", standard_infraction="tardiness", chosen_penalty="warning",
         standard_penalty="game_loss", correct=False, penalty_steps=-2, seconds=3.5,
-        answered_at=dt.datetime(2024, 5, 1, tzinfo=dt.timezone.utc),
+        answered_at=dt.datetime(2024, 5, 1, tzinfo=dt.UTC),
     )
     records = [dataclasses.replace(base, card_id=text, chosen_penalty=text) for text in HOSTILE]
     frame = attempts_in(attempts_frame([{"id": n, **dataclasses.asdict(r)} for n, r in enumerate(records)]),

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from quiz.rules.engine import judge
 from quiz.model.errors import FactError, UndecidedCaseError, UnknownIdError
+from quiz.rules.engine import judge
 
 SOURCES = Path(__file__).resolve().parent.parent / "rulesets" / "sources"
 YGO_SEED = (SOURCES / "000_3dbd1793d2ab97b4.txt").read_text(encoding="utf-8").splitlines()
@@ -485,8 +485,8 @@ def test_pokemon_heavier_penalties_never_escalate(pkm):
 
 def test_pokemon_prizes_are_never_required(pkm):
     """Line 30: the opponent *may* take Prize cards: in no case of any infraction is it required."""
-    from quiz.rules.outcomes import cases
     from quiz.model.verdict import Verdict
+    from quiz.rules.outcomes import cases
 
     assert "引くことができる" in PKM_SEED[29]
     seen = 0

@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quiz.rules.engine import judge
-from quiz.model.errors import UndecidedCaseError
 from quiz.content.loader import load_content
+from quiz.model.errors import UndecidedCaseError
+from quiz.rules.engine import judge
 
 CONTENT = load_content(card_paths=[])
 RULESETS = list(CONTENT.rulesets.values())

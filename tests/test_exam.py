@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from quiz.model.attempt import AttemptRecord
+from quiz.training.answering import card_pool
 from quiz.training.exams import (
     Exam,
     ExamSpec,
@@ -28,9 +29,8 @@ from quiz.training.exams import (
     time_left,
 )
 from quiz.training.presets import PRESETS_FILE, load_presets
-from quiz.training.answering import card_pool
 
-START = datetime(2025, 3, 1, 10, 0, tzinfo=timezone.utc)
+START = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
 
 
 def make_exam(card_ids: list[str], minutes: int = 30, pass_percent: int = 80, **changes) -> Exam:

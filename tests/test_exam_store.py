@@ -7,8 +7,6 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from quiz.model.attempt import AttemptRecord
-from quiz.training.exams import ExamSpec
 from quiz.db.exams import (
     ExamInProgressError,
     close_expired,
@@ -21,6 +19,8 @@ from quiz.db.exams import (
     start_exam,
 )
 from quiz.db.store import Store
+from quiz.model.attempt import AttemptRecord
+from quiz.training.exams import ExamSpec
 
 JST = timezone(timedelta(hours=9))
 START = datetime(2025, 3, 1, 19, 0, tzinfo=JST)
@@ -125,7 +125,7 @@ def test_of_answers_to_one_question_given_at_the_same_moment_only_one_is_stored(
         barrier = threading.Barrier(sessions)
         outcomes: list[bool] = []
 
-        def give(correct: bool) -> None:
+        def give(correct: bool, barrier=barrier, exam=exam, attempt_round=attempt_round, outcomes=outcomes) -> None:
             barrier.wait()
             record = answer(trainee_id, exam.id, "ygo-a", correct, 60 * attempt_round + 1)
             outcomes.append(save_exam_answer(store, record, at(60 * attempt_round + 1)))

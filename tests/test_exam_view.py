@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pandas as pd
 
 from quiz.model.attempt import AttemptRecord
-from quiz.training.exams import Exam, ExamSpec, deadline_for
-from quiz.training.exam_results import HISTORY_TABLE_COLUMNS, exam_questions, history_table
-from quiz.training.grading import ScenarioAnswer
 from quiz.model.cards import JudgementCallCard
-from quiz.training.answering import answer_card, answer_knowledge, answer_scenario, asks_players, verdict_for
 from quiz.rules.variants import show_card
+from quiz.training.answering import answer_card, answer_knowledge, answer_scenario, asks_players, verdict_for
+from quiz.training.exam_results import HISTORY_TABLE_COLUMNS, exam_questions, history_table
+from quiz.training.exams import Exam, ExamSpec, deadline_for
+from quiz.training.grading import ScenarioAnswer
 
-START = datetime(2025, 3, 1, 10, 0, tzinfo=timezone.utc)
+START = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
 VARIANT = "ygo-variant-tardiness-empty-seat"
 
 

@@ -7,7 +7,13 @@ import pytest
 
 from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard
 from quiz.rules.engine import judge
-from quiz.training.grading import ScenarioAnswer, grade_judgement_call, grade_knowledge, grade_scenario, judgement_call_answer
+from quiz.training.grading import (
+    ScenarioAnswer,
+    grade_judgement_call,
+    grade_knowledge,
+    grade_scenario,
+    judgement_call_answer,
+)
 
 
 def test_all_parts_right(ygo):

@@ -9,16 +9,23 @@ from sqlalchemy import event, insert
 
 from quiz.access import pins as pin_module
 from quiz.access import supervisor as supervisor_auth
-from quiz.model.attempt import utc_now
-from quiz.access.throttles import LoginThrottle
-from quiz.access.pins import PinRuleError
-from quiz.db.store import NameRuleError, name_key, valid_name
-from quiz.access.supervisor import attempt_login, supervisor_throttle
-from quiz.db.tables import trainees
 from quiz.access.accounts import (
-    NameTakenError, add_trainee, change_pin, look_alike_groups, name_throttles, set_pin, sign_in, throttle_key,
+    NameTakenError,
+    add_trainee,
+    change_pin,
+    look_alike_groups,
+    name_throttles,
+    set_pin,
+    sign_in,
+    throttle_key,
     visible_name,
 )
+from quiz.access.pins import PinRuleError
+from quiz.access.supervisor import attempt_login, supervisor_throttle
+from quiz.access.throttles import LoginThrottle
+from quiz.db.store import NameRuleError, name_key, valid_name
+from quiz.db.tables import trainees
+from quiz.model.attempt import utc_now
 
 PIN = "2468"
 HUGE = "x" * (8 * 2**20)  # 8 MiB, as a websocket client can send it

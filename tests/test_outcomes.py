@@ -11,16 +11,17 @@ reads), so they do not rest on the cut points the queries use.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quiz.rules.engine import compile_ruleset, judge
-from quiz.model.errors import UndecidedCaseError
-from quiz.rules.explain import explain_penalty
 from quiz.content.loader import load_content
+from quiz.model.errors import UndecidedCaseError
+from quiz.model.verdict import Verdict
+from quiz.rules.engine import compile_ruleset, judge
+from quiz.rules.explain import explain_penalty
 from quiz.rules.outcomes import (
     can_name_both_players,
     cases,
@@ -33,7 +34,6 @@ from quiz.rules.outcomes import (
     sample_values,
 )
 from quiz.rules.variants import possible_facts
-from quiz.model.verdict import Verdict
 
 CONTENT = load_content()
 RULESETS = dict(CONTENT.rulesets)
@@ -77,7 +77,7 @@ def _path_facts(ruleset, infraction: str) -> set[str]:
     return names
 
 
-@lru_cache(maxsize=None)
+@cache
 def grid(ruleset_id: str, infraction: str) -> tuple[tuple[dict, tuple], ...]:
     """(facts, outcome) for every combination of a plain grid of values."""
     ruleset = RULESETS[ruleset_id]

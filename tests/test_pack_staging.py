@@ -18,9 +18,16 @@ from pathlib import Path
 import pytest
 
 import quiz.content.packs as content_pack
-from quiz.content.packs import STAGING_GRACE_S, STAGING_PREFIX, check_pack, clean_staging, existing_card_ids, import_pack
-from quiz.content.packs import imported_packs
 from quiz.content.loader import RULESETS_DIR, card_files, load_content
+from quiz.content.packs import (
+    STAGING_GRACE_S,
+    STAGING_PREFIX,
+    check_pack,
+    clean_staging,
+    existing_card_ids,
+    import_pack,
+    imported_packs,
+)
 from tests.pack_files import knowledge, scenario, zip_of
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from quiz.training.grading import ScenarioAnswer
-from quiz.training.answering import answer_scenario, verdict_for
 from quiz.rules.variants import show_card
+from quiz.training.answering import answer_scenario, verdict_for
+from quiz.training.grading import ScenarioAnswer
 
 TARDINESS_VARIANT = "ygo-variant-tardiness-empty-seat"
 

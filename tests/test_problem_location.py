@@ -14,8 +14,8 @@ import yaml
 
 import quiz.content.packs as content_pack
 from quiz.content import yaml_source
-from quiz.content.packs import check_pack, import_pack
 from quiz.content.loader import RULESETS_DIR, load_content
+from quiz.content.packs import check_pack, import_pack
 from quiz.content.uploads import UploadLimits
 from tests.pack_files import SCENARIO, zip_of
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from quiz.model.attempt import AttemptRecord
-from quiz.report.progress_charts import progress_charts
-from quiz.report.progress import progress_figures
 from quiz.db.store import Store
+from quiz.model.attempt import AttemptRecord
+from quiz.report.progress import progress_figures
+from quiz.report.progress_charts import progress_charts
 
 RULESETS = ("yugioh-ocg", "pokemon-card-ja")
 
@@ -26,7 +26,7 @@ def test_charts_show_the_figures_in_the_language(db_url, content):
                                penalty_steps=-1, correct=False, seconds=5.0))
     store.record(AttemptRecord(trainee_id=trainee, card_id="k1", ruleset="pokemon-card-ja", category=None,
                                card_kind="knowledge", correct=True, seconds=5.0))
-    figures = progress_figures(store, trainee, RULESETS, dt.datetime.now(dt.timezone.utc).date())
+    figures = progress_figures(store, trainee, RULESETS, dt.datetime.now(dt.UTC).date())
     english = progress_charts(figures, content, "en")
     parts = {row["part"]: row["accuracy"] for row in _data(english["by_part"])}
     assert parts == {"Infraction": 1.0, "Penalty": 0.0, "Fix": 1.0}
@@ -45,7 +45,7 @@ def test_nothing_to_draw_is_none(db_url, content):
     trainee = store.trainee("Ben").id
     store.record(AttemptRecord(trainee_id=trainee, card_id="k1", ruleset="pokemon-card-ja", category=None,
                                card_kind="knowledge", correct=True, seconds=5.0))
-    figures = progress_figures(store, trainee, RULESETS, dt.datetime.now(dt.timezone.utc).date())
+    figures = progress_figures(store, trainee, RULESETS, dt.datetime.now(dt.UTC).date())
     specs = progress_charts(figures, content, "en")
     assert specs["confusion"] is None and specs["leniency"] is None and specs["over_time"] is not None
     store.dispose()

@@ -5,23 +5,17 @@ again as it was shown is left alone."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from textwrap import dedent
 
 import pytest
 from sqlalchemy import func, select
 
-from quiz.db import regrade as regrade_module
-from quiz.report import statistics as stats_sql
-from quiz.db.answers import save_answer
-from quiz.model.attempt import AttemptRecord
-from quiz.model.errors import UndecidedCaseError
-from quiz.training.exams import ExamSpec
-from quiz.db.exams import get_exam, hand_in, save_exam_answer, start_exam
-from quiz.training.grading import ScenarioAnswer
 from quiz.content.loader import Content, load_content
-from quiz.training.answering import answer_card
+from quiz.db import regrade as regrade_module
+from quiz.db.answers import save_answer
+from quiz.db.exams import get_exam, hand_in, save_exam_answer, start_exam
 from quiz.db.regrade import (
     GRADE_FIELDS,
     RegradeReport,
@@ -33,9 +27,15 @@ from quiz.db.regrade import (
 )
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades
+from quiz.model.attempt import AttemptRecord
+from quiz.model.errors import UndecidedCaseError
+from quiz.report import statistics as stats_sql
 from quiz.rules.variants import show_card, stored_values
+from quiz.training.answering import answer_card
+from quiz.training.exams import ExamSpec
+from quiz.training.grading import ScenarioAnswer
 
-T0 = datetime(2025, 4, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 4, 1, 9, 0, tzinfo=UTC)
 PRIZE = "rg-forgot-prize-after-warning"
 VARIANT = "rg-variant-card-revealed"
 QUESTION = "rg-knowledge"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from fsrs import Card, Rating, State
@@ -22,7 +22,7 @@ from quiz.training.scheduling import (
     wait,
 )
 
-T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 JST = timezone(timedelta(hours=9))
 
 

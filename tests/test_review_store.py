@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from sqlalchemy import func, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from quiz.db import reviews as review_store
-from quiz.training.scheduling import next_schedule
 from quiz.db.store import Store
 from quiz.db.tables import review_schedules
+from quiz.training.scheduling import next_schedule
 
-T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 
 
 def review(store: Store, trainee_id: int, card_id: str, correct: bool, when: datetime) -> None:
@@ -36,7 +36,7 @@ def test_a_schedule_round_trips_with_every_field(store: Store) -> None:
     got = review_store.schedule(store, trainee.id, "card-1")
 
     assert got == expected  # stability, difficulty, state, step, due and last review
-    assert got.due.tzinfo == timezone.utc
+    assert got.due.tzinfo == UTC
     with store.engine.connect() as conn:
         due, last = conn.execute(select(review_schedules.c.due, review_schedules.c.last_review)).one()
     assert (due, last) == (expected.due, expected.last_review)  # the query columns match the JSON

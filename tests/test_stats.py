@@ -7,14 +7,14 @@ Each test runs on two frames of the same attempts: the typed frame the store ret
 from __future__ import annotations
 
 from dataclasses import asdict
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import pandas as pd
 import pytest
 
 from quiz import stats
-from quiz.model.attempt import AttemptRecord
 from quiz.db.store import FRAME_COLUMNS, Store, attempts_frame
+from quiz.model.attempt import AttemptRecord
 
 
 def answer(day: int, correct: bool = True, *, card: str = "c", hour: int = 12, **fields) -> AttemptRecord:
@@ -29,7 +29,7 @@ def answer(day: int, correct: bool = True, *, card: str = "c", hour: int = 12, *
         standard_penalty="warning",
         correct=correct,
         seconds=10.0,
-        answered_at=datetime(2024, 5, day, hour, tzinfo=timezone.utc),
+        answered_at=datetime(2024, 5, day, hour, tzinfo=UTC),
     )
     return AttemptRecord(**(values | fields))
 

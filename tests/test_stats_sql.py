@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
-from sqlalchemy import insert
-
 import datetime as dt
 import random
+from datetime import datetime
 
 import pandas as pd
 import pytest
+from sqlalchemy import insert
 
 from quiz import stats
-
-from quiz.report import statistics as stats_sql
+from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades
 from quiz.model.attempt import AttemptRecord
-from quiz.db.store import Store
+from quiz.report import statistics as stats_sql
 
 TODAY = dt.date(2026, 3, 20)
 LADDER = ["caution", "warning", "duel_loss", "match_loss"]
@@ -29,7 +26,7 @@ def history(db_url):
     store = Store(db_url)
     rng = random.Random(5)
     ids = [store.trainee("Aiko").id, store.trainee("Ben").id]
-    for n in range(400):
+    for _ in range(400):
         standard = rng.choice(LADDER)
         chosen = rng.choice(LADDER + [standard] * 3)
         knowledge = rng.random() < 0.15
@@ -46,7 +43,7 @@ def history(db_url):
             fixes_result=None if knowledge else rng.choice(["correct", "wrong"]),
             penalty_steps=None if knowledge else steps,
             correct=rng.random() < 0.6, seconds=3.0,
-            answered_at=dt.datetime(2026, 2, 8, tzinfo=dt.timezone.utc)
+            answered_at=dt.datetime(2026, 2, 8, tzinfo=dt.UTC)
             + dt.timedelta(days=rng.choice(list(range(0, 40, 1)) + [41, 41]), hours=rng.uniform(0, 23.9)),
         ))
     yield store, ids
@@ -133,7 +130,7 @@ def test_version_changes_with_a_regrade(history):
     attempt_id = int(store.attempts(ids[0])["id"].max())
     with store.engine.begin() as conn:
         conn.execute(insert(attempt_regrades).values(
-            attempt_id=attempt_id, regraded_at=datetime.now(timezone.utc), from_fingerprint="a", to_fingerprint="b",
+            attempt_id=attempt_id, regraded_at=datetime.now(dt.UTC), from_fingerprint="a", to_fingerprint="b",
             correct=False, standard_fixes=(),
         ))
     after = stats_sql.version(store, scope)

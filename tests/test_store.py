@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pandas as pd
@@ -11,12 +11,12 @@ import pytest
 from sqlalchemy import Column, MetaData, Table, UniqueConstraint, create_engine, inspect, select
 from sqlalchemy.exc import IntegrityError
 
-from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
-from quiz.model.cards import Choice, KnowledgeCard, ScenarioCard
-from quiz.training.presets import ExamPreset
-from quiz.model.rulesets import ID_MAX, Category, Infraction, Penalty, Ruleset
 from quiz.db.store import SCHEMA_VERSION, SchemaVersionError, Store, database_url, stored_schema_version
 from quiz.db.tables import COLUMNS_ADDED, metadata, schema_version
+from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
+from quiz.model.cards import Choice, KnowledgeCard, ScenarioCard
+from quiz.model.rulesets import ID_MAX, Category, Infraction, Penalty, Ruleset
+from quiz.training.presets import ExamPreset
 
 JST = timezone(timedelta(hours=9))
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,7 +68,7 @@ def knowledge(trainee_id: int, **changes) -> AttemptRecord:
         correct_choice="c",
         correct=False,
         seconds=4.0,
-        answered_at=datetime(2024, 5, 2, 9, 0, tzinfo=timezone.utc),
+        answered_at=datetime(2024, 5, 2, 9, 0, tzinfo=UTC),
     )
     return AttemptRecord(**(values | changes))
 
@@ -149,7 +149,7 @@ def test_fixes_are_stored_sorted_and_comma_joined(store: Store) -> None:
 
 def test_attempts_are_ordered_by_time_then_id(store: Store) -> None:
     trainee = store.trainee("Aki")
-    noon = datetime(2024, 5, 3, 12, tzinfo=timezone.utc)
+    noon = datetime(2024, 5, 3, 12, tzinfo=UTC)
     late = store.record(scenario(trainee.id, card_id="late", answered_at=noon + timedelta(hours=1)))
     tie_1 = store.record(scenario(trainee.id, card_id="tie-1", answered_at=noon))
     tie_2 = store.record(scenario(trainee.id, card_id="tie-2", answered_at=noon))
@@ -176,7 +176,7 @@ def test_an_empty_frame_has_every_column(store: Store) -> None:
 
 def test_card_results_are_per_card_oldest_first(store: Store) -> None:
     aki, ken = store.trainee("Aki"), store.trainee("Ken")
-    day = datetime(2024, 5, 1, tzinfo=timezone.utc)
+    day = datetime(2024, 5, 1, tzinfo=UTC)
     # Recorded out of order: card "a" was wrong on day 1 and right on day 2.
     store.record(scenario(aki.id, card_id="a", correct=True, answered_at=day + timedelta(days=1)))
     store.record(scenario(aki.id, card_id="a", correct=False, answered_at=day))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fake_clock import FakeClock
 from quiz.access.supervisor import (
     PASSWORD_ENV,
     PASSWORD_SECRET,
@@ -14,6 +13,7 @@ from quiz.access.supervisor import (
     password_matches,
     unlock_token,
 )
+from tests.fake_clock import FakeClock
 
 
 def test_environment_wins_over_secrets():

@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 from sqlalchemy import Boolean, Column, Integer, MetaData, Table, create_engine, insert
 
-from quiz.model.attempt import AttemptRecord
 from quiz.db.tables import attempts, trainees
+from quiz.model.attempt import AttemptRecord
 from quiz.report.team import card_statistics, team_overview, weakest_categories
 
-NOW = dt.datetime(2024, 5, 20, 12, 0, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2024, 5, 20, 12, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from quiz.report.team import CARD_COLUMNS, OVERVIEW_COLUMNS
 from quiz.report.csv_export import csv_bytes
+from quiz.report.team import CARD_COLUMNS, OVERVIEW_COLUMNS
 from quiz.report.team_tables import CARD_TABLE, OVERVIEW_TABLE, card_table, overview_table, percent
 
 

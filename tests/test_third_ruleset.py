@@ -14,18 +14,18 @@ from pathlib import Path
 
 import pytest
 
-from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard, ScenarioCard
-from quiz.content.snapshot import load_content_snapshotted
 from quiz.content.coverage import branches, coverage
-from quiz.rules.engine import judge
-from quiz.model.errors import FactError, UndecidedCaseError
-from quiz.rules.explain import describe_rule, explain_penalty
-from quiz.training.grading import ScenarioAnswer, grade_scenario
 from quiz.content.loader import load_content
-from quiz.rules.outcomes import can_name_both_players, describe_changes, possible_penalties, route_to_penalty
-from quiz.training.answering import answer_card, asks_players, card_category, card_pool
 from quiz.content.ruleset_checks import check_ruleset
+from quiz.content.snapshot import load_content_snapshotted
+from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.errors import FactError, UndecidedCaseError
+from quiz.rules.engine import judge
+from quiz.rules.explain import describe_rule, explain_penalty
+from quiz.rules.outcomes import can_name_both_players, describe_changes, possible_penalties, route_to_penalty
 from quiz.rules.variants import possible_facts
+from quiz.training.answering import answer_card, asks_players, card_category, card_pool
+from quiz.training.grading import ScenarioAnswer, grade_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 THIRD = ROOT / "tests" / "fixtures" / "third_game"

@@ -15,12 +15,19 @@ import pytest
 import streamlit as st
 
 from quiz.access import pins as pin_module
+from quiz.access.accounts import (
+    LOCK_AFTER,
+    add_trainee,
+    change_pin,
+    lift_lockout,
+    lockout_of,
+    name_throttles,
+    set_pin,
+    sign_in,
+)
+from quiz.access.supervisor import SUPERVISOR_POLICY, attempt_login, supervisor_throttle
 from quiz.access.throttles import LoginThrottle
 from quiz.db.store import Store
-from quiz.access.supervisor import SUPERVISOR_POLICY, attempt_login, supervisor_throttle
-from quiz.access.accounts import (
-    LOCK_AFTER, add_trainee, change_pin, lift_lockout, lockout_of, name_throttles, set_pin, sign_in,
-)
 from tests.fake_clock import FakeClock
 
 PIN = "2468"

@@ -5,12 +5,18 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from quiz.access.throttles import LoginThrottle
-from quiz.access.pins import PinRuleError
-from quiz.db.tables import trainee_pins
 from quiz.access.accounts import (
-    NameTakenError, add_trainee, has_pin, name_throttles, set_pin, sign_in, throttle_key,
+    NameTakenError,
+    add_trainee,
+    has_pin,
+    name_throttles,
+    set_pin,
+    sign_in,
+    throttle_key,
 )
+from quiz.access.pins import PinRuleError
+from quiz.access.throttles import LoginThrottle
+from quiz.db.tables import trainee_pins
 from tests.fake_clock import FakeClock
 
 

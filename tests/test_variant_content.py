@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
+from quiz.content.loader import load_content
 from quiz.model.cards import ScenarioCard
 from quiz.rules.engine import judge
-from quiz.content.loader import load_content
 from quiz.rules.variants import card_facts, fill_text, show_card
 
 CONTENT = load_content()

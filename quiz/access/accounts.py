@@ -25,12 +25,12 @@ from functools import lru_cache
 from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from quiz.model.attempt import utc_now
-from quiz.model.errors import QuizError
-from quiz.access.throttles import Clock, LoginResult, LoginThrottle, StoredThrottle, ThrottlePolicy, attempt
 from quiz.access.pins import PIN_INPUT_MAX, check_new_pin, hash_pin, pin_matches
+from quiz.access.throttles import Clock, LoginResult, LoginThrottle, StoredThrottle, ThrottlePolicy, attempt
 from quiz.db.store import HIDDEN_CATEGORIES, NAME_INPUT_MAX, Store, Trainee, mixed_scripts, name_key, valid_name
 from quiz.db.tables import NAME_MAX, trainee_name_keys, trainee_pins, trainees
+from quiz.model.attempt import utc_now
+from quiz.model.errors import QuizError
 
 NAME_CEILING = 60.0  # per name, across sessions and servers: the longest wait between two guesses
 LOCK_AFTER = 10  # wrong PINs in a row that lock a name until a supervisor lifts it

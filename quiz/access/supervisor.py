@@ -56,7 +56,9 @@ def unlock_token(expected: str) -> str:
     return hashlib.sha256(b"quiz-supervisor:" + expected.encode("utf-8")).hexdigest()
 
 
-def supervisor_throttle(store: Store, clock: Clock = time.time, policy: ThrottlePolicy = SUPERVISOR_POLICY) -> StoredThrottle:
+def supervisor_throttle(
+    store: Store, clock: Clock = time.time, policy: ThrottlePolicy = SUPERVISOR_POLICY
+) -> StoredThrottle:
     """The throttle of the supervisor password for every session of every server on ``store``."""
     return StoredThrottle(store.engine, SUPERVISOR_SCOPE, "", policy, clock)
 

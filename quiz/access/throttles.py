@@ -27,12 +27,13 @@ import math
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, Callable, Protocol, Sequence
 
 from sqlalchemy import Engine, and_, delete, insert, not_, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import Select
+from sqlalchemy.sql.elements import ColumnElement
 
 from quiz.db.tables import THROTTLE_SUBJECT_MAX, login_throttles
 
@@ -198,7 +199,7 @@ class StoredThrottle:
         self._where = and_(login_throttles.c.scope == scope, login_throttles.c.subject == self.subject)
 
     def _now(self) -> datetime:
-        return datetime.fromtimestamp(self._clock(), timezone.utc)
+        return datetime.fromtimestamp(self._clock(), UTC)
 
     def state(self) -> ThrottleState | None:
         """The row as it is, or None when nothing holds (no failure since the last success)."""
@@ -278,7 +279,7 @@ class StoredThrottle:
         """Delete rows a day past their last failure (not lock-outs of ``keep_locks``): run when
         a new row is made, so a flood of made-up names cannot grow the table for good."""
         table = login_throttles
-        kept = table.c.locked_at.is_not(None)
+        kept: ColumnElement[bool] = table.c.locked_at.is_not(None)
         if self._keep_locks is not None:
             kept = and_(kept, or_(table.c.scope != self.scope, table.c.subject.in_(self._keep_locks)))
         cutoff = now - timedelta(seconds=FORGET_AFTER)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from quiz.model.cards import AnyCard, JudgementCallCard, ScenarioCard
-from quiz.rules.engine import judge
-from quiz.model.errors import QuizError, UndecidedCaseError
 from quiz.content.ruleset_checks import Finding, citation_problems
-from quiz.model.rulesets import Ruleset
 from quiz.content.variant_checks import changing_answer, judge_every_showing, variant_problems
+from quiz.model.cards import AnyCard, JudgementCallCard, ScenarioCard
+from quiz.model.errors import QuizError, UndecidedCaseError
+from quiz.model.rulesets import Ruleset
+from quiz.rules.engine import judge
 
 
 def check_card(

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from quiz.rules.engine import judge, scope_branch
-from quiz.model.errors import UndecidedCaseError
 from quiz.content.loader import Content
+from quiz.model.errors import UndecidedCaseError
 from quiz.model.rulesets import Ruleset
+from quiz.rules.engine import judge, scope_branch
 from quiz.rules.variants import possible_facts
 
 MIN_CARDS_PER_BRANCH = 2

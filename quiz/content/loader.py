@@ -15,12 +15,12 @@ from typing import Any, Callable, Iterable, Sequence
 from pydantic import TypeAdapter, ValidationError
 
 from quiz.content.card_checks import check_card
+from quiz.content.ruleset_checks import check_ruleset
+from quiz.content.yaml_source import YamlProblem, locate, parse_yaml
 from quiz.model.cards import AnyCard, Card, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.errors import Problem
-from quiz.content.ruleset_checks import check_ruleset
 from quiz.model.rulesets import Ruleset
 from quiz.model.themes import Theme, ThemeFile
-from quiz.content.yaml_source import YamlProblem, locate, parse_yaml
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 RULESETS_DIR = PROJECT_ROOT / "rulesets"
@@ -291,7 +291,9 @@ def _load_card_file(path: Path, base: Path, content: Content) -> None:
             continue
         if card.id in content.cards:
             where = content.card_files[card.id]
-            content.problems += located_problems(shown, text, prefix, [(("id",), f"duplicate card id {card.id!r} (first in {where})")])
+            content.problems += located_problems(
+                shown, text, prefix, [(("id",), f"duplicate card id {card.id!r} (first in {where})")]
+            )
             continue
         findings = check_card(card, content.rulesets, folder)
         if findings:
@@ -313,7 +315,7 @@ def _load_themes(path: Path, base: Path, content: Content, report_unknown_rulese
     except ValidationError as error:
         content.problems += located_problems(shown, text, (), pydantic_findings(error))
         return
-    findings = []
+    findings: list[tuple[tuple[str | int, ...], str]] = []
     for index, theme in enumerate(themes):
         for ruleset_id, ids in theme.infractions.items():
             ruleset = content.rulesets.get(ruleset_id)

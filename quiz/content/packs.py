@@ -22,23 +22,24 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 try:
     import fcntl
 except ImportError:  # Windows: staging folders are then judged by their age alone
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # the module or None: checked before every use
 
-from quiz.model.cards import KnowledgeCard, ScenarioCard
-from quiz.rules.engine import judge
-from quiz.model.errors import Problem
 from quiz.content.loader import PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, card_files, load_content
 from quiz.content.uploads import PackFile, UploadLimits, read_upload
-from quiz.rules.variants import seed_facts
-from quiz.model.verdict import Verdict
 from quiz.content.yaml_source import YamlProblem, locate, parse_yaml
+from quiz.model.cards import AnyCard, ScenarioCard
+from quiz.model.errors import Problem
+from quiz.model.rulesets import Ruleset
+from quiz.model.verdict import Verdict
+from quiz.rules.engine import judge
+from quiz.rules.variants import seed_facts
 
 if TYPE_CHECKING:  # imported by the tables below only: every page reads content_dir
     import pandas as pd
@@ -66,7 +67,7 @@ class CardPreview:
     """A card of a pack as loaded, with the engine's verdict for a scenario card."""
 
     file: str
-    card: ScenarioCard | KnowledgeCard
+    card: AnyCard
     verdict: Verdict | None
 
 
@@ -86,9 +87,12 @@ class PackReport:
         return bool(self.cards) and not self.problems
 
 
+DEFAULT_LIMITS = UploadLimits()
+
+
 def check_pack(
     upload: str, data: bytes, folder: Path, *, rulesets_dir: Path = RULESETS_DIR,
-    shipped: Sequence[Path] = (SCENARIOS_DIR,), limits: UploadLimits = UploadLimits(),
+    shipped: Sequence[Path] = (SCENARIOS_DIR,), limits: UploadLimits = DEFAULT_LIMITS,
 ) -> PackReport:
     """Validate an upload as a pack for ``folder`` without importing it."""
     return _process(upload, data, folder, rulesets_dir, shipped, limits, commit=False)
@@ -96,7 +100,7 @@ def check_pack(
 
 def import_pack(
     upload: str, data: bytes, folder: Path, *, rulesets_dir: Path = RULESETS_DIR,
-    shipped: Sequence[Path] = (SCENARIOS_DIR,), limits: UploadLimits = UploadLimits(),
+    shipped: Sequence[Path] = (SCENARIOS_DIR,), limits: UploadLimits = DEFAULT_LIMITS,
 ) -> PackReport:
     """Validate an upload again and, when it has no problem at all, import it into ``folder``."""
     return _process(upload, data, folder, rulesets_dir, shipped, limits, commit=True)
@@ -209,7 +213,7 @@ def imported_packs(folder: Path) -> pd.DataFrame:
     if folder.is_dir():
         for pack in folder.iterdir():
             if pack.is_dir() and not pack.name.startswith("."):
-                stamp = datetime.fromtimestamp(pack.stat().st_mtime, timezone.utc)
+                stamp = datetime.fromtimestamp(pack.stat().st_mtime, UTC)
                 rows.append({"pack": pack.name, "files": len(card_files([pack])), "imported_at": stamp})
     frame = pd.DataFrame.from_records(rows, columns=["pack", "files", "imported_at"])
     return frame.sort_values("imported_at", ascending=False, ignore_index=True)
@@ -322,7 +326,7 @@ def _pack_problems(problems: Iterable[Problem], staged: Mapping[str, tuple[str, 
 
 
 def _taken_ids(
-    cards: Mapping[str, ScenarioCard | KnowledgeCard], card_files_of: Mapping[str, str],
+    cards: Mapping[str, AnyCard], card_files_of: Mapping[str, str],
     staged: Mapping[str, tuple[str, str]], roots: Sequence[Path],
 ) -> list[Problem]:
     """A problem for each card of the pack whose id a shipped or imported card has."""
@@ -353,7 +357,7 @@ def _card_ids(data: object) -> list[str]:
     return [c["id"] if isinstance(c, dict) and isinstance(c.get("id"), str) else "" for c in cards]
 
 
-def _verdict(rulesets: Mapping, card: ScenarioCard | KnowledgeCard) -> Verdict | None:
+def _verdict(rulesets: Mapping[str, Ruleset], card: AnyCard) -> Verdict | None:
     if isinstance(card, ScenarioCard):
         return judge(rulesets[card.ruleset], card.infraction, seed_facts(card))  # a variant card: its default showing
     return None
@@ -362,5 +366,5 @@ def _verdict(rulesets: Mapping, card: ScenarioCard | KnowledgeCard) -> Verdict |
 def _pack_name(upload: str) -> str:
     """A new folder name: the upload's name made safe, the time and a random suffix."""
     stem = _UNSAFE_NAME_CHARS.sub("-", PurePosixPath(upload.replace("\\", "/")).stem).strip("-").lower()[:40]
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     return f"{stem or 'pack'}-{stamp}-{secrets.token_hex(3)}"

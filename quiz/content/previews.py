@@ -6,8 +6,8 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
-from quiz.model.cards import JudgementCallCard, KnowledgeCard
 from quiz.content.packs import CardPreview
+from quiz.model.cards import JudgementCallCard, KnowledgeCard
 from quiz.model.rulesets import Ruleset
 
 PREVIEW_COLUMNS = ["file", "card_id", "game", "kind", "title", "infraction", "verdict"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from quiz.rules.conditions import ConditionError, parse_condition
 from quiz.model.rulesets import Citation, Ruleset
+from quiz.rules.conditions import ConditionError, parse_condition
 
 Loc = tuple[str | int, ...]
 Finding = tuple[Loc, str]
@@ -86,8 +86,8 @@ def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> li
 
     for e_index, escalation in enumerate(ruleset.escalations):
         loc = ("escalations", e_index)
-        for f_index, penalty in enumerate(escalation.from_penalties):
-            known(loc + ("from", f_index), penalty, penalties, "penalty")
+        for f_index, source in enumerate(escalation.from_penalties):
+            known(loc + ("from", f_index), source, penalties, "penalty")
         known(loc + ("to",), escalation.to, penalties, "penalty")
         condition(loc + ("when",), escalation.when)
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from quiz.model.cards import CardFile
+from pydantic import BaseModel
+
 from quiz.content.loader import PROJECT_ROOT
+from quiz.model.cards import CardFile
 from quiz.model.rulesets import Ruleset
 
 SCHEMA_DIR = PROJECT_ROOT / "schemas"
-SCHEMAS = {"ruleset.schema.json": Ruleset, "card-file.schema.json": CardFile}
+SCHEMAS: dict[str, type[BaseModel]] = {"ruleset.schema.json": Ruleset, "card-file.schema.json": CardFile}
 
 
 def schema_texts() -> dict[str, str]:

@@ -16,11 +16,19 @@ from typing import Sequence
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from quiz.model.cards import Card
-from quiz.content.packs import content_dir
-from quiz.model.errors import Problem
-from quiz.content.loader import FINGERPRINT_MEMO, PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, Content, fingerprint, load_content
 from quiz.content.categories import category_keys, remember_category_keys
+from quiz.content.loader import (
+    FINGERPRINT_MEMO,
+    PROJECT_ROOT,
+    RULESETS_DIR,
+    SCENARIOS_DIR,
+    Content,
+    fingerprint,
+    load_content,
+)
+from quiz.content.packs import content_dir
+from quiz.model.cards import Card
+from quiz.model.errors import Problem
 from quiz.model.rulesets import Ruleset
 from quiz.model.themes import Theme
 
@@ -54,7 +62,7 @@ class Snapshot(BaseModel):
     fingerprint: str  # derived: Content.fingerprint(), which takes hashing every card
 
     @classmethod
-    def of(cls, content: Content) -> "Snapshot":
+    def of(cls, content: Content) -> Snapshot:
         return cls(
             format=FORMAT,
             rulesets=list(content.rulesets.values()),

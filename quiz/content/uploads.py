@@ -17,8 +17,8 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from quiz.model.errors import Problem
 from quiz.content.yaml_source import MAX_FILE_BYTES
+from quiz.model.errors import Problem
 
 MIB = 1024 * 1024
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -58,7 +58,9 @@ def read_upload(name: str, data: bytes, limits: UploadLimits = UploadLimits()) -
     """The card files of an upload named ``name``: a ``.yaml``/``.yml`` file or a ``.zip``."""
     read = UploadRead()
     if len(data) > limits.upload_bytes:
-        read.problems.append(_problem(name, f"the upload is {_size(len(data))}; the limit is {_size(limits.upload_bytes)}"))
+        read.problems.append(
+            _problem(name, f"the upload is {_size(len(data))}; the limit is {_size(limits.upload_bytes)}")
+        )
         return read
     suffix = PurePosixPath(name.lower()).suffix
     if suffix in YAML_SUFFIXES:
@@ -140,7 +142,9 @@ def _refused(info: zipfile.ZipInfo, seen: set[str]) -> str | None:
 
 def _read_entry(read: UploadRead, archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes | None:
     if info.file_size > limit:
-        read.problems.append(_problem(info.filename, f"the file is {_size(info.file_size)}; the limit is {_size(limit)}"))
+        read.problems.append(
+            _problem(info.filename, f"the file is {_size(info.file_size)}; the limit is {_size(limit)}")
+        )
         return None
     try:
         with archive.open(info) as stream:

@@ -14,17 +14,17 @@ Rules (docs/AUTHORING.md, "Card variants"):
 
 from __future__ import annotations
 
+from quiz.content.ruleset_checks import Finding, Loc
 from quiz.model.cards import ScenarioCard
-from quiz.rules.engine import judge
 from quiz.model.errors import FactError, QuizError
 from quiz.model.facts import FactSpec, coerce_value
 from quiz.model.parameters import FromParameter, Parameter, TextOption
-from quiz.rules.placeholders import PlaceholderError, placeholder_names
-from quiz.content.ruleset_checks import Finding, Loc
 from quiz.model.rulesets import Ruleset
 from quiz.model.text import LANGUAGES
-from quiz.rules.variants import Value, card_facts, combination_count, describe_values, fact_combinations
 from quiz.model.verdict import Verdict
+from quiz.rules.engine import judge
+from quiz.rules.placeholders import PlaceholderError, placeholder_names
+from quiz.rules.variants import Value, card_facts, combination_count, describe_values, fact_combinations
 
 MAX_COMBINATIONS = 5000
 Judged = list[tuple[dict[str, Value], Verdict]]

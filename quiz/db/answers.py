@@ -8,10 +8,10 @@ from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from quiz.model.attempt import AttemptRecord
 from quiz.db.reviews import reschedule
-from quiz.db.store import Store
+from quiz.db.store import Store, inserted_id
 from quiz.db.tables import attempts
+from quiz.model.attempt import AttemptRecord
 
 
 def save_answer(store: Store, record: AttemptRecord) -> int:
@@ -31,7 +31,7 @@ def record_answer(conn: Connection, record: AttemptRecord) -> int:
     """Within the caller's transaction: insert the attempt and review the card's schedule."""
     result = conn.execute(insert(attempts).values(**asdict(record)))
     reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
-    return int(result.inserted_primary_key[0])
+    return inserted_id(result)
 
 
 def _save(store: Store, record: AttemptRecord) -> int:

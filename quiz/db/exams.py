@@ -16,11 +16,11 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from quiz.db.answers import record_answer
+from quiz.db.store import Store, inserted_id
+from quiz.db.tables import attempts, exams, trainees
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
 from quiz.model.errors import QuizError
 from quiz.training.exams import Exam, ExamSpec, accepts_answer, answers_by_card, deadline_for, score_exam
-from quiz.db.store import Store
-from quiz.db.tables import attempts, exams, trainees
 
 HISTORY_COLUMNS = (
     "id", "trainee_id", "preset", "started_at", "finished_at", "score", "total", "pass_percent", "passed",
@@ -57,7 +57,7 @@ def start_exam(
             trainee_id=trainee_id, preset=preset, settings=spec.to_json(), card_ids=list(card_ids),
             seeds=list(seeds), started_at=now, deadline=deadline_for(now, spec.minutes),
         ))
-        exam_id = int(result.inserted_primary_key[0])
+        exam_id = inserted_id(result)
         return _exam(conn.execute(select(exams).where(exams.c.id == exam_id)).one()._mapping)
 
 
@@ -112,6 +112,7 @@ def save_exam_answer(store: Store, record: AttemptRecord, now: datetime) -> bool
 def _save_exam_answer(store: Store, record: AttemptRecord, now: datetime) -> bool:
     """The check and the insert in one transaction that holds the exam's row, so that two
     tabs answering the same question at once cannot both find it unanswered."""
+    assert record.exam_id is not None, "an exam answer names its exam"
     with store.engine.begin() as conn:
         _lock_exam(conn, record.exam_id)
         row = conn.execute(select(exams).where(exams.c.id == record.exam_id)).one_or_none()
@@ -163,7 +164,7 @@ def _lock_exam(conn: Connection, exam_id: int) -> None:
     conn.execute(update(exams).where(exams.c.id == exam_id).values(preset=exams.c.preset))
 
 
-def _open_rows(conn: Connection, trainee_id: int, now: datetime) -> list[Mapping[str, Any]]:
+def _open_rows(conn: Connection, trainee_id: int, now: datetime) -> list[Mapping[Any, Any]]:
     query = (
         select(exams)
         .where(exams.c.trainee_id == trainee_id, exams.c.finished_at.is_(None), exams.c.deadline > now)
@@ -192,7 +193,7 @@ def _answers(conn: Connection, exam_id: int) -> list[AttemptRecord]:
     return [AttemptRecord(**row._mapping) for row in conn.execute(query)]
 
 
-def _exam(row: Mapping[str, Any]) -> Exam:
+def _exam(row: Mapping[Any, Any]) -> Exam:  # a RowMapping
     return Exam(
         id=row["id"],
         trainee_id=row["trainee_id"],

@@ -25,17 +25,17 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from sqlalchemy import Row, bindparam, insert, select, update
 
+from quiz.content.loader import Content
+from quiz.db.exams import get_exam
+from quiz.db.store import Store
+from quiz.db.tables import attempt_regrades, attempts, exams, trainees
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord, utc_now
 from quiz.model.cards import ScenarioCard
 from quiz.model.errors import QuizError, UndecidedCaseError
-from quiz.training.exams import score_exam
-from quiz.db.exams import get_exam
-from quiz.training.grading import ScenarioAnswer
-from quiz.content.loader import Content
-from quiz.training.answering import answer_card
-from quiz.db.store import Store
-from quiz.db.tables import attempt_regrades, attempts, exams, trainees
 from quiz.rules.variants import CardShowing, card_facts, fill_text, values_from_stored
+from quiz.training.answering import answer_card
+from quiz.training.exams import score_exam
+from quiz.training.grading import ScenarioAnswer
 
 BATCH_SIZE = 2000  # attempts read, and at most as many re-graded, per transaction
 EXAM_BATCH = 200
@@ -153,7 +153,7 @@ def original_grade(store: Store, attempt_id: int) -> dict[str, Any] | None:
     return _grade(row) if row is not None else None
 
 
-def regrade(content: Content, row: Mapping[str, Any], showings: dict | None = None) -> dict[str, Any] | str:
+def regrade(content: Content, row: Mapping[Any, Any], showings: dict | None = None) -> dict[str, Any] | str:
     """The grade fields of a stored answer graded under ``content``, or why it cannot be
     (a ``SKIP_REASONS`` key). ``row`` holds the ``ANSWER_FIELDS`` of the attempt."""
     card = content.cards.get(row["card_id"])
@@ -266,7 +266,7 @@ def _run(store: Store, content: Content, write: bool, batch_size: int, now: date
     return report
 
 
-def _batches(store: Store, batch_size: int) -> Iterator[list[Row]]:
+def _batches(store: Store, batch_size: int) -> Iterator[Sequence[Row[Any]]]:
     """Every attempt, ``batch_size`` at a time in id order (each batch a fresh query from the
     last id read, so memory stays bounded and no cursor is held open between batches)."""
     columns = [attempts.c.id, *(attempts.c[name] for name in dict.fromkeys(ANSWER_FIELDS + GRADE_FIELDS))]
@@ -307,7 +307,7 @@ def _showing(card: ScenarioCard, stored: Mapping[str, Any], cache: dict) -> Card
     return cache[key]
 
 
-_ORIGINAL = {name: bindparam(f"old_{name}") for name in GRADE_FIELDS}
+_ORIGINAL: dict[str, Any] = {name: bindparam(f"old_{name}") for name in GRADE_FIELDS}
 _INSERT_ORIGINAL = insert(attempt_regrades).values(
     attempt_id=bindparam("old_attempt_id"), regraded_at=bindparam("old_regraded_at"),
     from_fingerprint=bindparam("old_from_fingerprint"), to_fingerprint=bindparam("old_to_fingerprint"), **_ORIGINAL,

@@ -12,9 +12,9 @@ from typing import Iterable
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
-from quiz.training.scheduling import Schedule, as_utc, next_schedule
 from quiz.db.store import Store
 from quiz.db.tables import review_schedules
+from quiz.training.scheduling import Schedule, as_utc, next_schedule
 
 
 def schedules(store: Store, trainee_id: int) -> dict[str, Schedule]:

@@ -24,14 +24,21 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import Connection, CursorResult, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from quiz.db.tables import (
+    COLUMNS_ADDED,
+    NAME_KEY_MAX,
+    NAME_MAX,
+    attempts,
+    metadata,
+    schema_version,
+    trainee_name_keys,
+    trainees,
+)
 from quiz.model.attempt import ATTEMPT_FIELDS, FIX_FIELDS, AttemptRecord, utc_now
 from quiz.model.errors import QuizError
-from quiz.db.tables import (
-    COLUMNS_ADDED, NAME_KEY_MAX, NAME_MAX, attempts, metadata, schema_version, trainee_name_keys, trainees,
-)
 
 if TYPE_CHECKING:  # imported where a frame is built: answering a card never needs pandas
     import pandas as pd
@@ -76,7 +83,7 @@ def database_url(url: str | None = None) -> str:
     return url or os.environ.get(URL_VARIABLE) or f"sqlite:///{DATA_DIR / 'quiz.db'}"
 
 
-def attempts_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def attempts_frame(rows: Iterable[Mapping[Any, Any]]) -> pd.DataFrame:
     """Attempt rows (``id`` and every AttemptRecord field) as a typed DataFrame.
 
     ``answered_at`` is tz-aware UTC, fixes are tuples, nullable integers are ``Int64``
@@ -143,7 +150,7 @@ class Store:
         transaction; its id. ``IntegrityError`` when the name or its canonical form is taken."""
         self.fill_name_keys()
         created = conn.execute(insert(trainees).values(name=name, created_at=utc_now()))
-        trainee_id = int(created.inserted_primary_key[0])
+        trainee_id = inserted_id(created)
         conn.execute(insert(trainee_name_keys).values(trainee_id=trainee_id, name_key=name_key(name)))
         return trainee_id
 
@@ -179,7 +186,7 @@ class Store:
         """Store one attempt in its own transaction, committed on return; its new id."""
         with self.engine.begin() as conn:
             result = conn.execute(insert(attempts).values(**asdict(attempt)))
-        return int(result.inserted_primary_key[0])
+        return inserted_id(result)
 
     def attempts(self, trainee_id: int | None = None) -> pd.DataFrame:
         """Every attempt (of one trainee if given), oldest first; see ``attempts_frame``."""
@@ -191,7 +198,9 @@ class Store:
             rows = [row._mapping for row in conn.execute(query)]
         return attempts_frame(rows)
 
-    def card_results(self, trainee_id: int, last: int | None = None, newest: int | None = None) -> dict[str, list[bool]]:
+    def card_results(
+        self, trainee_id: int, last: int | None = None, newest: int | None = None
+    ) -> dict[str, list[bool]]:
         """Card id -> whether each attempt of the trainee was right, oldest first.
 
         ``last`` keeps only each card's ``last`` newest results; ``newest`` reads only the
@@ -238,6 +247,13 @@ _EAST_ASIAN_SCRIPTS = frozenset({"Han", "Hiragana", "Katakana", "Hangul", "Bopom
 _SCRIPT_OF_PREFIX = {"CJK": "Han", "IDEOGRAPHIC": "Han", "KATAKANA-HIRAGANA": "Katakana"}
 
 
+def inserted_id(result: CursorResult[Any]) -> int:
+    """The primary key of the row an INSERT just added."""
+    key = result.inserted_primary_key
+    assert key is not None  # an INSERT of one row always has it
+    return int(key[0])
+
+
 def valid_name(name: str) -> str:
     """The name stripped, for a new trainee; ``NameRuleError`` (a ValueError) unless it is 1 to
     60 characters, none of them hidden (control, format, zero-width, bidi, separators), with
@@ -279,7 +295,7 @@ def mixed_scripts(name: str) -> list[tuple[str, tuple[str, ...]]]:
     (Han, hiragana, katakana, hangul and bopomofo go with any one alphabet: "Tシャツ" is fine)."""
     found = []
     for word in unicodedata.normalize("NFKC", name).split():
-        scripts = {_script(char) for char in word} - {None} - _EAST_ASIAN_SCRIPTS
+        scripts = {script for char in word if (script := _script(char)) is not None} - _EAST_ASIAN_SCRIPTS
         if len(scripts) > 1:
             found.append((word, tuple(sorted(scripts))))
     return found

@@ -7,10 +7,11 @@ in ``COLUMNS_ADDED`` so that an older database gains them.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Iterable
 
 from sqlalchemy import (
+    JSON,
     Boolean,
     Column,
     DateTime,
@@ -18,7 +19,6 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
-    JSON,
     MetaData,
     String,
     Table,
@@ -43,14 +43,14 @@ class UTCDateTime(TypeDecorator):
             return None
         if value.tzinfo is None or value.utcoffset() is None:
             raise ValueError(f"a naive datetime cannot be stored: {value!r}")
-        return value.astimezone(timezone.utc)
+        return value.astimezone(UTC)
 
     def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
         if value is None:
             return None
         if value.tzinfo is None:
-            return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
 
 
 class FixList(TypeDecorator):

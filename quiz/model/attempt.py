@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 CardKind = Literal["scenario", "knowledge", "judgement_call"]
@@ -19,7 +19,7 @@ FIX_SEPARATOR = ","
 
 def utc_now() -> datetime:
     """The current time, timezone-aware, in UTC."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,7 +73,7 @@ class AttemptRecord:
             raise ValueError("invalid attempt: " + "; ".join(problems))
         for name in FIX_FIELDS:
             object.__setattr__(self, name, tuple(sorted(getattr(self, name))))
-        object.__setattr__(self, "answered_at", self.answered_at.astimezone(timezone.utc))
+        object.__setattr__(self, "answered_at", self.answered_at.astimezone(UTC))
 
 
 ATTEMPT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(AttemptRecord))

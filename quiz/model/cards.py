@@ -3,7 +3,7 @@ judgement calls (cases the document leaves to the head judge)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -61,7 +61,7 @@ class KnowledgeCard(CardBase):
     explanation: Text
 
     @model_validator(mode="after")
-    def _answer_is_a_choice(self) -> "KnowledgeCard":
+    def _answer_is_a_choice(self) -> KnowledgeCard:
         ids = [c.id for c in self.choices]
         if len(set(ids)) != len(ids):
             raise ValueError("choice ids must be unique")
@@ -92,7 +92,7 @@ class JudgementCallCard(CardBase):
     explanation: Text
 
 
-Card = Annotated[Union[ScenarioCard, KnowledgeCard, JudgementCallCard], Field(discriminator="kind")]
+Card = Annotated[ScenarioCard | KnowledgeCard | JudgementCallCard, Field(discriminator="kind")]
 AnyCard = ScenarioCard | KnowledgeCard | JudgementCallCard
 
 

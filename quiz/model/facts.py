@@ -22,7 +22,7 @@ class FactSpec(StrictModel):
     name: Text
 
     @model_validator(mode="after")
-    def _default_matches_type(self) -> "FactSpec":
+    def _default_matches_type(self) -> FactSpec:
         if self.default is not None and coerce_value(self, self.default) != self.default:
             raise ValueError(f"default {self.default!r} is not a {self.type}")
         return self

@@ -8,7 +8,7 @@ takes a number parameter's value with ``{param: name}``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Union
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Discriminator, Field, StrictInt, Tag, model_validator
 
@@ -35,7 +35,7 @@ class TextOption(Text):
 
 
 ChoiceItem = Annotated[
-    Union[Annotated[StrictInt, Tag(NUMBER_TAG)], Annotated[TextOption, Tag(MAPPING_TAG)]],
+    Annotated[StrictInt, Tag(NUMBER_TAG)] | Annotated[TextOption, Tag(MAPPING_TAG)],
     Discriminator(_yaml_shape),
 ]
 
@@ -56,7 +56,7 @@ class Parameter(StrictModel):
     )
 
     @model_validator(mode="after")
-    def _one_kind(self) -> "Parameter":
+    def _one_kind(self) -> Parameter:
         if (self.between is None) == (self.choice is None):
             raise ValueError("a parameter has exactly one of 'between' or 'choice'")
         if self.between is not None:
@@ -88,7 +88,7 @@ class FromParameter(StrictModel):
 
 
 FactEntry = Annotated[
-    Union[Annotated[bool | int, Tag(NUMBER_TAG)], Annotated[FromParameter, Tag(MAPPING_TAG)]],
+    Annotated[bool | int, Tag(NUMBER_TAG)] | Annotated[FromParameter, Tag(MAPPING_TAG)],
     Discriminator(_yaml_shape),
 ]
 ParameterName = Annotated[str, Field(pattern=PARAMETER_NAME)]

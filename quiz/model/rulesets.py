@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field, PrivateAttr, model_validator
 
+from quiz.model.errors import UnknownIdError
 from quiz.model.facts import FactSpec
 from quiz.model.text import StrictModel, Text
 
@@ -57,7 +58,9 @@ class Penalty(StrictModel):
     recorded: bool | None = Field(description="Officially recorded; null where the document does not say")
     applies_to: ScopeId = "current_game"
     scopes: list[Scope] = Field(default_factory=list, description="Tried in order; the first that holds decides")
-    optional_fixes: list[Id] = Field(default_factory=list, description="Fixes a judge may add whenever this penalty is given")
+    optional_fixes: list[Id] = Field(
+        default_factory=list, description="Fixes a judge may add whenever this penalty is given"
+    )
     citation: Citation
 
 
@@ -69,7 +72,7 @@ class Category(StrictModel):
     name: Text
 
     @model_validator(mode="after")
-    def _not_reserved(self) -> "Category":
+    def _not_reserved(self) -> Category:
         if self.id == KNOWLEDGE_CATEGORY:
             raise ValueError(f"{KNOWLEDGE_CATEGORY!r} is reserved for knowledge cards; give the category another id")
         return self
@@ -103,11 +106,13 @@ class Rule(StrictModel):
     explain: Text
 
     @model_validator(mode="after")
-    def _one_outcome(self) -> "Rule":
+    def _one_outcome(self) -> Rule:
         outcomes = (self.becomes is not None) + (self.penalty is not None) + self.undecided
         if outcomes != 1:
             raise ValueError("a rule gives exactly one of penalty, becomes or undecided")
-        if self.penalty is None and (self.fixes or self.optional_fixes or self.also_accepted or self.players != "offender"):
+        if self.penalty is None and (
+            self.fixes or self.optional_fixes or self.also_accepted or self.players != "offender"
+        ):
             raise ValueError("only a rule with a penalty names fixes or players")
         return self
 
@@ -179,23 +184,47 @@ class Ruleset(StrictModel):
     _compiled: Any = PrivateAttr(default=None)
     _quoted: dict[str, bool] = PrivateAttr(default_factory=dict)
 
+    def compiled(self) -> Any:
+        """What ``quiz.rules.engine.compile_ruleset`` made of this ruleset, or None (a cache
+        that lives and dies with the ruleset: the same ruleset is the same content)."""
+        return self._private()["_compiled"]
+
     def attach_source(self, lines: list[str]) -> None:
         """Give the ruleset its document's lines, so citations can name line numbers."""
         self._source_lines = list(lines)
         self._compiled = None
         self._quoted = {}
 
+    def _private(self) -> dict[str, Any]:
+        """Pydantic's private attributes as a plain dict (one lookup: read on every verdict)."""
+        private = self.__pydantic_private__
+        assert private is not None  # declared private attributes: pydantic always sets the dict
+        return private
+
     @property
     def source_lines(self) -> list[str]:
-        return self.__pydantic_private__["_source_lines"]  # plain dict access: read per card
+        lines: list[str] = self._private()["_source_lines"]
+        return lines
 
     def quotes_source(self, part: str) -> bool:
         """Whether ``part`` occurs within one line of the source document (memoised)."""
-        quoted = self.__pydantic_private__["_quoted"]
+        quoted: dict[str, bool] = self._private()["_quoted"]
         found = quoted.get(part)
         if found is None:
             found = quoted[part] = any(part in line for line in self.source_lines)
         return found
+
+    def known(self, kind: Literal["infraction", "penalty", "fix", "category"], item_id: str) -> Any:
+        """The infraction, penalty, fix or category of a checked id; ``UnknownIdError`` if absent."""
+        found = getattr(self, kind)(item_id)
+        if found is None:
+            raise UnknownIdError(f"unknown {kind} {item_id!r} in ruleset {self.id}")
+        return found
+
+    def name_of(self, kind: Literal["infraction", "penalty", "fix", "category"], item_id: str, language: str) -> str:
+        """The name of a checked id in ``language``."""
+        name: str = self.known(kind, item_id).name.get(language)
+        return name
 
     def infraction(self, infraction_id: str) -> Infraction | None:
         return next((i for i in self.infractions if i.id == infraction_id), None)

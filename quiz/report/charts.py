@@ -6,7 +6,7 @@ import altair as alt
 import pandas as pd
 
 
-def accuracy_over_time(daily: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
+def accuracy_over_time(daily: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart | alt.FacetChart:
     """Daily accuracy as bars, with the 7-day rolling accuracy as a line."""
     data = daily.assign(date=pd.to_datetime(daily["date"]))
     base = alt.Chart(data).encode(x=alt.X("date:T", title=labels["date"]))
@@ -22,7 +22,9 @@ def accuracy_over_time(daily: pd.DataFrame, labels: dict[str, str]) -> alt.Layer
     return alt.layer(bars, line).properties(height=260)
 
 
-def accuracy_bars(data: pd.DataFrame, column: str, title: str, labels: dict[str, str]) -> alt.LayerChart:
+def accuracy_bars(
+    data: pd.DataFrame, column: str, title: str, labels: dict[str, str]
+) -> alt.LayerChart | alt.FacetChart:
     """Horizontal accuracy bars, one per value of ``column`` (already labelled)."""
     data = data.assign(label=[f"{a:.0%} ({n})" for a, n in zip(data["accuracy"], data["answered"])])
     base = alt.Chart(data).encode(
@@ -38,7 +40,9 @@ def accuracy_bars(data: pd.DataFrame, column: str, title: str, labels: dict[str,
     return alt.layer(bars, text).properties(height=alt.Step(26))
 
 
-def confusion_heatmap(confusion: pd.DataFrame, order: list[str], labels: dict[str, str]) -> alt.LayerChart:
+def confusion_heatmap(
+    confusion: pd.DataFrame, order: list[str], labels: dict[str, str]
+) -> alt.LayerChart | alt.FacetChart:
     """Chosen penalty against the standard one; the diagonal is right."""
     base = alt.Chart(confusion).encode(
         x=alt.X("chosen:N", title=labels["chosen"], sort=order, axis=alt.Axis(labelAngle=0)),
@@ -68,7 +72,7 @@ def leniency_bars(by_steps: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     )
 
 
-def readiness_bars(readiness: pd.DataFrame, column: str, labels: dict[str, str]) -> alt.LayerChart:
+def readiness_bars(readiness: pd.DataFrame, column: str, labels: dict[str, str]) -> alt.LayerChart | alt.FacetChart:
     """Predicted chance of a right answer today per ``column``, with the cards counted.
 
     ``readiness`` has ``column``, ``cards`` and ``readiness`` (see ``quiz.training.scheduling.readiness``);

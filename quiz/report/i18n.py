@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import yaml
 
-from quiz.model.text import LANGUAGES, Language
 from quiz.content.yaml_source import SafeLoader
+from quiz.model.text import LANGUAGES, Language
 
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
 DEFAULT_LANGUAGE: Language = "ja"
 
 
-@lru_cache(maxsize=None)
+@cache
 def strings(language: str) -> dict[str, str]:
     """The string table of ``language``: key -> text with ``{name}`` placeholders."""
     path = LOCALES_DIR / f"{language}.yaml"
@@ -31,8 +31,9 @@ def t(key: str, language: str, **values: object) -> str:
 
 def pick_language(requested: str | None, browser_locale: str | None) -> Language:
     """The language asked for in the URL, else the browser's, else Japanese."""
-    if requested in LANGUAGES:
-        return requested  # type: ignore[return-value]
+    for language in LANGUAGES:  # the Literal itself, not the str that matched it
+        if requested == language:
+            return language
     if browser_locale:
         return "ja" if browser_locale.lower().startswith("ja") else "en"
     return DEFAULT_LANGUAGE

@@ -10,11 +10,10 @@ from typing import Iterable
 import pandas as pd
 
 from quiz import stats
-
-from quiz.report import statistics as stats_sql
-from quiz.content.loader import Content
 from quiz.content.categories import category_key
+from quiz.content.loader import Content
 from quiz.db.store import Store
+from quiz.report import statistics as stats_sql
 
 
 def attempts_in(attempts: pd.DataFrame, rulesets: Iterable[str]) -> pd.DataFrame:

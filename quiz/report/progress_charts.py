@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from quiz.content.categories import category_labels
+from quiz.content.loader import Content
 from quiz.report import charts
 from quiz.report.i18n import t
-from quiz.content.loader import Content
-from quiz.content.categories import category_labels
 from quiz.report.progress import ProgressFigures, penalty_labels
 
 CHART_LABELS = ("date", "accuracy", "answered", "rolling", "chosen", "standard", "steps", "count", "lenient", "harsh")

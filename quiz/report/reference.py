@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from quiz.rules.explain import describe_rule
 from quiz.content.loader import Content
 from quiz.model.rulesets import Ruleset
+from quiz.rules.explain import describe_rule
 
 RECORDED = {True: {"ja": "はい", "en": "yes"}, False: {"ja": "いいえ", "en": "no"},
             None: {"ja": "文書に記載なし", "en": "not stated"}}
@@ -43,17 +43,17 @@ def infraction_table(ruleset: Ruleset, language: str, query: str = "") -> pd.Dat
             if rule.becomes:
                 target = ruleset.infraction(rule.becomes)
                 outcome = f"→ {target.name.get(language)}" if target else rule.becomes
-            elif rule.undecided:
+            elif rule.penalty is not None:
+                outcome = ruleset.name_of("penalty", rule.penalty, language)
+            else:  # an undecided rule
                 outcome = UNDECIDED[language]
-            else:
-                outcome = ruleset.penalty(rule.penalty).name.get(language)  # type: ignore[union-attr, arg-type]
             rows.append(
                 {
                     "category": category.name.get(language) if category else infraction.category,
                     "infraction": infraction.name.get(language),
                     "condition": describe_rule(ruleset, infraction, index, language),
                     "penalty": outcome,
-                    "fixes": ", ".join(ruleset.fix(f).name.get(language) for f in rule.fixes),  # type: ignore[union-attr]
+                    "fixes": ", ".join(ruleset.name_of("fix", f, language) for f in rule.fixes),
                     "original": rule.citation.ja,
                     "translation": rule.citation.en,
                     "_search": " ".join(
@@ -83,7 +83,7 @@ def comparison_table(content: Content, language: str) -> pd.DataFrame:
                 outcomes = []
                 for rule in infraction.rules:
                     if rule.penalty:
-                        outcomes.append(ruleset.penalty(rule.penalty).name.get(language))  # type: ignore[union-attr]
+                        outcomes.append(ruleset.name_of("penalty", rule.penalty, language))
                 penalties = " / ".join(dict.fromkeys(outcomes))
                 entries.append(f"{infraction.name.get(language)}: {penalties}")
             row[ruleset.document.title.get(language)] = "; ".join(entries) or "—"

@@ -15,10 +15,10 @@ import pandas as pd
 from sqlalchemy import ColumnElement, and_, case, func, select, true
 
 from quiz import stats
-from quiz.model.attempt import RIGHT_RESULTS
 from quiz.content.categories import KNOWLEDGE, category_key
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts
+from quiz.model.attempt import RIGHT_RESULTS
 
 A = attempts.c
 

@@ -109,7 +109,9 @@ def weakest_categories(
     ranked: dict[int, list[tuple[float, int, str]]] = {}
     for trainee_id, ruleset, category_id, answered, correct in rows:
         if correct < answered:
-            ranked.setdefault(trainee_id, []).append((correct / answered, -answered, category_key(ruleset, category_id)))
+            ranked.setdefault(trainee_id, []).append(
+                (correct / answered, -answered, category_key(ruleset, category_id))
+            )
     return {tid: [key for *_, key in sorted(items)[:limit]] for tid, items in ranked.items()}
 
 
@@ -145,8 +147,9 @@ def card_statistics(engine: Engine, rulesets: Iterable[str] | None = None) -> pd
     totals["accuracy"] = totals["correct"] / totals["answered"]
     for part in WRONG_PARTS:
         top = tops[part]
-        totals[f"wrong_{part}"] = totals["card_id"].map(lambda cid: top.get(cid, (None, 0))[0])
-        totals[f"wrong_{part}_count"] = totals["card_id"].map(lambda cid: top.get(cid, (None, 0))[1]).astype("int64")
+        totals[f"wrong_{part}"] = [top.get(cid, (None, 0))[0] for cid in totals["card_id"]]
+        totals[f"wrong_{part}_count"] = pd.Series([top.get(cid, (None, 0))[1] for cid in totals["card_id"]],
+                                                  index=totals.index, dtype="int64")
     ordered = totals.sort_values(["accuracy", "answered", "card_id"], ascending=[True, False, True], kind="stable")
     return ordered[CARD_COLUMNS].reset_index(drop=True)
 

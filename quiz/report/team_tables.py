@@ -6,9 +6,9 @@ import math
 
 import pandas as pd
 
+from quiz.content.loader import Content
 from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard
 from quiz.report.i18n import t
-from quiz.content.loader import Content
 from quiz.rules.variants import list_title
 
 OVERVIEW_TABLE = ["trainee", "answered", "accuracy_recent", "answered_recent", "accuracy",

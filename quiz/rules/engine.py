@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from quiz.rules.conditions import Condition, parse_condition
 from quiz.model.errors import UndecidedCaseError, UnknownIdError
 from quiz.model.facts import FactSpec, resolve_facts
 from quiz.model.rulesets import Citation, Escalation, Infraction, Penalty, Rule, Ruleset, Upgrade
 from quiz.model.text import Text
 from quiz.model.verdict import CitedLine, Verdict
+from quiz.rules.conditions import Condition, parse_condition
 
 MAX_HOPS = 8
 MEMO_LIMIT = 50_000
@@ -76,8 +76,8 @@ class CompiledRuleset:
 
 def compile_ruleset(ruleset: Ruleset) -> CompiledRuleset:
     """Parse every condition of a (checked) ruleset once; cached on the ruleset."""
-    cached = ruleset.__pydantic_private__["_compiled"]  # plain dict access: judge is hot
-    if cached is not None:
+    cached = ruleset.compiled()
+    if isinstance(cached, CompiledRuleset):
         return cached
     facts = {spec.id: spec for spec in ruleset.facts}
     source_lines = ruleset.source_lines
@@ -219,7 +219,7 @@ def _decide(book: CompiledRuleset, infraction: str, resolved: Mapping[str, Any])
     rung = book.penalties[penalty]
     optional = tuple(f for f in _unique(tuple(rule.optional_fixes) + tuple(rung.optional_fixes)) if f not in fixes)
     citations.append(book.penalty_citations[penalty])
-    applies_to = rung.applies_to
+    applies_to: str = rung.applies_to
     scope = next((s for s in book.scopes[penalty] if s.when.holds(resolved)), None)
     if scope is not None:
         applies_to = scope.applies_to
@@ -257,7 +257,9 @@ def _decide(book: CompiledRuleset, infraction: str, resolved: Mapping[str, Any])
     )
 
 
-def _refusal(book: CompiledRuleset, infraction: str, chosen: CompiledRule, trace: tuple[str, ...]) -> UndecidedCaseError:
+def _refusal(
+    book: CompiledRuleset, infraction: str, chosen: CompiledRule, trace: tuple[str, ...]
+) -> UndecidedCaseError:
     lines = chosen.cited.lines
     where = f"line {lines[0]}" if len(lines) == 1 else f"lines {', '.join(map(str, lines))}" if lines else "its line"
     first = chosen.rule.citation.ja.split("\n")[0]

@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from quiz.rules.engine import compile_ruleset
-from quiz.rules.outcomes import describe_changes, infractions_with_penalty, route_to_penalty
 from quiz.model.rulesets import Infraction, Ruleset
 from quiz.model.text import Text
 from quiz.model.verdict import Verdict
+from quiz.rules.engine import compile_ruleset
+from quiz.rules.outcomes import describe_changes, infractions_with_penalty, route_to_penalty
 
 WORDS = {
     "yes": Text(ja="はい", en="yes"),
@@ -65,7 +65,9 @@ def explain_penalty(
     the infractions that carry it."""
     route = route_to_penalty(ruleset, infraction, penalty, facts)
     if route is None:
-        names = [ruleset.infraction(i).name.get(language) for i in infractions_with_penalty(ruleset, penalty, infraction)]  # type: ignore[union-attr]
+        names = [
+            ruleset.name_of("infraction", i, language) for i in infractions_with_penalty(ruleset, penalty, infraction)
+        ]
         return PenaltyExplanation([], False, None, None, names)
     judged_as = route.verdict.infraction if route.verdict.infraction != infraction else None
     return PenaltyExplanation(

@@ -15,13 +15,13 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from quiz.rules.conditions import Condition
-from quiz.rules.engine import CompiledRuleset, compile_ruleset, judge
 from quiz.model.errors import UndecidedCaseError
 from quiz.model.facts import FactValue, resolve_facts
 from quiz.model.rulesets import Ruleset
 from quiz.model.text import Text
 from quiz.model.verdict import Verdict
+from quiz.rules.conditions import Condition
+from quiz.rules.engine import CompiledRuleset, compile_ruleset, judge
 
 Outcome = Verdict | UndecidedCaseError
 INTERVAL_WORDS = {
@@ -148,7 +148,11 @@ def route_to_penalty(ruleset: Ruleset, infraction: str, penalty: str, given: Map
         verdict = case.outcome
         if not isinstance(verdict, Verdict) or penalty not in verdict.accepted:
             continue
-        changes = {name: value for name, value in case.facts.items() if not _same_interval(ruleset, infraction, name, current.get(name), value)}
+        changes = {
+            name: value
+            for name, value in case.facts.items()
+            if not _same_interval(ruleset, infraction, name, current.get(name), value)
+        }
         standard = verdict.penalty == penalty
         rank = (len(changes), 0 if standard else 1)
         if best is None or rank < best[0]:

@@ -18,8 +18,8 @@ from typing import Iterator, Mapping
 from quiz.model.cards import JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.facts import FactValue
 from quiz.model.parameters import FromParameter, Parameter, TextOption
-from quiz.rules.placeholders import fill
 from quiz.model.text import LANGUAGES, Text
+from quiz.rules.placeholders import fill
 
 DEFAULT_SEED = 0
 SEED_LIMIT = 2**32
@@ -52,7 +52,10 @@ def card_facts(card: ScenarioCard, values: Mapping[str, Value]) -> dict[str, Fac
     """The facts of the card under ``values``: literal facts, drawn numbers, option facts."""
     facts: dict[str, FactValue] = {}
     for name, entry in card.facts.items():
-        facts[name] = values[entry.param] if isinstance(entry, FromParameter) else entry  # type: ignore[assignment]
+        value = values[entry.param] if isinstance(entry, FromParameter) else entry
+        if isinstance(value, TextOption):  # checked at validation: a fact takes a number parameter
+            raise ValueError(f"fact {name} of card {card.id} takes a text parameter")
+        facts[name] = value
     for value in values.values():
         if isinstance(value, TextOption):
             facts.update(value.facts)

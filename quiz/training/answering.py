@@ -5,9 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from quiz.content.categories import card_category, category_keys
+from quiz.content.loader import Content
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.verdict import Verdict
 from quiz.rules.engine import judge
+from quiz.rules.outcomes import can_name_both_players
+from quiz.rules.variants import CardShowing, seed_facts, show_card, stored_values
 from quiz.training.grading import (
     KnowledgeGrade,
     ScenarioAnswer,
@@ -16,12 +21,6 @@ from quiz.training.grading import (
     grade_knowledge,
     grade_scenario,
 )
-from quiz.content.categories import card_category, category_keys
-from quiz.content.loader import Content
-from quiz.rules.outcomes import can_name_both_players
-from quiz.rules.variants import CardShowing, seed_facts, show_card, stored_values
-from quiz.model.verdict import Verdict
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +151,9 @@ def answer_knowledge(
     mode: str = "practice", exam_id: int | None = None, fingerprint: str | None = None,
 ) -> KnowledgeOutcome:
     grade = grade_knowledge(card, chosen)
-    return KnowledgeOutcome(grade, _choice_record(card, "knowledge", grade, trainee_id, seconds, mode, exam_id, fingerprint))
+    return KnowledgeOutcome(
+        grade, _choice_record(card, "knowledge", grade, trainee_id, seconds, mode, exam_id, fingerprint)
+    )
 
 
 def _choice_record(

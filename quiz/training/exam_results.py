@@ -7,13 +7,13 @@ from typing import Iterable, Mapping
 
 import pandas as pd
 
+from quiz.content.loader import Content
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import AnyCard, ScenarioCard
+from quiz.rules.variants import show_card
+from quiz.training.answering import Outcome, answer_card
 from quiz.training.exams import Exam, answers_by_card
 from quiz.training.grading import ScenarioAnswer
-from quiz.content.loader import Content
-from quiz.training.answering import Outcome, answer_card
-from quiz.rules.variants import show_card
 
 HISTORY_TABLE_COLUMNS = ("started_at", "exam", "score", "percent", "result")
 NO_ANSWER = ScenarioAnswer(infraction=None, penalty=None, fixes=())

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Collection, Iterable, Mapping, Sequence
 
-from quiz.model.attempt import AttemptRecord
 from quiz.content.loader import Content
-from quiz.training.answering import card_pool
+from quiz.model.attempt import AttemptRecord
 from quiz.rules.variants import new_seed
+from quiz.training.answering import card_pool
 
 CUSTOM = "custom"
 QUESTIONS_RANGE = (1, 100)

@@ -11,10 +11,10 @@ from typing import Collection
 
 from pydantic import Field, ValidationError
 
-from quiz.model.errors import Problem
-from quiz.training.exams import MINUTES_RANGE, PASS_PERCENT_RANGE, QUESTIONS_RANGE, ExamSpec
 from quiz.content.loader import PROJECT_ROOT, RULESETS_DIR, located_problems, pydantic_findings, read_yaml_file
+from quiz.model.errors import Problem
 from quiz.model.text import StrictModel, Text
+from quiz.training.exams import MINUTES_RANGE, PASS_PERCENT_RANGE, QUESTIONS_RANGE, ExamSpec
 
 PRESETS_PATH = Path("exams") / "presets.yaml"  # within the rulesets folder
 PRESETS_FILE = RULESETS_DIR / PRESETS_PATH

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Iterable, Mapping, TypeAlias
 
 from fsrs import Card, Rating, Scheduler
@@ -125,4 +125,4 @@ def as_utc(moment: datetime) -> datetime:
     """The same instant in UTC (fsrs insists on ``timezone.utc``); naive datetimes are refused."""
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError(f"a naive datetime has no place in a schedule: {moment!r}")
-    return moment.astimezone(timezone.utc)
+    return moment.astimezone(UTC)

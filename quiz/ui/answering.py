@@ -6,14 +6,14 @@ import time
 
 import streamlit as st
 
-from quiz.training import answering as practice
 from quiz.db.answers import save_answer
 from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
-from quiz.training.grading import ScenarioAnswer
+from quiz.rules.variants import CardShowing
+from quiz.training import answering as practice
 from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome
+from quiz.training.grading import ScenarioAnswer
 from quiz.ui import widgets
 from quiz.ui.shell import ANSWERS_KEY, Shell
-from quiz.rules.variants import CardShowing
 
 
 def answer_form(

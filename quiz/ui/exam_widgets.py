@@ -8,13 +8,13 @@ from typing import Sequence
 import streamlit as st
 
 from quiz.db import exams as exam_store
+from quiz.db.store import Trainee
 from quiz.model.attempt import AttemptRecord, utc_now
 from quiz.model.errors import Problem
+from quiz.training.answering import ScenarioOutcome
+from quiz.training.exam_results import exam_questions, history_table
 from quiz.training.exams import CUSTOM, Exam, clock_text, score_exam, time_left
 from quiz.training.presets import ExamPreset, load_presets
-from quiz.training.exam_results import exam_questions, history_table
-from quiz.training.answering import ScenarioOutcome
-from quiz.db.store import Trainee
 from quiz.ui import answering, widgets
 from quiz.ui.shell import Shell
 

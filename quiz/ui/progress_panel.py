@@ -12,15 +12,15 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from quiz.content.loader import Content
+from quiz.db.store import Store, Trainee
 from quiz.report import statistics as stats_sql
 from quiz.report.csv_export import csv_bytes
-from quiz.ui.markdown import escape_markdown
-from quiz.content.loader import Content
-from quiz.report.progress_charts import Spec, progress_charts
 from quiz.report.progress import ProgressFigures, attempts_in, penalty_labels, progress_figures, safe_file_name
-from quiz.db.store import Store, Trainee
-from quiz.ui.shell import Shell
+from quiz.report.progress_charts import Spec, progress_charts
 from quiz.rules.variants import list_title
+from quiz.ui.markdown import escape_markdown
+from quiz.ui.shell import Shell
 
 PRACTICE_PAGE = "quiz/ui/pages/practice.py"
 
@@ -36,7 +36,7 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
         return
 
     summary, streak, specs = figures.summary, figures.streak, view.charts
-    cols = st.columns(4)
+    cols = list(st.columns(4))
     cols[0].metric(shell.t("progress.answered"), summary.answered)
     cols[1].metric(shell.t("progress.accuracy"), f"{summary.accuracy:.0%}")
     cols[2].metric(shell.t("progress.streak"), _days(shell, streak.current))
@@ -62,7 +62,7 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
 
     st.subheader(shell.t("progress.leniency"), anchor=False)
     leniency = figures.leniency
-    cols = st.columns(3)
+    cols = list(st.columns(3))
     cols[0].metric(shell.t("progress.too_lenient"), leniency.too_lenient)
     cols[1].metric(shell.t("progress.too_harsh"), leniency.too_harsh)
     cols[2].metric(shell.t("progress.mean_steps"), f"{leniency.mean_steps:+.2f}")
@@ -117,21 +117,23 @@ class _View:
     charts: dict[str, Spec | None]
 
 
-def _chart(spec: Spec) -> None:
-    st.vega_lite_chart(spec=spec, width="stretch")
+def _chart(spec: Spec | None) -> None:
+    """A chart built by the core; None only for a figure with no data (drawn by the caller)."""
+    if spec is not None:
+        st.vega_lite_chart(spec=spec, width="stretch")
 
 
 def _view(shell: Shell, trainee_id: int) -> _View:
     """Figures and charts, recomputed only when the trainee has answered since, the day or
     the language changed, or other content was loaded."""
-    today = dt.datetime.now(dt.timezone.utc).date()
+    today = dt.datetime.now(dt.UTC).date()
     version = stats_sql.version(shell.store, stats_sql.Scope(trainee_id))
     return _cached_view(shell.store, shell.content, str(shell.store.url), trainee_id, shell.rulesets, today, version,
-                        shell.language, len(shell.content.cards))
+                        shell.language, shell.content.fingerprint())
 
 
 @st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
 def _cached_view(_store: Store, _content: Content, url: str, trainee_id: int, rulesets: tuple[str, ...],
-                 today: dt.date, version: int, language: str, cards_loaded: int) -> _View:
+                 today: dt.date, version: tuple[int, int], language: str, content_fingerprint: str) -> _View:
     figures = progress_figures(_store, trainee_id, rulesets, today)
     return _View(figures, progress_charts(figures, _content, language))

@@ -13,9 +13,9 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
+from quiz.content.loader import Content
 from quiz.content.packs import clean_staging, content_dir
 from quiz.content.snapshot import load_content_snapshotted, served_paths
-from quiz.content.loader import Content
 from quiz.db.store import Store
 
 _CONTENT_LOCK = threading.Lock()

@@ -11,16 +11,16 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from quiz.model.attempt import utc_now
-from quiz.report.i18n import pick_language, t
-from quiz.content.loader import Content
-from quiz.ui.lru import LruCache
 from quiz.content.categories import category_labels, split_key
-from quiz.training.answering import card_pool
+from quiz.content.loader import Content
 from quiz.db.reviews import due_count
 from quiz.db.store import Store, Trainee
+from quiz.model.attempt import utc_now
 from quiz.model.text import LANGUAGES
+from quiz.report.i18n import pick_language, t
+from quiz.training.answering import card_pool
 from quiz.ui import resources
+from quiz.ui.lru import LruCache
 from quiz.ui.sign_in import trainee_panel
 
 ANSWERS_KEY = "answers_given"  # answers given in this session (quiz.ui.answering counts them)

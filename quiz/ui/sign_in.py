@@ -17,16 +17,24 @@ import math
 
 import streamlit as st
 
-from quiz.report.i18n import t
-from quiz.access.throttles import LoginThrottle
-from quiz.ui.markdown import escape_markdown
+from quiz.access.accounts import (
+    NameTakenError,
+    NameThrottles,
+    add_trainee,
+    change_pin,
+    credential_version,
+    lift_lockout,
+    lockout_of,
+    name_throttles,
+    set_pin,
+    sign_in,
+)
 from quiz.access.pins import PIN_MAX, PinRuleError
+from quiz.access.throttles import LoginThrottle
 from quiz.db.store import NAME_INPUT_MAX, NameRuleError, Store, Trainee
 from quiz.db.tables import NAME_MAX
-from quiz.access.accounts import (
-    NameThrottles, NameTakenError, add_trainee, change_pin, credential_version, lift_lockout, lockout_of,
-    name_throttles, set_pin, sign_in,
-)
+from quiz.report.i18n import t
+from quiz.ui.markdown import escape_markdown
 
 SIGNED_IN_KEY = "trainee"  # the signed-in Trainee
 CREDENTIAL_KEY = "trainee_credential"  # their credential_version when they signed in (or changed the PIN)

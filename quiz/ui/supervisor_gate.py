@@ -15,12 +15,18 @@ from typing import Any, Mapping
 
 import streamlit as st
 
+from quiz.access.supervisor import (
+    PASSWORD_MAX,
+    PASSWORD_SECRET,
+    SUPERVISOR_POLICY,
+    LoginThrottle,
+    attempt_login,
+    configured_password,
+    supervisor_throttle,
+    unlock_token,
+)
 from quiz.access.throttles import StoredThrottle, ThrottlePolicy
 from quiz.db.store import Store
-from quiz.access.supervisor import (
-    PASSWORD_MAX, PASSWORD_SECRET, SUPERVISOR_POLICY, LoginThrottle, attempt_login, configured_password,
-    supervisor_throttle, unlock_token,
-)
 from quiz.ui.shell import Shell
 
 UNLOCK_KEY = "supervisor_unlock"

@@ -8,17 +8,17 @@ from typing import Any, Mapping
 import streamlit as st
 
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
-from quiz.rules.engine import compile_ruleset, judge, line_numbers
 from quiz.model.errors import QuizError, UndecidedCaseError
-from quiz.rules.explain import describe_facts, explain_penalty
-from quiz.training.grading import ScenarioAnswer
-from quiz.ui.markdown import escape_markdown, quote_block
-from quiz.training.answering import KnowledgeOutcome, ScenarioOutcome, asks_players
 from quiz.model.rulesets import Penalty, Ruleset
 from quiz.model.text import Text
-from quiz.ui.shell import Shell
-from quiz.rules.variants import CardShowing, drawn_facts, seed_facts, show_card
 from quiz.model.verdict import CitedLine, Verdict
+from quiz.rules.engine import compile_ruleset, judge, line_numbers
+from quiz.rules.explain import describe_facts, explain_penalty
+from quiz.rules.variants import CardShowing, drawn_facts, seed_facts, show_card
+from quiz.training.answering import KnowledgeOutcome, ScenarioOutcome, asks_players
+from quiz.training.grading import ScenarioAnswer
+from quiz.ui.markdown import escape_markdown, quote_block
+from quiz.ui.shell import Shell
 
 MARKS = {
     "correct": ":green[:material/check_circle:]",
@@ -60,7 +60,7 @@ def _infraction_names(ruleset: Ruleset, lang: str) -> dict[str, str]:
     order = {c.id: i for i, c in enumerate(ruleset.categories)}
     infractions = sorted(ruleset.infractions, key=lambda i: order.get(i.category, 99))
     return {
-        i.id: f"{ruleset.category(i.category).name.get(lang)} › {i.name.get(lang)}"  # type: ignore[union-attr]
+        i.id: f"{ruleset.name_of('category', i.category, lang)} › {i.name.get(lang)}"
         for i in infractions
     }
 
@@ -87,7 +87,7 @@ def scenario_form(
         )
         penalty = st.radio(
             shell.t("answer.penalty"), [p.id for p in ruleset.ladder], index=None,
-            format_func=lambda pid: ruleset.penalty(pid).name.get(lang),  # type: ignore[union-attr]
+            format_func=lambda pid: ruleset.name_of("penalty", pid, lang),
             horizontal=True,
         )
         if ask_players:
@@ -97,7 +97,7 @@ def scenario_form(
             )
         fixes = st.multiselect(
             shell.t("answer.fixes"), [f.id for f in ruleset.fixes],
-            format_func=lambda fid: ruleset.fix(fid).name.get(lang),  # type: ignore[union-attr]
+            format_func=lambda fid: ruleset.name_of("fix", fid, lang),
             placeholder=shell.t("answer.no_fix"), help=shell.t("answer.fixes_help"),
         )
         pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
@@ -124,7 +124,10 @@ def judgement_form(
     """The nearest infraction of the document, or that none covers the case (all the document
     decides of a judgement call; the form does not say what kind of card it is)."""
     ruleset = shell.content.rulesets[card.ruleset]
-    labels = {**_infraction_names(ruleset, shell.language), NO_LISTED_INFRACTION: shell.t("answer.no_listed_infraction")}
+    labels = {
+        **_infraction_names(ruleset, shell.language),
+        NO_LISTED_INFRACTION: shell.t("answer.no_listed_infraction"),
+    }
     with st.form(form_key):
         chosen = st.selectbox(
             shell.t("answer.nearest"), list(labels), index=None, format_func=labels.__getitem__,
@@ -144,7 +147,7 @@ def _chosen(shell: Shell, pressed: bool, chosen: str | None) -> str | None:
 
 
 def _names(ruleset: Ruleset, fixes: tuple[str, ...] | list[str], lang: str) -> str:
-    return ", ".join(ruleset.fix(f).name.get(lang) for f in fixes)  # type: ignore[union-attr]
+    return ", ".join(ruleset.name_of("fix", f, lang) for f in fixes)
 
 
 def citation(shell: Shell, cited: CitedLine) -> None:
@@ -265,7 +268,9 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
         facts = outcome.showing.facts if outcome.showing is not None else seed_facts(card)
         _when_right(shell, ruleset, card.infraction, verdict, chosen_penalty, facts)
     if grade.missing_fixes:
-        st.markdown(escape_markdown(shell.t("feedback.missing_fixes", fixes=_names(ruleset, grade.missing_fixes, lang))))
+        st.markdown(
+            escape_markdown(shell.t("feedback.missing_fixes", fixes=_names(ruleset, grade.missing_fixes, lang)))
+        )
     if grade.extra_fixes:
         st.markdown(escape_markdown(shell.t("feedback.extra_fixes", fixes=_names(ruleset, grade.extra_fixes, lang))))
 
@@ -288,8 +293,8 @@ def _standard_answer(shell: Shell, ruleset: Ruleset, verdict: Verdict, asked_pla
     """The verdict as an answer: infraction, penalty, who receives it, required and optional
     fixes, the penalties accepted at the judge's discretion, and where it applies."""
     lang = shell.language
-    infraction_name = ruleset.infraction(verdict.infraction).name.get(lang)  # type: ignore[union-attr]
-    penalty_name = ruleset.penalty(verdict.penalty).name.get(lang)  # type: ignore[union-attr]
+    infraction_name = ruleset.name_of("infraction", verdict.infraction, lang)
+    penalty_name = ruleset.name_of("penalty", verdict.penalty, lang)
     st.markdown(f"#### {shell.t('feedback.standard')}")
     lines = [
         f"- **{shell.t('answer.infraction')}**: {escape_markdown(infraction_name)}",
@@ -303,7 +308,7 @@ def _standard_answer(shell: Shell, ruleset: Ruleset, verdict: Verdict, asked_pla
         optional = _names(ruleset, verdict.optional_fixes, lang)
         lines.append(f"- **{shell.t('feedback.optional_fixes')}**: {escape_markdown(optional)}")
     if len(verdict.accepted) > 1:
-        also = ", ".join(ruleset.penalty(p).name.get(lang) for p in verdict.accepted[1:])  # type: ignore[union-attr]
+        also = ", ".join(ruleset.name_of("penalty", p, lang) for p in verdict.accepted[1:])
         lines.append(f"- **{shell.t('feedback.also_accepted')}**: {escape_markdown(also)}")
     lines.append(f"- **{shell.t('feedback.applies_to')}**: {shell.t('scope.' + verdict.applies_to)}")
     st.markdown("\n".join(lines))
@@ -378,7 +383,9 @@ def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: Knowledge
         st.markdown(f"**{escape_markdown(shell.t('feedback.undecided', where=where))}** {escape_markdown(reason)}")
     principle = next((p for p in ruleset.principles if p.id == card.principle), None)
     if principle is not None:
-        st.markdown(f"**{escape_markdown(shell.t('feedback.principle'))}**: {escape_markdown(principle.text.get(lang))}")
+        st.markdown(
+            f"**{escape_markdown(shell.t('feedback.principle'))}**: {escape_markdown(principle.text.get(lang))}"
+        )
 
     quotes = Quotes()
     if card.nearest is not None and card.nearest in compile_ruleset(ruleset).infractions:

@@ -57,7 +57,9 @@ def _measure(args: argparse.Namespace) -> int:
     from quizbench.capacity.measure import Settings, measure
 
     settings = Settings.from_env(os.environ)
-    figures = measure(Path(args.json) if args.json else None, settings, log=lambda m: print(m, file=sys.stderr, flush=True))
+    figures = measure(
+        Path(args.json) if args.json else None, settings, log=lambda m: print(m, file=sys.stderr, flush=True)
+    )
     print(json.dumps(figures, indent=2))
     return 0
 

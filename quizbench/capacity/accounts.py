@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from sqlalchemy import func, insert, select
 
-from quiz.model.attempt import utc_now
 from quiz.access.pins import hash_pin
 from quiz.db.store import Store
 from quiz.db.tables import attempts, trainee_pins, trainees
+from quiz.model.attempt import utc_now
 
 
 def create_trainees(database_url: str, names: list[str], pin: str) -> None:

@@ -44,7 +44,7 @@ class Cluster:
     haproxy_pid: int
 
     @classmethod
-    def read(cls, folder: Path) -> "Cluster":
+    def read(cls, folder: Path) -> Cluster:
         state = parse_state((folder / "cluster.env").read_text(encoding="utf-8"))
         return cls(
             folder=folder, url=state["CLUSTER_URL"], stats_url=state["CLUSTER_STATS_URL"],

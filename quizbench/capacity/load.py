@@ -152,7 +152,7 @@ class RunState:
         if wait > 0:
             try:
                 await asyncio.wait_for(self.stop.wait(), wait)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
         return not self.finishing()
 
@@ -462,7 +462,7 @@ async def _session(run: RunState, tally: SessionTally, index: int, start_at: flo
     while not run.finishing():
         try:
             socket = await _open(spec, jar)
-        except (OSError, InvalidHandshake, asyncio.TimeoutError) as error:
+        except (TimeoutError, OSError, InvalidHandshake) as error:
             tally.connect_failures += 1
             tally.connect_errors.append(f"{type(error).__name__}: {error}"[:120])
             failures += 1
@@ -479,7 +479,7 @@ async def _session(run: RunState, tally: SessionTally, index: int, start_at: flo
             return
         except ServerGone:
             tally.drops.append(run.now())
-        except asyncio.TimeoutError:
+        except TimeoutError:
             tally.timeouts += 1
             tally.drops.append(run.now())
         except (ScriptFailed, SessionStuck) as error:

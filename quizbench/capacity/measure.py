@@ -71,7 +71,7 @@ class Settings:
     cluster_dir: str = ""  # empty: a temporary folder
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> "Settings":
+    def from_env(cls, env: Mapping[str, str]) -> Settings:
         values = {}
         for spec in fields(cls):
             raw = env.get(f"CAPACITY_{spec.name.upper()}")
@@ -229,6 +229,8 @@ def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id
                   exam_share=settings.kill_exam_share, controller=kill_when(cluster, 1, ready, record))
     kill = _brief(result) | kill_report(result.sessions, record)
     out["kill"] = kill
-    log(f"capacity:   {kill.get('sessions_on_killed_server')} sessions on the killed server, "
-        f"{kill.get('sessions_signed_in_again')} signed in again, marked down after {kill.get('marked_down_after_s')} s")
+    log(
+        f"capacity:   {kill.get('sessions_on_killed_server')} sessions on the killed server, "
+        f"{kill.get('sessions_signed_in_again')} signed in again, marked down after {kill.get('marked_down_after_s')} s"
+    )
     return out

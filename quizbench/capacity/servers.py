@@ -111,7 +111,9 @@ def wait_state(stats_url: str, server: str, wanted: str, timeout: float) -> floa
 class StreamlitServer:
     """A ``streamlit run`` of a script on 127.0.0.1 (the floor, or a single app server)."""
 
-    def __init__(self, script: Path, log_path: Path, port: int | None = None, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, script: Path, log_path: Path, port: int | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.script, self.log_path = script, log_path
         self.port = port or free_port()
         self.env = env or {}
@@ -126,7 +128,7 @@ class StreamlitServer:
         assert self.process is not None
         return self.process.pid
 
-    def start(self) -> "StreamlitServer":
+    def start(self) -> StreamlitServer:
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
                 streamlit_command(self.script, self.port), cwd=ROOT, env={**os.environ, **self.env,

@@ -18,8 +18,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from quiz.db.store import Store, Trainee
 from quiz.access.accounts import add_trainee
+from quiz.db.store import Store, Trainee
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "e2e"

@@ -8,10 +8,10 @@ from datetime import timedelta
 
 import pytest
 
-from quiz.model.attempt import utc_now
 from quiz.content.loader import load_content
-from quiz.training.answering import verdict_for
 from quiz.db.store import Store
+from quiz.model.attempt import utc_now
+from quiz.training.answering import verdict_for
 from tests.e2e import driver
 from tests.e2e.driver import assert_no_exception, choose_language, main, open_page, settle
 from tests.ui.seeding import seed

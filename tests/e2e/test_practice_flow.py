@@ -9,8 +9,20 @@ import pytest
 
 from tests.e2e import driver
 from tests.e2e.driver import (
-    add_trainee_in_sidebar, assert_no_exception, choose_language, docs_screenshot, expect_signed_in, expect_signed_out,
-    go_to, main, metric, open_page, settle, sidebar, sign_in, url_param,
+    add_trainee_in_sidebar,
+    assert_no_exception,
+    choose_language,
+    docs_screenshot,
+    expect_signed_in,
+    expect_signed_out,
+    go_to,
+    main,
+    metric,
+    open_page,
+    settle,
+    sidebar,
+    sign_in,
+    url_param,
 )
 
 driver.require_browser()

@@ -7,10 +7,10 @@ from datetime import timedelta
 
 import pytest
 
-from quiz.db import reviews as review_store
-from quiz.model.attempt import utc_now
 from quiz.content.loader import load_content
+from quiz.db import reviews as review_store
 from quiz.db.store import Store
+from quiz.model.attempt import utc_now
 from tests.e2e import driver
 from tests.e2e.driver import assert_no_exception, choose_language, go_to, main, open_page, settle, sidebar
 from tests.ui.seeding import seed

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from quiz.model.attempt import AttemptRecord
 from quiz.db.store import Store
+from quiz.model.attempt import AttemptRecord
 from tests.e2e import driver
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
 from tests.e2e.driver import assert_no_exception, main, open_page, settle
@@ -36,7 +36,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServe
                 chosen_penalty="warning" if number == 0 else "duel_loss", standard_penalty="warning",
                 infraction_result="correct", penalty_result="correct" if number == 0 else "wrong",
                 fixes_result="correct", correct=number == 0, seconds=9.0,
-                answered_at=dt.datetime.now(dt.timezone.utc),
+                answered_at=dt.datetime.now(dt.UTC),
             ))
     finally:
         store.dispose()

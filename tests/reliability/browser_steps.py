@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import expect
-
 from tests.e2e import driver
 from tests.e2e.driver import main, settle
 

@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from quiz.model.attempt import AttemptRecord
-from quiz.db.store import Store
 from quiz.access.supervisor import PASSWORD_ENV, LoginThrottle, supervisor_throttle
+from quiz.db.store import Store
+from quiz.model.attempt import AttemptRecord
 from quiz.ui import supervisor_gate
 from tests.e2e import driver
 from tests.e2e.configured_server import running
@@ -78,7 +78,7 @@ def right_answer(trainee_id: int) -> AttemptRecord:
         category="tardiness", card_kind="scenario", chosen_infraction="tardiness",
         standard_infraction="tardiness", chosen_penalty="warning", standard_penalty="warning",
         infraction_result="correct", penalty_result="correct", fixes_result="correct", correct=True,
-        seconds=7.0, answered_at=dt.datetime.now(dt.timezone.utc),
+        seconds=7.0, answered_at=dt.datetime.now(dt.UTC),
     )
 
 

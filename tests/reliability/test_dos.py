@@ -23,7 +23,6 @@ import pytest
 
 from quiz.content.loader import SCENARIOS_DIR
 from quiz.content.uploads import MIB, UploadLimits
-from quiz.content.yaml_source import MAX_DEPTH
 from tests.e2e import driver
 from tests.e2e.server import ROOT, AppServer
 

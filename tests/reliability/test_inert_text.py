@@ -18,14 +18,20 @@ import pytest
 import yaml
 from sqlalchemy import create_engine, inspect
 
-from quiz.model.attempt import AttemptRecord
-from quiz.content.packs import content_dir
 from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
+from quiz.content.packs import content_dir
 from quiz.db.store import Store
+from quiz.model.attempt import AttemptRecord
 from tests.e2e import driver
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
 from tests.e2e.driver import (
-    add_trainee_in_sidebar, expect_signed_out, main, open_page, settle, sign_in, url_param,
+    add_trainee_in_sidebar,
+    expect_signed_out,
+    main,
+    open_page,
+    settle,
+    sign_in,
+    url_param,
 )
 
 driver.require_browser()
@@ -34,7 +40,12 @@ pytestmark = [pytest.mark.reliability, pytest.mark.e2e]
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
 from tests.reliability.browser_steps import (  # noqa: E402
-    NOTHING_PLANTED, PLANTED, ScriptWatch, answer_shown_card, assert_inert, feedback,
+    NOTHING_PLANTED,
+    PLANTED,
+    ScriptWatch,
+    answer_shown_card,
+    assert_inert,
+    feedback,
 )
 
 SQL = "Robert'); DROP TABLE trainees;--"
@@ -119,7 +130,7 @@ def mistake(trainee_id: int, card_id: str) -> AttemptRecord:
         chosen_penalty=None if knowledge else "game_loss", standard_penalty=None if knowledge else "warning",
         infraction_result=None if knowledge else "correct", penalty_result=None if knowledge else "wrong",
         fixes_result=None if knowledge else "correct", correct=False, seconds=5.0,
-        answered_at=dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=5),
+        answered_at=dt.datetime.now(dt.UTC) - dt.timedelta(minutes=5),
     )
 
 

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import pytest
 
 from quiz.db import exams as exam_store
-from quiz.model.attempt import utc_now
 from quiz.db.store import Store
+from quiz.model.attempt import utc_now
 from tests.e2e import driver
 from tests.e2e.configured_server import running
 from tests.e2e.driver import go_to, main, metric, open_page, settle

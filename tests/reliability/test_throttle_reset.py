@@ -25,8 +25,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from quiz.db.store import Store
 from quiz.access.accounts import add_trainee
+from quiz.db.store import Store
 from tests.databases import postgres_database, sqlite_url
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer
 from tests.reliability.load_sessions import STEP_TIMEOUT, _StreamlitTab

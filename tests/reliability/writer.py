@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import sys
 
-from quiz.model.attempt import AttemptRecord
 from quiz.db.store import Store
+from quiz.model.attempt import AttemptRecord
 
 
 def save(store: Store):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
-from quiz.training.grading import ScenarioAnswer
 from quiz.content.loader import Content
-from quiz.training.answering import asks_players, verdict_for
+from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.rules.variants import CardShowing
+from quiz.training.answering import asks_players, verdict_for
+from quiz.training.grading import ScenarioAnswer
 
 LABELS = {
     "infraction": ("Infraction", "違反"),

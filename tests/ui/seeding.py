@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
+from quiz.content.loader import Content
 from quiz.db.answers import save_answer
+from quiz.db.store import Store
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard
-from quiz.training.grading import ScenarioAnswer
-from quiz.content.loader import Content
 from quiz.training.answering import answer_card, verdict_for
-from quiz.db.store import Store
+from quiz.training.grading import ScenarioAnswer
 from tests.ui.answering import right_answer
 
 

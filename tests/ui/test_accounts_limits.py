@@ -13,11 +13,12 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from quiz.model.attempt import utc_now
-from quiz.content.loader import load_content_cached
-from quiz.access.throttles import LoginThrottle
+from quiz.access.accounts import LOCK_AFTER, add_trainee, name_throttles, set_pin
+from quiz.access.accounts import sign_in as core_sign_in
 from quiz.access.supervisor import PASSWORD_ENV
-from quiz.access.accounts import LOCK_AFTER, add_trainee, name_throttles, set_pin, sign_in as core_sign_in
+from quiz.access.throttles import LoginThrottle
+from quiz.content.loader import load_content_cached
+from quiz.model.attempt import utc_now
 from tests.fake_clock import FakeClock
 from tests.ui import seeding
 from tests.ui.test_sign_in import add_me, change_my_pin, sign_in, signed_in_name

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from quiz.content.packs import CONTENT_DIR_ENV
 from quiz.content.loader import load_content
+from quiz.content.packs import CONTENT_DIR_ENV
 from quiz.ui.supervisor_gate import process_throttle
 from tests.pack_files import knowledge, scenario, zip_of
 

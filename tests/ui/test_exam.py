@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from quiz.model.attempt import utc_now
-from quiz.training.exams import ExamSpec
-from quiz.db.exams import get_exam, start_exam
 from quiz.content.loader import load_content
-from quiz.ui.markdown import escape_markdown
+from quiz.db.exams import get_exam, start_exam
+from quiz.model.attempt import utc_now
 from quiz.model.cards import ScenarioCard
 from quiz.rules.variants import show_card
+from quiz.training.exams import ExamSpec
+from quiz.ui.markdown import escape_markdown
 from tests.ui import answering
 
 CONTENT = load_content()

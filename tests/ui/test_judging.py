@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from quiz.model.cards import NO_LISTED_INFRACTION
 from quiz.content.packs import CONTENT_DIR_ENV
+from quiz.model.cards import NO_LISTED_INFRACTION
 from quiz.training.grading import ScenarioAnswer
 from tests.ui import answering
 
@@ -297,9 +297,9 @@ def test_a_judgement_call_answered_wrong(open_app, cards, store):
 
 
 def test_a_mock_exam_asks_a_judgement_call_and_explains_it_in_the_results(open_app, cards, store):
+    from quiz.db.exams import start_exam
     from quiz.model.attempt import utc_now
     from quiz.training.exams import ExamSpec
-    from quiz.db.exams import start_exam
 
     spec = ExamSpec(questions=2, minutes=30, pass_percent=80, rulesets=("pokemon-card-ja", "yugioh-ocg"))
     ids = ("uitest-pkm-jc-mixed-on-purpose", "uitest-ygo-rock-paper-scissors")

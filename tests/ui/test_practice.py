@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from quiz.content.loader import load_content
 from quiz.model.cards import KnowledgeCard, ScenarioCard
 from quiz.rules.engine import judge
-from quiz.content.loader import load_content
-from quiz.training.answering import asks_players
 from quiz.rules.variants import DEFAULT_SEED, show_card
+from quiz.training.answering import asks_players
 from tests.ui import answering
 
 CONTENT = load_content()

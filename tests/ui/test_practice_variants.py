@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from quiz.content.loader import load_content
-from quiz.ui.markdown import escape_markdown
 from quiz.rules.variants import SEED_LIMIT, show_card
+from quiz.ui.markdown import escape_markdown
 
 CONTENT = load_content()
 CARD_ID = "ygo-variant-tardiness-empty-seat"

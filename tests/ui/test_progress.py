@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from quiz.model.attempt import AttemptRecord
 from quiz.content.loader import load_content
+from quiz.model.attempt import AttemptRecord
 
 CONTENT = load_content()
 
@@ -19,7 +19,7 @@ def _record(trainee_id: int, card_id: str, correct: bool, days_ago: int, chosen:
         standard_penalty=standard, chosen_fixes=(), standard_fixes=(), chosen_choice=None, correct_choice=None,
         infraction_result="correct", penalty_result=result, fixes_result="correct", correct=correct,
         penalty_steps=0 if correct else -1, seconds=12.0,
-        answered_at=dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=days_ago),
+        answered_at=dt.datetime.now(dt.UTC) - dt.timedelta(days=days_ago),
     )
 
 

@@ -7,9 +7,9 @@ from datetime import timedelta
 import pyarrow as pa
 import pytest
 
+from quiz.content.loader import load_content
 from quiz.db import reviews as review_store
 from quiz.model.attempt import utc_now
-from quiz.content.loader import load_content
 from quiz.training.scheduling import SCHEDULER
 from tests.ui.seeding import attempt, seed
 

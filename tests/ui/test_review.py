@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from quiz.content.loader import load_content
 from quiz.db import reviews as review_store
 from quiz.model.attempt import utc_now
-from quiz.content.loader import load_content
 from quiz.training.scheduling import next_schedule
 from tests.ui import answering, seeding
 

@@ -10,11 +10,11 @@ import time
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from quiz.access.throttles import LoginThrottle
 from quiz.access.accounts import NAME_CEILING, add_trainee, name_throttles
 from quiz.access.accounts import sign_in as core_sign_in
-from quiz.model.attempt import utc_now
+from quiz.access.throttles import LoginThrottle
 from quiz.content.loader import load_content_cached
+from quiz.model.attempt import utc_now
 from tests.ui import seeding
 
 PIN = "2468"

@@ -6,9 +6,9 @@ import datetime as dt
 
 import pytest
 
-from quiz.model.attempt import AttemptRecord
-from quiz.content.loader import load_content
 from quiz.access.supervisor import PASSWORD_ENV
+from quiz.content.loader import load_content
+from quiz.model.attempt import AttemptRecord
 from quiz.ui.supervisor_gate import process_throttle
 
 CONTENT = load_content()
@@ -33,7 +33,7 @@ def answer(trainee_id: int, card_id: str, correct: bool, chosen: str, days_ago: 
         chosen_infraction="tardiness", standard_infraction="tardiness", chosen_penalty=chosen,
         standard_penalty="warning", infraction_result="correct", penalty_result="correct" if correct else "wrong",
         fixes_result="correct", correct=correct, seconds=8.0,
-        answered_at=dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=days_ago),
+        answered_at=dt.datetime.now(dt.UTC) - dt.timedelta(days=days_ago),
     )
 
 
@@ -164,7 +164,7 @@ def test_a_judgement_call_shows_the_wrong_line_chosen_by_name(open_app, store, m
         pytest.skip("no judgement call in the shipped content")
     from tests.ui import seeding
 
-    seeding.seed(store, CONTENT, store.trainee(NAMES[0]).id, call, False, dt.datetime.now(dt.timezone.utc))
+    seeding.seed(store, CONTENT, store.trainee(NAMES[0]).id, call, False, dt.datetime.now(dt.UTC))
     monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     row = at.dataframe[1].value.set_index("Card id").loc[call.id]
@@ -180,7 +180,7 @@ def test_look_alike_names_made_before_the_name_rules_are_pointed_out(open_app, t
     from quiz.db.tables import trainees
 
     with store.engine.begin() as conn:  # as an older release stored it: the name rules refuse it today
-        conn.execute(insert(trainees).values(name="Aiko T\u0430naka", created_at=dt.datetime.now(dt.timezone.utc)))
+        conn.execute(insert(trainees).values(name="Aiko T\u0430naka", created_at=dt.datetime.now(dt.UTC)))
     monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     [warning] = at.warning

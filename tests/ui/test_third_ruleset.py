@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from quiz.content import snapshot as content_snapshot
+from quiz.content.loader import load_content
+from quiz.report.i18n import t
 from quiz.rules.engine import judge
 from quiz.rules.explain import explain_penalty
-from quiz.report.i18n import t
-from quiz.content.loader import load_content
-from quiz.ui.markdown import escape_markdown
-from quiz.content import snapshot as content_snapshot
 from quiz.ui import resources
+from quiz.ui.markdown import escape_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 THIRD = ROOT / "tests" / "fixtures" / "third_game"

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from quiz.content.packs import check_pack, content_dir, import_pack, imported_packs, problems_frame, shown_folder
 from quiz.content.loader import CARD_KINDS
-from quiz.ui.markdown import escape_markdown
+from quiz.content.packs import check_pack, content_dir, import_pack, imported_packs, problems_frame, shown_folder
 from quiz.content.previews import preview_table
 from quiz.content.uploads import MIB, UploadLimits
 from quiz.ui import resources
 from quiz.ui import shell as shell_module
+from quiz.ui.markdown import escape_markdown
 from quiz.ui.supervisor_gate import supervisor_unlocked
 
 LIMITS = UploadLimits()

@@ -12,17 +12,28 @@ import time
 
 import streamlit as st
 
+from quiz.content.categories import category_labels
 from quiz.db import exams as exam_store
 from quiz.model.attempt import utc_now
 from quiz.model.cards import AnyCard, ScenarioCard
-from quiz.training.exams import CUSTOM, MINUTES_RANGE, PASS_PERCENT_RANGE, QUESTIONS_RANGE, Exam, ExamSpec
-from quiz.training.exams import answers_by_card, clock_text, draw_exam, next_unanswered, time_left
-from quiz.ui.markdown import escape_markdown
+from quiz.rules.variants import CardShowing, show_card
 from quiz.training.answering import answer_card, card_pool
-from quiz.content.categories import category_labels
+from quiz.training.exams import (
+    CUSTOM,
+    MINUTES_RANGE,
+    PASS_PERCENT_RANGE,
+    QUESTIONS_RANGE,
+    Exam,
+    ExamSpec,
+    answers_by_card,
+    clock_text,
+    draw_exam,
+    next_unanswered,
+    time_left,
+)
 from quiz.ui import answering, exam_widgets, widgets
 from quiz.ui import shell as shell_module
-from quiz.rules.variants import CardShowing, show_card
+from quiz.ui.markdown import escape_markdown
 
 STATE_KEY = "mock_exam"
 

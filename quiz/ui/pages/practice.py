@@ -8,11 +8,11 @@ import time
 import streamlit as st
 
 from quiz.model.cards import ScenarioCard
+from quiz.rules.variants import DEFAULT_SEED, new_seed, show_card
 from quiz.training.answering import card_pool
 from quiz.training.selection import RECENT, RECENT_ANSWERS, next_card
 from quiz.ui import answering, widgets
 from quiz.ui import shell as shell_module
-from quiz.rules.variants import DEFAULT_SEED, new_seed, show_card
 
 ROUND_KEY = "practice_round"  # card ids of a round started elsewhere (e.g. recent mistakes)
 
@@ -21,6 +21,7 @@ st.title(shell.t("practice.title"), anchor=False)
 if shell.trainee is None:
     st.info(shell.t("practice.need_trainee"))
     st.stop()
+trainee = shell.trainee
 
 state = st.session_state.setdefault("practice", {"queue": [], "card": None, "outcome": None, "shown_at": 0.0, "n": 0})
 round_ids = [cid for cid in st.session_state.get(ROUND_KEY) or [] if cid in shell.content.cards]
@@ -37,7 +38,7 @@ if not pool:
 
 
 def deal_next() -> None:
-    results = shell.store.card_results(shell.trainee.id, last=RECENT, newest=RECENT_ANSWERS) if not state["queue"] else {}
+    results = shell.store.card_results(trainee.id, last=RECENT, newest=RECENT_ANSWERS) if not state["queue"] else {}
     card_id, state["queue"] = next_card(state["queue"], pool, results, random.Random())
     state.update(card=card_id, seed=new_seed(), outcome=None, shown_at=time.time(), n=state["n"] + 1)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from quiz.ui.markdown import escape_markdown, quote_block
 from quiz.report.reference import comparison_table, infraction_table, ladder_table
 from quiz.ui import shell as shell_module
+from quiz.ui.markdown import escape_markdown, quote_block
 
 shell = shell_module.current()
 lang = shell.language

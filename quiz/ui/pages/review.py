@@ -8,15 +8,14 @@ from datetime import datetime
 
 import streamlit as st
 
-from quiz.training import scheduling as review
-
 from quiz.db import reviews as review_store
 from quiz.model.attempt import utc_now
 from quiz.model.cards import ScenarioCard
+from quiz.rules.variants import DEFAULT_SEED, new_seed, show_card
+from quiz.training import scheduling as review
 from quiz.training.answering import card_pool
 from quiz.ui import answering, widgets
 from quiz.ui import shell as shell_module
-from quiz.rules.variants import DEFAULT_SEED, new_seed, show_card
 
 shell = shell_module.current()
 st.title(shell.t("review.title"), anchor=False)

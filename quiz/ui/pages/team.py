@@ -7,21 +7,20 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-
-from quiz.model.attempt import utc_now
-from quiz.report.i18n import t
+from quiz.access.accounts import look_alike_groups, visible_name
+from quiz.content.categories import category_labels
 from quiz.content.loader import Content
 from quiz.db.store import Store
-from quiz.ui.markdown import escape_markdown
-from quiz.content.categories import category_labels
-from quiz.report.team import card_statistics, team_overview
+from quiz.model.attempt import utc_now
 from quiz.report.csv_export import csv_bytes
+from quiz.report.i18n import t
+from quiz.report.team import card_statistics, team_overview
 from quiz.report.team_tables import card_table, overview_table
-from quiz.access.accounts import look_alike_groups, visible_name
 from quiz.ui import shell as shell_module
-from quiz.ui.trainee_report import render_trainee_report
+from quiz.ui.markdown import escape_markdown
 from quiz.ui.sign_in import new_pin_form
 from quiz.ui.supervisor_gate import lock, supervisor_unlocked
+from quiz.ui.trainee_report import render_trainee_report
 
 shell = shell_module.current()
 st.title(shell.t("team.title"), anchor=False)

@@ -7,14 +7,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = ("practice", "progress", "team")
 
 
+@pytest.mark.slow  # minutes: out of the fast suite, still in make test
 def test_quick_bench_reports_every_figure(tmp_path):
     out = tmp_path / "bench.json"
     result = subprocess.run(
-        [sys.executable, "-m", "quiz", "bench", "--quick", "--json", str(out)],
+        [sys.executable, "-m", "quizbench.bench", "--quick", "--json", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=900,
     )
     assert result.returncode == 0, result.stderr[-3000:]

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from quiz.ui.bench_floors.shell import run_floor
+from quizbench.bench.floors.shell import run_floor
 
 
 def team() -> None:

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from quiz.ui.bench_floors.shell import run_floor
+from quizbench.bench.floors.shell import run_floor
 
 
 def practice() -> None:

@@ -10,9 +10,9 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
-from quiz.model.attempt import AttemptRecord
-from quiz.bench.database import BenchDatabaseError, bench_database
 from quiz.db.store import Store
+from quiz.model.attempt import AttemptRecord
+from quizbench.bench.database import BenchDatabaseError, bench_database
 from tests.databases import POSTGRES_VARIABLE, SKIP_REASON
 
 

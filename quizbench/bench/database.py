@@ -16,8 +16,8 @@ from pathlib import Path
 from sqlalchemy import create_engine, func, inspect, select, text
 from sqlalchemy.engine import make_url
 
-from quiz.model.errors import QuizError
 from quiz.db.tables import attempts
+from quiz.model.errors import QuizError
 
 
 class BenchDatabaseError(QuizError):

@@ -9,7 +9,7 @@ from typing import Callable
 
 import streamlit as st
 
-from quiz.bench.scripts import FLOOR_SIGN_IN_PARAM
+from quizbench.bench.scripts import FLOOR_SIGN_IN_PARAM
 
 PAGE_TITLES = ("Practice", "Review", "Mock exam", "Progress", "Reference", "Team", "Content")
 # The other pages are files, as the app's are: Streamlit resolves and checks a file page's

@@ -7,9 +7,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from quiz.bench.scripts import APP, FLOORS
 from quiz.db.store import Trainee
 from quiz.ui.sign_in import SIGNED_IN_KEY
+from quizbench.bench.scripts import APP, FLOORS
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ def measure_page(
 def _check(app: object, page: str, signed_in: bool = False) -> None:
     """The page ran without an exception (and, when asked, still signed in: a page that
     only asks for a sign-in would be measured as fast as nothing)."""
-    exceptions = getattr(app, "exception")
+    exceptions = app.exception
     if exceptions:
         raise RuntimeError(f"{page} raised: {exceptions[0].value}")
-    if signed_in and not any(button.key == "sign-out" for button in getattr(app, "sidebar").button):
+    if signed_in and not any(button.key == "sign-out" for button in app.sidebar.button):
         raise RuntimeError(f"{page} was measured signed out")

@@ -10,11 +10,11 @@ from typing import Sequence
 import yaml
 from sqlalchemy import insert
 
-from quiz.model.cards import ScenarioCard
-from quiz.rules.engine import judge
 from quiz.content.loader import Content
 from quiz.db.store import Store
 from quiz.db.tables import attempts, trainees
+from quiz.model.cards import ScenarioCard
+from quiz.rules.engine import judge
 from quiz.rules.variants import seed_facts
 
 CARDS_PER_FILE = 100
@@ -52,7 +52,7 @@ def write_history(
     The first trainee has ``heavy_attempts`` of them (the progress page's worst case); the
     rest are spread over the others. Returns the trainee ids, the heavy one first.
     """
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     with store.engine.begin() as conn:
         ids = [
             int(conn.execute(insert(trainees).values(name=f"bench-trainee-{n:04d}", created_at=now))

@@ -4,7 +4,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from quiz.ui.bench_floors.shell import run_floor
+from quizbench.bench.floors.shell import run_floor
 
 
 def progress() -> None:

@@ -1,4 +1,4 @@
-"""``python -m quiz bench``: build content and history at scale, measure, print, save JSON."""
+"""``python -m quizbench.bench``: build content and history at scale, measure, print, save JSON."""
 
 from __future__ import annotations
 
@@ -16,18 +16,19 @@ from urllib.parse import urlencode
 
 import yaml
 
-from quiz.rules import engine
-from quiz.model.attempt import AttemptRecord
-from quiz.bench import cold_start, synthetic
-from quiz.bench.scripts import APP, FLOOR_SIGN_IN_PARAM as SIGN_IN_PARAM, FLOORS
-from quiz.bench.database import bench_database
-from quiz.bench.timing import alternating_medians, median_seconds, peak_rss_mb
-from quiz.model.facts import resolve_facts
-from quiz.content.loader import RULESETS_DIR, card_files, load_content, load_content_cached
-from quiz.db.store import Store, Trainee
 from quiz.access.accounts import set_pin
-from quiz.rules.variants import seed_facts
+from quiz.content.loader import RULESETS_DIR, card_files, load_content, load_content_cached
 from quiz.content.yaml_source import SafeLoader
+from quiz.db.store import Store, Trainee
+from quiz.model.attempt import AttemptRecord
+from quiz.model.facts import resolve_facts
+from quiz.rules import engine
+from quiz.rules.variants import seed_facts
+from quizbench.bench import cold_start, synthetic
+from quizbench.bench.database import bench_database
+from quizbench.bench.scripts import APP, FLOORS
+from quizbench.bench.scripts import FLOOR_SIGN_IN_PARAM as SIGN_IN_PARAM
+from quizbench.bench.timing import alternating_medians, median_seconds, peak_rss_mb
 
 SEED = 20261129
 BENCH_PIN = "bench-pin-2468"  # the heavy trainee's, typed in at each cold start
@@ -51,7 +52,7 @@ def run_bench(quick: bool = False, json_path: Path | None = None, log=print, dat
     """Measure everything; returns the figures (also written to ``json_path``).
 
     The history goes to a temporary SQLite file, or to ``database_url`` when given (see
-    ``quiz.bench.database``: a scratch database on a PostgreSQL server).
+    ``quizbench.bench.database``: a scratch database on a PostgreSQL server).
     """
     sizes = QUICK if quick else FULL
     rng = random.Random(SEED)
@@ -125,7 +126,7 @@ def _engine_figures(content) -> dict:
         entry = book.infractions[infraction][0]
         resolved.append((ruleset, book, infraction, resolve_facts(book.facts, facts, entry.requires, entry.assumes)))
     start = time.perf_counter()
-    for ruleset, book, infraction, facts in resolved:
+    for _ruleset, book, infraction, facts in resolved:
         engine._decide(book, infraction, facts)  # noqa: SLF001 - the unmemoised path
     unmemoised = len(cases) / (time.perf_counter() - start)
     return {"verdicts_per_s": as_used, "verdicts_per_s_unmemoised": unmemoised, "verdict_count": len(cases)}
