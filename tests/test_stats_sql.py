@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 from sqlalchemy import insert
 
-from quiz import stats
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades
 from quiz.model.attempt import AttemptRecord
 from quiz.report import statistics as stats_sql
+from tests import stats_oracle as stats
 
 TODAY = dt.date(2026, 3, 20)
 LADDER = ["caution", "warning", "duel_loss", "match_loss"]

@@ -10,14 +10,18 @@ import os
 import time
 import unicodedata
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import (
+    ColumnElement,
     Engine,
     create_engine,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -325,9 +329,36 @@ def _engine_options(backend: str) -> dict[str, Any]:
     return {}
 
 
+LOCAL_DATE_FUNCTION = "quiz_local_date"
+
+
+def local_date(store: Store, moment: ColumnElement[Any], time_zone: str) -> ColumnElement[Any]:
+    """The calendar date (``YYYY-MM-DD``) of a stored UTC ``moment`` in ``time_zone`` (an IANA
+    name), computed by the database: PostgreSQL's ``timezone()``; on SQLite the function
+    every connection of the store registers (``_sqlite_local_date``)."""
+    if store.engine.dialect.name == "sqlite":
+        return getattr(func, LOCAL_DATE_FUNCTION)(moment, time_zone)
+    return func.to_char(func.timezone(time_zone, moment), "YYYY-MM-DD")
+
+
+def _sqlite_local_date(stored: str | None, time_zone: str) -> str | None:
+    """``local_date`` for SQLite, which stores a UTC moment as ``YYYY-MM-DD HH:MM:SS[.ffffff]``."""
+    if stored is None:
+        return None
+    moment = datetime.fromisoformat(stored).replace(tzinfo=UTC)
+    return moment.astimezone(_zone(time_zone)).date().isoformat()
+
+
+@lru_cache(maxsize=64)
+def _zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL journal, a 5 s busy timeout and foreign keys, on every new SQLite connection."""
+    """WAL journal, a 5 s busy timeout, foreign keys, and the local-date function, on every
+    new SQLite connection."""
     cursor = dbapi_connection.cursor()
+    dbapi_connection.create_function(LOCAL_DATE_FUNCTION, 2, _sqlite_local_date, deterministic=True)
     for pragma in SQLITE_PRAGMAS:
         cursor.execute(pragma)
     cursor.close()

@@ -221,3 +221,11 @@ trainee_name_keys = Table(
     Column("trainee_id", Integer, ForeignKey("trainees.id"), primary_key=True, autoincrement=False),
     Column("name_key", String(NAME_KEY_MAX), nullable=False, unique=True),
 )
+
+trainee_time_zones = Table(
+    "trainee_time_zones",
+    metadata,
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), primary_key=True, autoincrement=False),
+    Column("time_zone", String(64), nullable=False),  # an IANA name: the calendar days of the trainee's figures
+    Column("updated_at", UTCDateTime, nullable=False),
+)

@@ -9,7 +9,6 @@ from typing import Iterable
 
 import pandas as pd
 
-from quiz import stats
 from quiz.content.categories import category_key
 from quiz.content.loader import Content
 from quiz.db.store import Store
@@ -42,20 +41,23 @@ def penalty_labels(content: Content, language: str) -> dict[str, str]:
 class ProgressFigures:
     """Everything the progress page shows, aggregated in the database."""
 
-    summary: stats.Summary
-    streak: stats.Streak
+    summary: stats_sql.Summary
+    streak: stats_sql.Streak
     daily: pd.DataFrame
     parts: pd.DataFrame
     games: pd.DataFrame
     categories: pd.DataFrame
     confusion: pd.DataFrame
-    leniency: stats.Leniency
+    leniency: stats_sql.Leniency
     mistakes: pd.DataFrame
 
 
-def progress_figures(store: Store, trainee_id: int, rulesets: Iterable[str], today: date) -> ProgressFigures:
-    """A trainee's figures in the chosen games (only aggregated rows leave the database)."""
-    scope = stats_sql.Scope(trainee_id, tuple(rulesets))
+def progress_figures(
+    store: Store, trainee_id: int, rulesets: Iterable[str], today: date, time_zone: str = stats_sql.UTC,
+) -> ProgressFigures:
+    """A trainee's figures in the chosen games, days counted in ``time_zone`` (``today`` is a
+    day of that zone); only aggregated rows leave the database."""
+    scope = stats_sql.Scope(trainee_id, tuple(rulesets), time_zone)
     return ProgressFigures(
         summary=stats_sql.summary(store, scope),
         streak=stats_sql.practice_streak(store, scope, today),

@@ -1,34 +1,68 @@
-"""The statistics of ``quiz.stats``, aggregated in the database instead of in Python.
+"""A trainee's statistics, aggregated in the database (the one statistics path of the app).
 
-Each function returns what its namesake in ``quiz.stats`` returns for the same attempts,
-but only aggregated rows leave the database, so the progress and team pages stay fast on
-a large history or a remote server. Days are UTC days (PostgreSQL sessions run in UTC).
+Only aggregated rows leave the database, so the progress and team pages stay fast on a large
+history or a remote server. Days are calendar days in the scope's time zone (the trainee's
+own), computed in SQL on both databases: PostgreSQL's ``timezone()``, and on SQLite a
+function the store registers on every connection. ``tests/stats_oracle.py`` computes the
+same figures with pandas from the raw attempts, and the tests hold the two equal.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Iterable
 
 import pandas as pd
 from sqlalchemy import ColumnElement, and_, case, func, select, true
 
-from quiz import stats
 from quiz.content.categories import KNOWLEDGE, category_key
-from quiz.db.store import Store
+from quiz.db.store import Store, local_date
 from quiz.db.tables import attempt_regrades, attempts
 from quiz.model.attempt import RIGHT_RESULTS
 
 A = attempts.c
+PARTS: dict[str, str] = {"infraction": "infraction_result", "penalty": "penalty_result", "fix": "fixes_result"}
+TALLY_COLUMNS = ["answered", "correct", "accuracy"]
+MISTAKE_COLUMNS = ["card_id", "ruleset", "answered_at", "chosen_penalty", "standard_penalty"]
+UTC = "UTC"
+
+
+@dataclass(frozen=True, slots=True)
+class Leniency:
+    """Wrong penalties: how many, and whether they erred toward lenient or harsh."""
+
+    errors: int
+    too_lenient: int
+    too_harsh: int
+    mean_steps: float
+    by_steps: pd.DataFrame = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Streak:
+    """Consecutive calendar days with at least one answer."""
+
+    current: int
+    longest: int
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    answered: int
+    correct: int
+    accuracy: float
+    days_active: int
 
 
 @dataclass(frozen=True)
 class Scope:
-    """Which attempts: one trainee's (or everyone's), in some rulesets (or all)."""
+    """Which attempts: one trainee's (or everyone's), in some rulesets (or all); and the time
+    zone whose calendar days count them (an IANA name, e.g. ``Asia/Tokyo``)."""
 
     trainee_id: int | None = None
     rulesets: tuple[str, ...] | None = None
+    time_zone: str = UTC
 
     def where(self) -> ColumnElement[bool]:
         clauses = []
@@ -43,8 +77,9 @@ def _right(column: ColumnElement) -> ColumnElement[int]:
     return func.sum(case((column, 1), else_=0))
 
 
-def _day() -> ColumnElement:
-    return func.date(A.answered_at)
+def _day(store: Store, scope: Scope) -> ColumnElement:
+    """The calendar day of each answer in the scope's time zone, as ``YYYY-MM-DD``."""
+    return local_date(store, A.answered_at, scope.time_zone)
 
 
 def _frame(store: Store, query, columns: Iterable[str]) -> pd.DataFrame:
@@ -60,17 +95,17 @@ def _tally(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def summary(store: Store, scope: Scope) -> stats.Summary:
-    query = select(func.count(), _right(A.correct), func.count(func.distinct(_day()))).where(scope.where())
+def summary(store: Store, scope: Scope) -> Summary:
+    query = select(func.count(), _right(A.correct), func.count(func.distinct(_day(store, scope)))).where(scope.where())
     with store.engine.connect() as conn:
         answered, correct, days = conn.execute(query).one()
     answered, correct = int(answered or 0), int(correct or 0)
-    return stats.Summary(answered, correct, correct / answered if answered else 0.0, int(days or 0))
+    return Summary(answered, correct, correct / answered if answered else 0.0, int(days or 0))
 
 
 def daily_counts(store: Store, scope: Scope) -> pd.DataFrame:
-    """``date, answered, correct`` per UTC day with answers, oldest first."""
-    day = _day().label("day")
+    """``date, answered, correct`` per local day with answers, oldest first."""
+    day = _day(store, scope).label("day")
     query = select(day, func.count(), _right(A.correct)).where(scope.where()).group_by(day).order_by(day)
     frame = _frame(store, query, ["date", "answered", "correct"])
     frame["date"] = pd.to_datetime(frame["date"].astype(str))
@@ -80,12 +115,14 @@ def daily_counts(store: Store, scope: Scope) -> pd.DataFrame:
 def daily_accuracy(store: Store, scope: Scope) -> pd.DataFrame:
     daily = _tally(daily_counts(store, scope))
     if daily.empty:
-        return stats.daily_accuracy(_empty_attempts())
-    return stats.with_rolling_7d(daily.set_index("date")[stats.TALLY_COLUMNS])
+        empty = pd.DataFrame(columns=["date", *TALLY_COLUMNS])
+        types = {"date": "datetime64[ns]", "answered": "int64", "correct": "int64", "accuracy": "float64"}
+        return with_rolling_7d(empty.astype(types).set_index("date"))
+    return with_rolling_7d(daily.set_index("date")[TALLY_COLUMNS])
 
 
 def accuracy_by_part(store: Store, scope: Scope) -> pd.DataFrame:
-    columns = {part: A[column] for part, column in stats.PARTS.items()}
+    columns = {part: A[column] for part, column in PARTS.items()}
     aggregates = []
     for column in columns.values():
         aggregates += [func.count(column), _right(column.in_(RIGHT_RESULTS))]
@@ -96,7 +133,7 @@ def accuracy_by_part(store: Store, scope: Scope) -> pd.DataFrame:
         for i, part in enumerate(columns)
         if row[2 * i]
     ]
-    return _tally(pd.DataFrame(rows, columns=["part", "answered", "correct"]))[["part", *stats.TALLY_COLUMNS]]
+    return _tally(pd.DataFrame(rows, columns=["part", "answered", "correct"]))[["part", *TALLY_COLUMNS]]
 
 
 def accuracy_by(store: Store, scope: Scope, column: str) -> pd.DataFrame:
@@ -118,7 +155,7 @@ def penalty_confusion(store: Store, scope: Scope) -> pd.DataFrame:
     return frame
 
 
-def leniency(store: Store, scope: Scope) -> stats.Leniency:
+def leniency(store: Store, scope: Scope) -> Leniency:
     wrong = and_(scope.where(), A.penalty_result == "wrong")
     with store.engine.connect() as conn:
         errors = conn.execute(select(func.count()).where(wrong)).scalar_one()
@@ -131,7 +168,7 @@ def leniency(store: Store, scope: Scope) -> stats.Leniency:
     by_steps = _frame(store, query, ["steps", "count"]).astype("int64")
     total = int(by_steps["count"].sum())
     mean = float((by_steps["steps"] * by_steps["count"]).sum() / total) if total else 0.0
-    return stats.Leniency(
+    return Leniency(
         errors=int(errors),
         too_lenient=int(by_steps.loc[by_steps["steps"] < 0, "count"].sum()),
         too_harsh=int(by_steps.loc[by_steps["steps"] > 0, "count"].sum()),
@@ -140,30 +177,52 @@ def leniency(store: Store, scope: Scope) -> stats.Leniency:
     )
 
 
-def practice_streak(store: Store, scope: Scope, today: date) -> stats.Streak:
-    days = daily_counts(store, scope)
-    frame = pd.DataFrame({"answered_at": days["date"].dt.tz_localize("UTC")})
-    return stats.practice_streak(frame, today)
+def practice_streak(store: Store, scope: Scope, today: date) -> Streak:
+    """The current run of practice days (to ``today``, a day in the scope's zone, or to the
+    day before if none yet today), and the longest."""
+    return streak_of([day.date() for day in daily_counts(store, scope)["date"]], today)
+
+
+def streak_of(days: Iterable[date], today: date) -> Streak:
+    """The current and longest runs of consecutive ``days`` (in any order, repeats allowed)."""
+    ordinals = sorted({day.toordinal() for day in days})
+    if not ordinals:
+        return Streak(current=0, longest=0)
+    runs: list[tuple[int, int]] = []  # (first, last) ordinal of each run
+    for ordinal in ordinals:
+        if runs and ordinal == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], ordinal)
+        else:
+            runs.append((ordinal, ordinal))
+    longest = max(last - first + 1 for first, last in runs)
+    for end in (today.toordinal(), today.toordinal() - 1):  # the run through today, else through yesterday
+        for first, last in runs:
+            if first <= end <= last:
+                return Streak(current=end - first + 1, longest=longest)
+    return Streak(current=0, longest=longest)
+
+
+def with_rolling_7d(daily: pd.DataFrame) -> pd.DataFrame:
+    """Per-day tallies (indexed by day) with ``rolling_7d``: the correct/answered ratio of the
+    sums over the seven calendar days ending each day."""
+    daily = daily.copy()
+    window = daily[["answered", "correct"]].rolling("7D").sum()
+    daily["rolling_7d"] = window["correct"] / window["answered"]
+    return daily.reset_index()
 
 
 def recent_mistakes(store: Store, scope: Scope, limit: int = 20) -> pd.DataFrame:
     rank = func.row_number().over(partition_by=A.card_id, order_by=(A.answered_at.desc(), A.id.desc())).label("rank")
-    latest = select(*(A[c] for c in stats.MISTAKE_COLUMNS), A.correct, A.id, rank).where(scope.where()).subquery()
+    latest = select(*(A[c] for c in MISTAKE_COLUMNS), A.correct, A.id, rank).where(scope.where()).subquery()
     query = (
-        select(*(latest.c[c] for c in stats.MISTAKE_COLUMNS))
+        select(*(latest.c[c] for c in MISTAKE_COLUMNS))
         .where(latest.c.rank == 1, latest.c.correct.is_(False))
         .order_by(latest.c.answered_at.desc(), latest.c.id.desc())
         .limit(limit)
     )
-    frame = _frame(store, query, stats.MISTAKE_COLUMNS)
+    frame = _frame(store, query, MISTAKE_COLUMNS)
     frame["answered_at"] = pd.to_datetime(frame["answered_at"], utc=True)
     return frame
-
-
-def _empty_attempts() -> pd.DataFrame:
-    from quiz.db.store import attempts_frame
-
-    return attempts_frame([])
 
 
 def accuracy_by_category(store: Store, scope: Scope) -> pd.DataFrame:

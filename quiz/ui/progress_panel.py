@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 import streamlit as st
 
 from quiz.content.loader import Content
 from quiz.db.store import Store, Trainee
+from quiz.db.time_zones import set_time_zone, time_zone_for, time_zone_names
 from quiz.report import statistics as stats_sql
 from quiz.report.csv_export import csv_bytes
 from quiz.report.progress import ProgressFigures, attempts_in, penalty_labels, progress_figures, safe_file_name
@@ -26,8 +28,19 @@ PRACTICE_PAGE = "quiz/ui/pages/practice.py"
 
 
 def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: str = "progress") -> None:
-    """Draw ``trainee``'s progress; ``key`` keeps widget ids apart when drawn twice."""
-    view = _view(shell, trainee.id)
+    """Draw ``trainee``'s progress; ``key`` keeps widget ids apart when drawn twice. Days are
+    the trainee's own: the zone kept with them (first taken from their browser), which they
+    can change here."""
+    zone = time_zone_for(shell.store, trainee.id, st.context.timezone if own else None)
+    if own:
+        names = time_zone_names()
+        chosen = st.selectbox(shell.t("progress.time_zone"), names, index=names.index(zone) if zone in names else None,
+                              key=f"{key}-time-zone", help=shell.t("progress.time_zone_help"))
+        if chosen and chosen != zone:
+            zone = set_time_zone(shell.store, trainee.id, chosen)
+    else:
+        st.caption(shell.t("progress.days_in_zone", zone=zone))
+    view = _view(shell, trainee.id, zone)
     figures = view.figures
     if figures.summary.answered == 0:
         st.info(shell.t("progress.empty"))
@@ -123,17 +136,17 @@ def _chart(spec: Spec | None) -> None:
         st.vega_lite_chart(spec=spec, width="stretch")
 
 
-def _view(shell: Shell, trainee_id: int) -> _View:
-    """Figures and charts, recomputed only when the trainee has answered since, the day or
-    the language changed, or other content was loaded."""
-    today = dt.datetime.now(dt.UTC).date()
+def _view(shell: Shell, trainee_id: int, zone: str) -> _View:
+    """Figures and charts, recomputed only when the trainee has answered since, the day, the
+    zone or the language changed, or other content was loaded."""
+    today = dt.datetime.now(ZoneInfo(zone)).date()
     version = stats_sql.version(shell.store, stats_sql.Scope(trainee_id))
-    return _cached_view(shell.store, shell.content, str(shell.store.url), trainee_id, shell.rulesets, today, version,
-                        shell.language, shell.content.fingerprint())
+    return _cached_view(shell.store, shell.content, str(shell.store.url), trainee_id, shell.rulesets, today, zone,
+                        version, shell.language, shell.content.fingerprint())
 
 
 @st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
 def _cached_view(_store: Store, _content: Content, url: str, trainee_id: int, rulesets: tuple[str, ...],
-                 today: dt.date, version: tuple[int, int], language: str, content_fingerprint: str) -> _View:
-    figures = progress_figures(_store, trainee_id, rulesets, today)
+                 today: dt.date, zone: str, version: tuple[int, int], language: str, content_fingerprint: str) -> _View:
+    figures = progress_figures(_store, trainee_id, rulesets, today, zone)
     return _View(figures, progress_charts(figures, _content, language))

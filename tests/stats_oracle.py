@@ -1,50 +1,27 @@
-"""Statistics of a trainee's progress: pure, vectorised functions over the attempts frame.
+"""The test oracle of ``quiz.report.statistics``: the same figures computed with pandas from
+the raw attempts (``Store.attempts``), an independent path the tests hold the SQL equal to.
 
-Each takes the frame ``Store.attempts`` returns (or one with the same columns) and never
-raises on an empty one: it returns empty results instead. Days are calendar days in the
-time zone ``tz``.
+Each function never raises on an empty frame: it returns empty results instead. Days are
+calendar days in the time zone ``tz``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import date
 
 import numpy as np
 import pandas as pd
 
 from quiz.model.attempt import RIGHT_RESULTS
-
-PARTS: dict[str, str] = {"infraction": "infraction_result", "penalty": "penalty_result", "fix": "fixes_result"}
-TALLY_COLUMNS = ["answered", "correct", "accuracy"]
-MISTAKE_COLUMNS = ["card_id", "ruleset", "answered_at", "chosen_penalty", "standard_penalty"]
-
-
-@dataclass(frozen=True, slots=True)
-class Leniency:
-    """Wrong penalties: how many, and whether they erred toward lenient or harsh."""
-
-    errors: int
-    too_lenient: int
-    too_harsh: int
-    mean_steps: float
-    by_steps: pd.DataFrame = field(compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Streak:
-    """Consecutive calendar days with at least one answer."""
-
-    current: int
-    longest: int
-
-
-@dataclass(frozen=True, slots=True)
-class Summary:
-    answered: int
-    correct: int
-    accuracy: float
-    days_active: int
+from quiz.report.statistics import (  # noqa: E402 - the shapes the app's statistics return
+    MISTAKE_COLUMNS,
+    PARTS,
+    TALLY_COLUMNS,
+    Leniency,
+    Streak,
+    Summary,
+    with_rolling_7d,
+)
 
 
 def daily_accuracy(df: pd.DataFrame, tz: str = "UTC") -> pd.DataFrame:
@@ -54,14 +31,6 @@ def daily_accuracy(df: pd.DataFrame, tz: str = "UTC") -> pd.DataFrame:
     correct/answered ratio of the sums over the seven calendar days ending that day.
     """
     return with_rolling_7d(_tally(df["correct"], _days(df, tz).rename("date")))
-
-
-def with_rolling_7d(daily: pd.DataFrame) -> pd.DataFrame:
-    """Per-day tallies (indexed by day) with ``rolling_7d`` added, as ``daily_accuracy`` gives."""
-    daily = daily.copy()
-    window = daily[["answered", "correct"]].rolling("7D").sum()
-    daily["rolling_7d"] = window["correct"] / window["answered"]
-    return daily.reset_index()
 
 
 def accuracy_by_part(df: pd.DataFrame) -> pd.DataFrame:
