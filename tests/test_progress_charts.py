@@ -9,6 +9,7 @@ from quiz.db.store import Store
 from quiz.model.attempt import AttemptRecord
 from quiz.report.progress import progress_figures
 from quiz.report.progress_charts import progress_charts
+from tests.recording import record
 
 RULESETS = ("yugioh-ocg", "pokemon-card-ja")
 
@@ -20,11 +21,11 @@ def _data(spec) -> list[dict]:
 def test_charts_show_the_figures_in_the_language(db_url, content):
     store = Store(db_url)
     trainee = store.trainee("Aiko").id
-    store.record(AttemptRecord(trainee_id=trainee, card_id="c1", ruleset="yugioh-ocg", category="tardiness",
+    record(store, AttemptRecord(trainee_id=trainee, card_id="c1", ruleset="yugioh-ocg", category="tardiness",
                                card_kind="scenario", chosen_penalty="caution", standard_penalty="warning",
                                infraction_result="correct", penalty_result="wrong", fixes_result="correct",
                                penalty_steps=-1, correct=False, seconds=5.0))
-    store.record(AttemptRecord(trainee_id=trainee, card_id="k1", ruleset="pokemon-card-ja", category=None,
+    record(store, AttemptRecord(trainee_id=trainee, card_id="k1", ruleset="pokemon-card-ja", category=None,
                                card_kind="knowledge", correct=True, seconds=5.0))
     figures = progress_figures(store, trainee, RULESETS, dt.datetime.now(dt.UTC).date())
     english = progress_charts(figures, content, "en")
@@ -43,7 +44,7 @@ def test_charts_show_the_figures_in_the_language(db_url, content):
 def test_nothing_to_draw_is_none(db_url, content):
     store = Store(db_url)
     trainee = store.trainee("Ben").id
-    store.record(AttemptRecord(trainee_id=trainee, card_id="k1", ruleset="pokemon-card-ja", category=None,
+    record(store, AttemptRecord(trainee_id=trainee, card_id="k1", ruleset="pokemon-card-ja", category=None,
                                card_kind="knowledge", correct=True, seconds=5.0))
     figures = progress_figures(store, trainee, RULESETS, dt.datetime.now(dt.UTC).date())
     specs = progress_charts(figures, content, "en")

@@ -271,8 +271,8 @@ def test_statistics_of_a_history_read_back_from_the_store(store: Store) -> None:
         answer(2, False, card="p", penalty_result="wrong", penalty_steps=-1),
         quiz_answer(2, True, card="q"),
     ]
-    for record in history:
-        store.record(AttemptRecord(**(asdict(record) | {"trainee_id": trainee_id})))
+    for past in history:
+        record(store, AttemptRecord(**(asdict(past) | {"trainee_id": trainee_id})))
     history = store.attempts(trainee_id)
     assert stats.summary(history) == stats.Summary(answered=3, correct=2, accuracy=2 / 3, days_active=2)
     assert list(stats.accuracy_by_part(history)["accuracy"]) == [1 / 2]  # penalty: accepted, wrong

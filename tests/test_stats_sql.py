@@ -15,6 +15,7 @@ from quiz.db.tables import attempt_regrades
 from quiz.model.attempt import AttemptRecord
 from quiz.report import statistics as stats_sql
 from tests import stats_oracle as stats
+from tests.recording import record
 
 TODAY = dt.date(2026, 3, 20)
 LADDER = ["caution", "warning", "duel_loss", "match_loss"]
@@ -32,7 +33,7 @@ def history(db_url):
         knowledge = rng.random() < 0.15
         steps = LADDER.index(chosen) - LADDER.index(standard)
         infraction_right = rng.random() < 0.8
-        store.record(AttemptRecord(
+        record(store, AttemptRecord(
             trainee_id=rng.choice(ids), card_id=f"card-{rng.randrange(30)}",
             ruleset=rng.choice(["yugioh-ocg", "pokemon-card-ja"]),
             category=None if knowledge else rng.choice(["deck", "tardiness", "rules"]),
@@ -115,7 +116,7 @@ def test_version_changes_with_each_answer(history):
     scope = stats_sql.Scope(ids[0])
     before = stats_sql.version(store, scope)
     assert before == (int(store.attempts(ids[0])["id"].max()), 0)
-    new_id = store.record(AttemptRecord(trainee_id=ids[0], card_id="new", ruleset="yugioh-ocg", category=None,
+    new_id = record(store, AttemptRecord(trainee_id=ids[0], card_id="new", ruleset="yugioh-ocg", category=None,
                                         card_kind="knowledge", correct=True, seconds=1.0))
     assert stats_sql.version(store, scope) == (new_id, 0) > before
     assert stats_sql.version(store, stats_sql.Scope()) == (new_id, 0)

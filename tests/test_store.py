@@ -17,6 +17,7 @@ from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
 from quiz.model.cards import Choice, KnowledgeCard, ScenarioCard
 from quiz.model.rulesets import ID_MAX, Category, Infraction, Penalty, Ruleset
 from quiz.training.presets import ExamPreset
+from tests.recording import record
 
 JST = timezone(timedelta(hours=9))
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,7 +120,7 @@ def from_row(row: pd.Series) -> AttemptRecord:
 def test_every_field_round_trips(store: Store, make) -> None:
     trainee = store.trainee("Aki")
     original = make(trainee.id)
-    attempt_id = store.record(original)
+    attempt_id = record(store, original)
 
     frame = store.attempts()
     assert list(frame["id"]) == [attempt_id]
@@ -131,7 +132,7 @@ def test_every_field_round_trips(store: Store, make) -> None:
 
 def test_answered_at_is_kept_as_the_same_instant_in_utc(store: Store) -> None:
     trainee = store.trainee("Aki")
-    store.record(scenario(trainee.id))  # 2024-05-01 21:30:15.123456 at +09:00
+    record(store, scenario(trainee.id))  # 2024-05-01 21:30:15.123456 at +09:00
     answered = store.attempts()["answered_at"]
     assert isinstance(answered.dtype, pd.DatetimeTZDtype) and str(answered.dtype.tz) == "UTC"
     # 21:30 at +09:00 is 12:30 UTC the same day.
@@ -140,7 +141,7 @@ def test_answered_at_is_kept_as_the_same_instant_in_utc(store: Store) -> None:
 
 def test_fixes_are_stored_sorted_and_comma_joined(store: Store) -> None:
     trainee = store.trainee("Aki")
-    store.record(scenario(trainee.id, chosen_fixes=("rewind_game", "destroy_used_card")))
+    record(store, scenario(trainee.id, chosen_fixes=("rewind_game", "destroy_used_card")))
     with store.engine.connect() as conn:
         stored = conn.exec_driver_sql("SELECT chosen_fixes, standard_fixes FROM attempts").one()
     assert tuple(stored) == ("destroy_used_card,rewind_game", "continue_game")
@@ -150,18 +151,18 @@ def test_fixes_are_stored_sorted_and_comma_joined(store: Store) -> None:
 def test_attempts_are_ordered_by_time_then_id(store: Store) -> None:
     trainee = store.trainee("Aki")
     noon = datetime(2024, 5, 3, 12, tzinfo=UTC)
-    late = store.record(scenario(trainee.id, card_id="late", answered_at=noon + timedelta(hours=1)))
-    tie_1 = store.record(scenario(trainee.id, card_id="tie-1", answered_at=noon))
-    tie_2 = store.record(scenario(trainee.id, card_id="tie-2", answered_at=noon))
-    early = store.record(scenario(trainee.id, card_id="early", answered_at=noon - timedelta(days=1)))
+    late = record(store, scenario(trainee.id, card_id="late", answered_at=noon + timedelta(hours=1)))
+    tie_1 = record(store, scenario(trainee.id, card_id="tie-1", answered_at=noon))
+    tie_2 = record(store, scenario(trainee.id, card_id="tie-2", answered_at=noon))
+    early = record(store, scenario(trainee.id, card_id="early", answered_at=noon - timedelta(days=1)))
     assert list(store.attempts()["id"]) == [early, tie_1, tie_2, late]
 
 
 def test_attempts_filtered_by_trainee(store: Store) -> None:
     aki, ken = store.trainee("Aki"), store.trainee("Ken")
-    store.record(scenario(aki.id, card_id="a-1"))
-    store.record(scenario(ken.id, card_id="k-1"))
-    store.record(knowledge(aki.id, card_id="a-2"))
+    record(store, scenario(aki.id, card_id="a-1"))
+    record(store, scenario(ken.id, card_id="k-1"))
+    record(store, knowledge(aki.id, card_id="a-2"))
     assert list(store.attempts(aki.id)["card_id"]) == ["a-1", "a-2"]
     assert list(store.attempts(ken.id)["card_id"]) == ["k-1"]
     assert sorted(store.attempts()["card_id"]) == ["a-1", "a-2", "k-1"]
@@ -178,10 +179,10 @@ def test_card_results_are_per_card_oldest_first(store: Store) -> None:
     aki, ken = store.trainee("Aki"), store.trainee("Ken")
     day = datetime(2024, 5, 1, tzinfo=UTC)
     # Recorded out of order: card "a" was wrong on day 1 and right on day 2.
-    store.record(scenario(aki.id, card_id="a", correct=True, answered_at=day + timedelta(days=1)))
-    store.record(scenario(aki.id, card_id="a", correct=False, answered_at=day))
-    store.record(scenario(aki.id, card_id="b", correct=True, answered_at=day))
-    store.record(scenario(ken.id, card_id="a", correct=False, answered_at=day + timedelta(days=2)))
+    record(store, scenario(aki.id, card_id="a", correct=True, answered_at=day + timedelta(days=1)))
+    record(store, scenario(aki.id, card_id="a", correct=False, answered_at=day))
+    record(store, scenario(aki.id, card_id="b", correct=True, answered_at=day))
+    record(store, scenario(ken.id, card_id="a", correct=False, answered_at=day + timedelta(days=2)))
     assert store.card_results(aki.id) == {"a": [False, True], "b": [True]}
     assert store.card_results(ken.id) == {"a": [False]}
     assert store.card_results(999) == {}
@@ -194,7 +195,7 @@ def test_card_results_are_per_card_oldest_first(store: Store) -> None:
 
 def test_an_attempt_of_an_unknown_trainee_is_refused(store: Store) -> None:
     with pytest.raises(IntegrityError):
-        store.record(scenario(999))
+        record(store, scenario(999))
     assert store.attempts().empty
 
 
@@ -271,11 +272,11 @@ def test_every_id_the_content_allows_fits_its_column(model, columns: list[str]) 
 
 def test_ids_of_the_longest_allowed_length_round_trip(store: Store) -> None:
     longest = "x" * ID_MAX
-    record = scenario(store.trainee("Aki").id, card_id="c" * 120, ruleset=longest, category=longest,
-                      chosen_infraction=longest, standard_infraction=longest, chosen_penalty=longest,
-                      standard_penalty=longest, chosen_choice=longest, correct_choice=longest)
-    store.record(record)
-    assert [from_row(row) for _, row in store.attempts().iterrows()] == [record]
+    attempt = scenario(store.trainee("Aki").id, card_id="c" * 120, ruleset=longest, category=longest,
+                       chosen_infraction=longest, standard_infraction=longest, chosen_penalty=longest,
+                       standard_penalty=longest, chosen_choice=longest, correct_choice=longest)
+    record(store, attempt)
+    assert [from_row(row) for _, row in store.attempts().iterrows()] == [attempt]
 
 
 # --- the database -------------------------------------------------------------------------
@@ -284,7 +285,7 @@ def test_ids_of_the_longest_allowed_length_round_trip(store: Store) -> None:
 def test_a_record_survives_reopening(db_url: str) -> None:
     first = Store(db_url)
     original = scenario(first.trainee("Aki").id)
-    first.record(original)
+    record(first, original)
     first.dispose()
 
     reopened = Store(db_url)
@@ -298,7 +299,7 @@ def test_a_record_survives_reopening(db_url: str) -> None:
 def test_a_record_is_committed_before_record_returns(store: Store, db_url: str) -> None:
     other = Store(db_url)
     try:
-        store.record(scenario(store.trainee("Aki").id))
+        record(store, scenario(store.trainee("Aki").id))
         assert len(other.attempts()) == 1
     finally:
         other.dispose()
@@ -437,7 +438,7 @@ def test_a_version_1_database_is_brought_to_version_2(db_url: str) -> None:
         assert [from_row(row) for _, row in store.attempts().iterrows()] == [original]
         assert store.attempts()["id"].tolist() == [attempt_id]
         newer = variant(original.trainee_id, answered_at=original.answered_at + timedelta(seconds=1))
-        new_id = store.record(newer)
+        new_id = record(store, newer)
         assert store.attempts()["id"].tolist() == [attempt_id, new_id]
         assert from_row(store.attempts().iloc[1]) == newer
     finally:

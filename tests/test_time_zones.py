@@ -11,6 +11,7 @@ from quiz.db.time_zones import TimeZoneError, set_time_zone, time_zone_for, time
 from quiz.model.attempt import AttemptRecord
 from quiz.report import statistics
 from tests import stats_oracle
+from tests.recording import record
 
 TOKYO = "Asia/Tokyo"
 # 08:30 on 1 December in Tokyo is 23:30 on 30 November in UTC; 20:00 in Tokyo is 11:00 UTC.
@@ -26,8 +27,8 @@ def answer(trainee_id: int, at: datetime, correct: bool = True) -> AttemptRecord
 @pytest.fixture
 def tokyo_trainee(store):
     trainee = store.trainee("Haruka")
-    store.record(answer(trainee.id, MORNING_IN_TOKYO))
-    store.record(answer(trainee.id, EVENING_IN_TOKYO, correct=False))
+    record(store, answer(trainee.id, MORNING_IN_TOKYO))
+    record(store, answer(trainee.id, EVENING_IN_TOKYO, correct=False))
     return trainee.id
 
 

@@ -8,9 +8,10 @@ function takes the time as ``now`` so tests can move the clock.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -29,8 +30,8 @@ HISTORY_DTYPES: dict[str, Any] = {
     "id": "int64",
     "trainee_id": "int64",
     "preset": "str",
-    "started_at": pd.DatetimeTZDtype("us", "UTC"),
-    "finished_at": pd.DatetimeTZDtype("us", "UTC"),
+    "started_at": "datetime64[us, UTC]",
+    "finished_at": "datetime64[us, UTC]",
     "score": "Int64",
     "total": "int64",
     "pass_percent": "int64",
@@ -134,6 +135,8 @@ def exam_answers(store: Store, exam_id: int) -> list[AttemptRecord]:
 
 def exam_history(store: Store, trainee_id: int | None = None) -> pd.DataFrame:
     """Exams (of one trainee if given), newest first: ``HISTORY_COLUMNS``; score and passed empty while open."""
+    import pandas as pd  # here only: answering an exam question must not import it (cold start)
+
     query = select(exams).order_by(exams.c.started_at.desc(), exams.c.id.desc())
     if trainee_id is not None:
         query = query.where(exams.c.trainee_id == trainee_id)

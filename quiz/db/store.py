@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import time
 import unicodedata
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -41,7 +41,7 @@ from quiz.db.tables import (
     trainee_name_keys,
     trainees,
 )
-from quiz.model.attempt import ATTEMPT_FIELDS, FIX_FIELDS, AttemptRecord, utc_now
+from quiz.model.attempt import ATTEMPT_FIELDS, FIX_FIELDS, utc_now
 from quiz.model.errors import QuizError
 
 if TYPE_CHECKING:  # imported where a frame is built: answering a card never needs pandas
@@ -185,12 +185,6 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(select(trainees).order_by(trainees.c.name)).all()
         return [Trainee(**row._mapping) for row in rows]
-
-    def record(self, attempt: AttemptRecord) -> int:
-        """Store one attempt in its own transaction, committed on return; its new id."""
-        with self.engine.begin() as conn:
-            result = conn.execute(insert(attempts).values(**asdict(attempt)))
-        return inserted_id(result)
 
     def attempts(self, trainee_id: int | None = None) -> pd.DataFrame:
         """Every attempt (of one trainee if given), oldest first; see ``attempts_frame``."""

@@ -6,10 +6,9 @@ import time
 
 import streamlit as st
 
-from quiz.db.answers import save_answer
+from quiz.db.submissions import submit_answer
 from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.rules.variants import CardShowing
-from quiz.training import answering as practice
 from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome
 from quiz.training.grading import ScenarioAnswer
 from quiz.ui import widgets
@@ -19,7 +18,7 @@ from quiz.ui.shell import ANSWERS_KEY, Shell
 def answer_form(
     shell: Shell, card: AnyCard, form_key: str, submit_label: str | None = None
 ) -> ScenarioAnswer | str | None:
-    """The card's answer form; once submitted with every part, what ``practice.answer_card``
+    """The card's answer form; once submitted with every part, what ``quiz.training.answering.answer_card``
     takes: a ``ScenarioAnswer``, or the chosen id of a knowledge card or judgement call."""
     if isinstance(card, ScenarioCard):
         return widgets.scenario_form(shell, card, form_key, submit_label)
@@ -42,12 +41,11 @@ def answer_card(
     given = answer_form(shell, card, form_key)
     if given is None:
         return None
-    outcome = practice.answer_card(
-        shell.content, card, given, shell.trainee.id, time.time() - shown_at, mode=mode, showing=showing
+    submitted = submit_answer(
+        shell.store, shell.content, card, given, shell.trainee.id, time.time() - shown_at, mode=mode, showing=showing
     )
-    save_answer(shell.store, outcome.record)
     note_answer()
-    return outcome
+    return submitted.outcome
 
 
 def note_answer() -> None:

@@ -144,11 +144,9 @@ def _answer_write_ms(store: Store, content, trainee_id: int, card_ids: list[str]
 
 
 def _saver(store: Store):
-    """The app's own answer writer (with the review schedule when that feature exists)."""
-    try:
-        from quiz.db.answers import save_answer
-    except ImportError:
-        return store.record
+    """The app's own answer writer: the attempt and the card's review schedule."""
+    from quiz.db.answers import save_answer
+
     return lambda record: save_answer(store, record)
 
 

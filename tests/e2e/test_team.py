@@ -12,6 +12,7 @@ from quiz.model.attempt import AttemptRecord
 from tests.e2e import driver
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
 from tests.e2e.driver import assert_no_exception, main, open_page, settle
+from tests.recording import record
 
 driver.require_browser()
 pytestmark = pytest.mark.e2e
@@ -30,7 +31,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServe
     try:
         for number, name in enumerate(TRAINEES):
             trainee = store.trainee(name)
-            store.record(AttemptRecord(
+            record(store, AttemptRecord(
                 trainee_id=trainee.id, card_id=CARD, ruleset="yugioh-ocg", category="tardiness",
                 card_kind="scenario", chosen_infraction="tardiness", standard_infraction="tardiness",
                 chosen_penalty="warning" if number == 0 else "duel_loss", standard_penalty="warning",

@@ -14,6 +14,7 @@ from quiz.db.store import Store
 from quiz.model.attempt import AttemptRecord
 from quizbench.bench.database import BenchDatabaseError, bench_database
 from tests.databases import POSTGRES_VARIABLE, SKIP_REASON
+from tests.recording import record
 
 
 def test_without_a_url_the_history_goes_to_a_sqlite_file_in_the_folder(tmp_path: Path) -> None:
@@ -30,7 +31,7 @@ def test_an_empty_sqlite_database_given_is_used_as_it_is(tmp_path: Path) -> None
 def test_a_database_holding_attempts_is_refused(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'in-use.db'}"
     store = Store(url)
-    store.record(AttemptRecord(trainee_id=store.trainee("Aki").id, card_id="c", ruleset="yugioh-ocg",
+    record(store, AttemptRecord(trainee_id=store.trainee("Aki").id, card_id="c", ruleset="yugioh-ocg",
                                category=None, card_kind="knowledge", correct=True, seconds=1.0))
     store.dispose()
     with pytest.raises(BenchDatabaseError, match="holds 1 attempts"):

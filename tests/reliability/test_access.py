@@ -31,6 +31,7 @@ from quiz.ui import supervisor_gate
 from tests.e2e import driver
 from tests.e2e.configured_server import running
 from tests.e2e.server import AppServer
+from tests.recording import record
 
 pytestmark = pytest.mark.reliability
 
@@ -87,7 +88,7 @@ def database(folder: Path, with_trainees: bool) -> str:
     store = Store(url)
     try:
         for name in TRAINEES if with_trainees else ():
-            store.record(right_answer(store.trainee(name).id))
+            record(store, right_answer(store.trainee(name).id))
     finally:
         store.dispose()
     return url
@@ -175,7 +176,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     store = Store(server.database_url)
     try:
         for name, pin in PINS.items():
-            store.record(right_answer(driver.seed_trainee(server.database_url, name, pin).id))
+            record(store, right_answer(driver.seed_trainee(server.database_url, name, pin).id))
     finally:
         store.dispose()
     with running(server):

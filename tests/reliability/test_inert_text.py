@@ -39,6 +39,7 @@ pytestmark = [pytest.mark.reliability, pytest.mark.e2e]
 
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
+from tests.recording import record  # noqa: E402
 from tests.reliability.browser_steps import (  # noqa: E402
     NOTHING_PLANTED,
     PLANTED,
@@ -145,7 +146,7 @@ def test_hostile_trainee_names_are_stored_literally_and_shown_inert(page, watch,
     try:
         assert sorted(t.name for t in store.trainees()) == sorted(NAMES)  # byte for byte
         for trainee in store.trainees():
-            store.record(mistake(trainee.id, SCENARIO_ID))  # the Team page lists trainees who answered
+            record(store, mistake(trainee.id, SCENARIO_ID))  # the Team page lists trainees who answered
     finally:
         store.dispose()
     engine = create_engine(server.database_url)
@@ -184,7 +185,7 @@ def test_hostile_card_texts_are_shown_literally_and_inert(page, watch, server) -
     store = Store(server.database_url)
     try:
         for card_id in (SCENARIO_ID, KNOWLEDGE_ID):
-            store.record(mistake(reader.id, card_id))
+            record(store, mistake(reader.id, card_id))
     finally:
         store.dispose()
 

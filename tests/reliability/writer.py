@@ -13,11 +13,9 @@ from quiz.model.attempt import AttemptRecord
 
 
 def save(store: Store):
-    """The app's own answer writer (with the review schedule when that feature exists)."""
-    try:
-        from quiz.db.answers import save_answer
-    except ImportError:
-        return store.record
+    """The app's own answer writer: the attempt and the card's review schedule."""
+    from quiz.db.answers import save_answer
+
     return lambda record: save_answer(store, record)
 
 

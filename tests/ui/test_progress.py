@@ -6,6 +6,7 @@ import datetime as dt
 
 from quiz.content.loader import load_content
 from quiz.model.attempt import AttemptRecord
+from tests.recording import record
 
 CONTENT = load_content()
 
@@ -34,10 +35,10 @@ def test_full_history_shows_figures_and_mistakes(open_app, store):
     trainee = store.trainee("Aiko")
     other = store.trainee("Ben")
     ygo_cards = [c.id for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg"][:3]
-    store.record(_record(trainee.id, ygo_cards[0], True, 2, "warning", "warning"))
-    store.record(_record(trainee.id, ygo_cards[1], False, 1, "warning", "duel_loss"))
-    store.record(_record(trainee.id, ygo_cards[2], True, 0, "match_loss", "match_loss"))
-    store.record(_record(other.id, ygo_cards[0], False, 0, "caution", "warning"))  # not Aiko's
+    record(store, _record(trainee.id, ygo_cards[0], True, 2, "warning", "warning"))
+    record(store, _record(trainee.id, ygo_cards[1], False, 1, "warning", "duel_loss"))
+    record(store, _record(trainee.id, ygo_cards[2], True, 0, "match_loss", "match_loss"))
+    record(store, _record(other.id, ygo_cards[0], False, 0, "caution", "warning"))  # not Aiko's
     at = open_app(page="quiz/ui/pages/progress.py")
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Answered"] == "3"
@@ -55,7 +56,7 @@ def test_full_history_shows_figures_and_mistakes(open_app, store):
 def test_progress_in_japanese(open_app, store):
     trainee = store.trainee("Aiko")
     card = CONTENT.scenario_cards[0].id
-    store.record(_record(trainee.id, card, True, 0, "warning", "warning"))
+    record(store, _record(trainee.id, card, True, 0, "warning", "warning"))
     at = open_app(lang="ja", page="quiz/ui/pages/progress.py")
     assert at.title[0].value == "成績"
     assert {m.label for m in at.metric} >= {"回答数", "正答率"}

@@ -11,6 +11,7 @@ from quiz.content.loader import load_content
 from quiz.db import reviews as review_store
 from quiz.model.attempt import utc_now
 from quiz.training.scheduling import SCHEDULER
+from tests.recording import record
 from tests.ui.seeding import attempt, seed
 
 CONTENT = load_content()
@@ -48,7 +49,7 @@ def test_readiness_is_the_mean_predicted_chance_per_category(open_app, store):
 
 def test_without_any_schedule_there_is_no_readiness_section(open_app, store):
     trainee = store.trainee("Aiko")
-    store.record(attempt(CONTENT, trainee.id, CONTENT.knowledge_cards[0], True, utc_now()))  # stored without a schedule
+    record(store, attempt(CONTENT, trainee.id, CONTENT.knowledge_cards[0], True, utc_now()))  # stored without a schedule
     at = open_app(page=PAGE)
     assert "Readiness today" not in [s.value for s in at.subheader]
 

@@ -10,6 +10,7 @@ from quiz.access.supervisor import PASSWORD_ENV
 from quiz.content.loader import load_content
 from quiz.model.attempt import AttemptRecord
 from quiz.ui.supervisor_gate import process_throttle
+from tests.recording import record
 
 CONTENT = load_content()
 PAGE = "quiz/ui/pages/team.py"
@@ -42,10 +43,10 @@ def team(store):
     """Aiko: 3 answers, 1 right, all this week. Ben: 1 right answer 30 days ago."""
     aiko, ben = (store.trainee(name) for name in NAMES)
     card = "ygo-tardiness-1min-store"  # the standard penalty is a warning
-    store.record(answer(aiko.id, card, True, "warning"))
-    store.record(answer(aiko.id, card, False, "duel_loss"))
-    store.record(answer(aiko.id, card, False, "duel_loss", days_ago=2))
-    store.record(answer(ben.id, card, True, "warning", days_ago=30))
+    record(store, answer(aiko.id, card, True, "warning"))
+    record(store, answer(aiko.id, card, False, "duel_loss"))
+    record(store, answer(aiko.id, card, False, "duel_loss", days_ago=2))
+    record(store, answer(ben.id, card, True, "warning", days_ago=30))
     return card
 
 
@@ -151,7 +152,7 @@ def test_figures_are_kept_until_refreshed(open_app, team, store, monkeypatch):
     assert any(c.value.startswith("Figures as of ") for c in at.caption)
     assert "Chika" not in main_text(at)
     chika = store.trainee("Chika")
-    store.record(answer(chika.id, team, True, "warning"))
+    record(store, answer(chika.id, team, True, "warning"))
     at.run()
     assert "Chika" not in main_text(at)  # the figures of a few minutes ago, not recounted per rerun
     next(b for b in at.button if b.label == "Refresh now").click().run()

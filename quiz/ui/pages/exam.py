@@ -14,10 +14,11 @@ import streamlit as st
 
 from quiz.content.categories import category_labels
 from quiz.db import exams as exam_store
+from quiz.db.submissions import submit_answer
 from quiz.model.attempt import utc_now
 from quiz.model.cards import AnyCard, ScenarioCard
 from quiz.rules.variants import CardShowing, show_card
-from quiz.training.answering import answer_card, card_pool
+from quiz.training.answering import card_pool
 from quiz.training.exams import (
     CUSTOM,
     MINUTES_RANGE,
@@ -183,9 +184,9 @@ def answer_question(
     if given is None:
         return
     seconds = time.time() - state["shown_at"]
-    record = answer_card(shell.content, card, given, trainee.id, seconds, mode="exam", exam_id=exam.id,
-                         showing=showing).record
-    if exam_store.save_exam_answer(shell.store, record, utc_now()):
+    submitted = submit_answer(shell.store, shell.content, card, given, trainee.id, seconds, mode="exam",
+                              exam_id=exam.id, showing=showing, now=utc_now())
+    if submitted.stored:
         answering.note_answer()
         following = next_unanswered(exam.card_ids, answered | {card.id}, index)
         state.update(index=index if following is None else following, shown_at=time.time())

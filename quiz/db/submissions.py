@@ -1,0 +1,43 @@
+"""Answering a card: the one path every page takes from a trainee's answer to the database.
+
+``submit_answer`` grades the answer (``quiz.training.answering.answer_card``) and stores it at
+once: a practice or review answer with its card's review schedule (``quiz.db.answers``), an
+exam answer only while its exam is open and the question unanswered (``quiz.db.exams``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from quiz.content.loader import Content
+from quiz.db.answers import save_answer
+from quiz.db.exams import save_exam_answer
+from quiz.db.store import Store
+from quiz.model.attempt import utc_now
+from quiz.model.cards import AnyCard
+from quiz.rules.variants import CardShowing
+from quiz.training.answering import Outcome, answer_card
+from quiz.training.grading import ScenarioAnswer
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """A graded answer, and whether it was stored (an exam answer too late is not)."""
+
+    outcome: Outcome
+    stored: bool
+
+
+def submit_answer(
+    store: Store, content: Content, card: AnyCard, given: ScenarioAnswer | str | None, trainee_id: int,
+    seconds: float, mode: str = "practice", exam_id: int | None = None, showing: CardShowing | None = None,
+    now: datetime | None = None,
+) -> Submission:
+    """Grade ``given`` (a ``ScenarioAnswer``, or the chosen id of a knowledge card or judgement
+    call) and store it before returning."""
+    outcome = answer_card(content, card, given, trainee_id, seconds, mode, exam_id, showing)
+    if mode == "exam":
+        return Submission(outcome, save_exam_answer(store, outcome.record, now or utc_now()))
+    save_answer(store, outcome.record)
+    return Submission(outcome, True)

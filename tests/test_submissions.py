@@ -1,0 +1,40 @@
+"""The one answer path: graded, then stored at once (practice with its review schedule; an
+exam answer only while the exam is open)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from quiz.db.exams import start_exam
+from quiz.db.reviews import due_count
+from quiz.db.submissions import submit_answer
+from quiz.model.attempt import utc_now
+from quiz.rules.engine import judge
+from quiz.rules.variants import seed_facts
+from quiz.training.exams import ExamSpec
+from quiz.training.grading import ScenarioAnswer
+
+
+def test_a_practice_answer_is_graded_stored_and_scheduled(store, content):
+    card = content.cards["ygo-tardiness-1min-store"]
+    verdict = judge(content.rulesets[card.ruleset], card.infraction, seed_facts(card))
+    trainee = store.trainee("Aiko").id
+    given = ScenarioAnswer(verdict.infraction, verdict.penalty, verdict.fixes)
+    submitted = submit_answer(store, content, card, given, trainee, 4.0)
+    assert submitted.stored and submitted.outcome.grade.correct
+    stored = store.attempts(trainee)
+    assert list(stored["card_id"]) == [card.id] and bool(stored["correct"].iloc[0])
+    assert stored["content_fingerprint"].iloc[0] == content.fingerprint()
+    assert due_count(store, trainee, [card.id], utc_now() + timedelta(days=365)) == 1  # its review schedule exists
+
+
+def test_an_exam_answer_after_the_deadline_is_graded_but_not_stored(store, content):
+    card = content.cards["ygo-tardiness-1min-store"]
+    trainee = store.trainee("Ben").id
+    started = utc_now() - timedelta(hours=2)
+    spec = ExamSpec(questions=1, minutes=30, pass_percent=80, rulesets=("yugioh-ocg",))
+    exam = start_exam(store, trainee, "custom", spec, [card.id], [0], started)
+    late = submit_answer(store, content, card, ScenarioAnswer("tardiness", "warning"), trainee, 4.0, mode="exam",
+                         exam_id=exam.id, now=utc_now())
+    assert not late.stored
+    assert store.attempts(trainee).empty
