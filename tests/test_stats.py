@@ -15,6 +15,7 @@ import pytest
 from quiz.db.store import FRAME_COLUMNS, Store, attempts_frame
 from quiz.model.attempt import AttemptRecord
 from tests import stats_oracle as stats
+from tests.recording import record
 
 
 def answer(day: int, correct: bool = True, *, card: str = "c", hour: int = 12, **fields) -> AttemptRecord:

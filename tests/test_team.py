@@ -8,9 +8,9 @@ from dataclasses import asdict
 
 import pandas as pd
 import pytest
-from sqlalchemy import Boolean, Column, Integer, MetaData, Table, create_engine, insert
+from sqlalchemy import create_engine, insert
 
-from quiz.db.tables import attempts, trainees
+from quiz.db.tables import attempts, exams, trainees
 from quiz.model.attempt import AttemptRecord
 from quiz.report.team import card_statistics, team_overview, weakest_categories
 
@@ -19,9 +19,9 @@ NOW = dt.datetime(2024, 5, 20, 12, 0, tzinfo=dt.UTC)
 
 @pytest.fixture
 def engine(db_url: str):
-    """Trainees and attempts tables (and no exams table) on SQLite, and on PostgreSQL when given."""
+    """The app's tables on SQLite, and on PostgreSQL when given."""
     engine = create_engine(db_url)
-    trainees.metadata.create_all(engine, tables=[trainees, attempts])  # no exams table
+    trainees.metadata.create_all(engine)
     with engine.begin() as conn:
         for tid, name in ((1, "Aiko"), (2, "Ben"), (3, "Chie")):
             conn.execute(insert(trainees).values(id=tid, name=name, created_at=NOW - dt.timedelta(days=30)))
@@ -116,23 +116,16 @@ def test_games_filter_keeps_only_those_attempts(engine):
     assert team_overview(engine, NOW, rulesets=[]).empty
 
 
-def test_exams_passed_are_counted_when_the_table_exists(engine):
+def test_exams_passed_are_counted(engine):
     history(engine)
-    exams = Table("exams", MetaData(), Column("id", Integer, primary_key=True),
-                  Column("trainee_id", Integer), Column("passed", Boolean))
-    exams.create(engine)
+    exam = {"preset": "custom", "settings": {}, "card_ids": [], "seeds": [], "started_at": NOW, "deadline": NOW}
     with engine.begin() as conn:
         conn.execute(insert(exams), [
-            {"trainee_id": 1, "passed": True}, {"trainee_id": 1, "passed": True},
-            {"trainee_id": 1, "passed": False}, {"trainee_id": 2, "passed": None}, {"trainee_id": 2, "passed": False},
+            {**exam, "trainee_id": 1, "passed": True}, {**exam, "trainee_id": 1, "passed": True},
+            {**exam, "trainee_id": 1, "passed": False}, {**exam, "trainee_id": 2, "passed": None},
+            {**exam, "trainee_id": 2, "passed": False},
         ])
     assert list(team_overview(engine, NOW)["exams_passed"]) == [2, 0]
-
-
-def test_exams_table_without_passed_column_is_ignored(engine):
-    history(engine)
-    Table("exams", MetaData(), Column("id", Integer, primary_key=True), Column("trainee_id", Integer)).create(engine)
-    assert list(team_overview(engine, NOW)["exams_passed"]) == [0, 0]
 
 
 def test_card_statistics_find_the_confusing_cards(engine):

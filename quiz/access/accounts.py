@@ -30,17 +30,12 @@ from quiz.access.throttles import Clock, LoginResult, LoginThrottle, StoredThrot
 from quiz.db.store import HIDDEN_CATEGORIES, NAME_INPUT_MAX, Store, Trainee, mixed_scripts, name_key, valid_name
 from quiz.db.tables import NAME_MAX, trainee_name_keys, trainee_pins, trainees
 from quiz.model.attempt import utc_now
-from quiz.model.errors import QuizError
+from quiz.model.errors import NameTakenError
 
 NAME_CEILING = 60.0  # per name, across sessions and servers: the longest wait between two guesses
 LOCK_AFTER = 10  # wrong PINs in a row that lock a name until a supervisor lifts it
 PIN_SCOPE = "pin"
 NAME_POLICY = ThrottlePolicy(base=1.0, factor=2.0, ceiling=NAME_CEILING, lock_after=LOCK_AFTER)
-
-
-class NameTakenError(QuizError, ValueError):
-    """A new trainee was given a name that already has an account (also in another case,
-    width or spacing)."""
 
 
 @dataclass(frozen=True, slots=True)

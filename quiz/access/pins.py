@@ -20,6 +20,8 @@ import secrets
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 
+from quiz.model.errors import PinRuleError
+
 PIN_MIN = 4
 PIN_MAX = 64
 PIN_INPUT_MAX = 4 * PIN_MAX  # characters as typed (NFKC may shorten them to PIN_MAX); longer is refused unread
@@ -31,14 +33,6 @@ SALT_BYTES = 16
 # such blocks in the arena of the thread that used them, so twenty sessions signing in at
 # once on twenty threads would leave the server 300 MB bigger for good.
 _DERIVER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pin-scrypt")
-
-
-class PinRuleError(ValueError):
-    """A PIN refused; ``rule`` names why (``too_short``, ``too_long``, or ``weak`` for a new PIN)."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        self.rule = rule
-        super().__init__(message)
 
 
 def normalise_pin(pin: str) -> str:

@@ -20,6 +20,8 @@ from typing import Any, Sequence
 
 import yaml
 
+from quiz.model.errors import YamlProblem
+
 SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 100  # collections inside collections; the shipped content needs 8
@@ -42,15 +44,6 @@ _trees: OrderedDict[str, Any] = OrderedDict()  # text -> its node tree (None: no
 _shallow: OrderedDict[str, None] = OrderedDict()  # texts whose nesting was checked: locate skips the check
 _memo_lock = threading.Lock()
 _compositions = 0
-
-
-class YamlProblem(Exception):
-    """A file that is not safe, well-formed YAML; ``line`` is 1-based."""
-
-    def __init__(self, line: int, message: str):
-        self.line = line
-        self.message = message
-        super().__init__(f"line {line}: {message}")
 
 
 def parse_yaml(text: str) -> Any:

@@ -20,7 +20,7 @@ from quiz.db.answers import record_answer
 from quiz.db.store import Store, inserted_id
 from quiz.db.tables import attempts, exams, trainees
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
-from quiz.model.errors import QuizError
+from quiz.model.errors import ExamInProgressError
 from quiz.training.exams import Exam, ExamSpec, accepts_answer, answers_by_card, deadline_for, score_exam
 
 HISTORY_COLUMNS = (
@@ -37,10 +37,6 @@ HISTORY_DTYPES: dict[str, Any] = {
     "pass_percent": "int64",
     "passed": "boolean",
 }
-
-
-class ExamInProgressError(QuizError):
-    """The trainee already has an exam running; it must be handed in (or run out) first."""
 
 
 def start_exam(

@@ -42,7 +42,7 @@ from quiz.db.tables import (
     trainees,
 )
 from quiz.model.attempt import ATTEMPT_FIELDS, FIX_FIELDS, utc_now
-from quiz.model.errors import QuizError
+from quiz.model.errors import NameRuleError, SchemaVersionError
 
 if TYPE_CHECKING:  # imported where a frame is built: answering a card never needs pandas
     import pandas as pd
@@ -54,8 +54,7 @@ SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000", "PRAGMA
 PREPARE_TRIES = 5  # app servers starting together on an empty database race to create it
 
 
-class SchemaVersionError(QuizError, RuntimeError):
-    """The database was written by a newer version of the app than this one."""
+
 
 
 FRAME_COLUMNS: tuple[str, ...] = ("id", *ATTEMPT_FIELDS)
@@ -223,16 +222,6 @@ class Store:
     def dispose(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
-
-
-class NameRuleError(QuizError, ValueError):
-    """A name refused for a new trainee; ``rule`` says why: ``length`` (not 1 to 60
-    characters), ``invisible`` (a control, format, zero-width or text-direction character) or
-    ``mixed_script`` (letters of two alphabets in one word, like Latin and Cyrillic)."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        self.rule = rule
-        super().__init__(message)
 
 
 NAME_INPUT_MAX = 4 * NAME_MAX  # characters looked at: longer input is refused before any other work

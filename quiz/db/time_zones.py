@@ -14,13 +14,9 @@ from sqlalchemy import insert, select, update
 from quiz.db.store import Store
 from quiz.db.tables import trainee_time_zones
 from quiz.model.attempt import utc_now
-from quiz.model.errors import QuizError
+from quiz.model.errors import TimeZoneError
 
 DEFAULT_TIME_ZONE = "UTC"
-
-
-class TimeZoneError(QuizError, ValueError):
-    """A name that is not an IANA time zone."""
 
 
 @lru_cache(maxsize=1)

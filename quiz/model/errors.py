@@ -1,4 +1,5 @@
-"""Errors of the core, kept apart so callers can catch them by kind."""
+"""Every error the app raises on purpose, on one base (``QuizError``), each with the typed
+fields a caller needs; and ``Problem``, the one shape of a located content problem."""
 
 from __future__ import annotations
 
@@ -20,14 +21,6 @@ class Problem:
 
 class QuizError(Exception):
     """Base of every error the core raises on purpose."""
-
-
-class ContentError(QuizError):
-    """Content that cannot be loaded; carries every problem found."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = list(problems)
-        super().__init__("\n".join(str(p) for p in self.problems))
 
 
 class UnknownIdError(QuizError, LookupError):
@@ -59,3 +52,59 @@ class UndecidedCaseError(QuizError, ValueError):
         self.lines = lines
         self.reason = reason
         super().__init__(message)
+
+
+class ConditionError(QuizError, ValueError):
+    """A condition that cannot be parsed; ``path`` locates it inside the condition."""
+
+    def __init__(self, message: str, path: tuple[str | int, ...] = ()):
+        self.path = path
+        super().__init__(message)
+
+
+class PlaceholderError(QuizError, ValueError):
+    """A text whose braces are not a well-formed ``{name}`` placeholder or ``{{``/``}}``."""
+
+
+class YamlProblem(QuizError, ValueError):
+    """A file that is not safe, well-formed YAML; ``line`` is 1-based."""
+
+    def __init__(self, line: int, message: str):
+        self.line = line
+        self.message = message
+        super().__init__(f"line {line}: {message}")
+
+
+class SchemaVersionError(QuizError, RuntimeError):
+    """The database was written by a newer version of the app than this one."""
+
+
+class NameRuleError(QuizError, ValueError):
+    """A name refused for a new trainee; ``rule`` says why: ``length`` (not 1 to 60
+    characters), ``invisible`` (a control, format, zero-width or text-direction character) or
+    ``mixed_script`` (letters of two alphabets in one word, like Latin and Cyrillic)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(message)
+
+
+class NameTakenError(QuizError, ValueError):
+    """A new trainee was given a name that already has an account (also in another case,
+    width or spacing)."""
+
+
+class PinRuleError(QuizError, ValueError):
+    """A PIN refused; ``rule`` names why (``too_short``, ``too_long``, or ``weak`` for a new PIN)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(message)
+
+
+class TimeZoneError(QuizError, ValueError):
+    """A name that is not an IANA time zone."""
+
+
+class ExamInProgressError(QuizError):
+    """The trainee already has an exam running; it must be handed in (or run out) first."""

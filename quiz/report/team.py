@@ -12,11 +12,11 @@ from datetime import datetime, timedelta
 from typing import Iterable
 
 import pandas as pd
-from sqlalchemy import Boolean, ColumnElement, Engine, Integer, case, column, false, func, inspect, select, table, true
+from sqlalchemy import ColumnElement, Engine, case, false, func, select, true
 from sqlalchemy.engine import Connection
 
 from quiz.content.categories import KNOWLEDGE, category_key
-from quiz.db.tables import attempts, trainees
+from quiz.db.tables import attempts, exams, trainees
 
 RECENT_WINDOW = timedelta(days=7)
 OVERVIEW_COLUMNS = [
@@ -172,13 +172,7 @@ def _most_chosen(
 
 
 def _exams_passed(conn: Connection) -> dict[int, int]:
-    """Trainee id -> exams passed; empty when the database has no usable ``exams`` table."""
-    inspector = inspect(conn)
-    if not inspector.has_table("exams"):
-        return {}
-    if not {"trainee_id", "passed"} <= {c["name"] for c in inspector.get_columns("exams")}:
-        return {}
-    exams = table("exams", column("trainee_id", Integer), column("passed", Boolean))
+    """Trainee id -> exams passed."""
     query = (
         select(exams.c.trainee_id, func.count().label("n"))
         .where(exams.c.passed == true())

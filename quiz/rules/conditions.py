@@ -15,7 +15,7 @@ import operator
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from quiz.model.errors import QuizError
+from quiz.model.errors import ConditionError
 from quiz.model.facts import FactSpec
 from quiz.model.text import Text
 
@@ -37,14 +37,6 @@ WORDS = {
     "or": Text(ja="または", en="or"),
     "not": Text(ja="次ではない", en="not"),
 }
-
-
-class ConditionError(QuizError, ValueError):
-    """A condition that cannot be parsed; ``path`` locates it inside the condition."""
-
-    def __init__(self, message: str, path: tuple[str | int, ...] = ()):
-        self.path = path
-        super().__init__(message)
 
 
 class Condition:

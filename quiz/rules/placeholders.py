@@ -10,15 +10,11 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from quiz.model.errors import QuizError
+from quiz.model.errors import PlaceholderError
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")  # {{, }}, {anything}, or a lone brace
 Segment = tuple[bool, str]  # (is a placeholder, literal text or placeholder name)
-
-
-class PlaceholderError(QuizError, ValueError):
-    """A text whose braces are not a well-formed ``{name}`` placeholder or ``{{``/``}}``."""
 
 
 def parse_template(text: str) -> tuple[Segment, ...]:
