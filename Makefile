@@ -35,7 +35,7 @@ test: check browser
 
 # The fast suite: no browser, no reliability runs, no PostgreSQL, no minutes-long tools.
 test-fast: setup
-	$(BIN)/python -m pytest -m "not e2e and not reliability and not postgres and not slow" -q
+	$(BIN)/python -m pytest -n 2 -m "not e2e and not reliability and not postgres and not slow" -q
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
