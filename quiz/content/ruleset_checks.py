@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from quiz.model.rulesets import Citation, Ruleset
+from quiz.model.rulesets import Citation, Infraction, Rule, Ruleset
 from quiz.rules.conditions import ConditionError, parse_condition
 
 Loc = tuple[str | int, ...]
@@ -13,101 +13,15 @@ Finding = tuple[Loc, str]
 
 def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> list[Finding]:
     """Every problem of a structurally valid ruleset, as (location, message) pairs."""
-    found: list[Finding] = []
-    facts = {spec.id: spec for spec in ruleset.facts}
-    penalties = {p.id for p in ruleset.ladder}
-    fixes = {f.id for f in ruleset.fixes}
-    categories = {c.id for c in ruleset.categories}
-    infractions = {i.id: i for i in ruleset.infractions}
-
-    for name, items in (
-        ("facts", ruleset.facts),
-        ("ladder", ruleset.ladder),
-        ("categories", ruleset.categories),
-        ("fixes", ruleset.fixes),
-        ("infractions", ruleset.infractions),
-        ("upgrades", ruleset.upgrades),
-        ("escalations", ruleset.escalations),
-        ("principles", ruleset.principles),
-    ):
-        found += _duplicates((name,), [item.id for item in items])
-
-    def known(loc: Loc, value: str, pool: Iterable[str], what: str) -> None:
-        pool = list(pool)
-        if value not in pool:
-            found.append((loc, f"unknown {what} {value!r}; known: {', '.join(pool)}"))
-
-    def condition(loc: Loc, raw: object) -> None:
-        try:
-            parse_condition(raw, facts)
-        except ConditionError as error:
-            found.append((loc + error.path, str(error)))
-
-    for p_index, penalty in enumerate(ruleset.ladder):
-        for f_index, fix in enumerate(penalty.optional_fixes):
-            known(("ladder", p_index, "optional_fixes", f_index), fix, fixes, "fix")
-        for s_index, scope in enumerate(penalty.scopes):
-            condition(("ladder", p_index, "scopes", s_index, "when"), scope.when)
-
-    for i_index, infraction in enumerate(ruleset.infractions):
-        base: Loc = ("infractions", i_index)
-        known(base + ("category",), infraction.category, categories, "category")
-        for r_index, fact in enumerate(infraction.requires):
-            known(base + ("requires", r_index), fact, facts, "fact")
-        for fact, value in infraction.assumes.items():
-            spec = facts.get(fact)
-            if spec is None:
-                known(base + ("assumes", fact), fact, facts, "fact")
-            elif (spec.type == "bool") != isinstance(value, bool):
-                found.append((base + ("assumes", fact), f"{fact} is a {spec.type}, not {value!r}"))
-        found += _duplicates(base + ("rules",), [r.id for r in infraction.rules])
-        for r_index, rule in enumerate(infraction.rules):
-            loc = base + ("rules", r_index)
-            if rule.when is not None:
-                condition(loc + ("when",), rule.when)
-            if rule.penalty is not None:
-                known(loc + ("penalty",), rule.penalty, penalties, "penalty")
-            if rule.becomes is not None:
-                known(loc + ("becomes",), rule.becomes, infractions, "infraction")
-            for f_index, fix in enumerate(rule.fixes):
-                known(loc + ("fixes", f_index), fix, fixes, "fix")
-            for f_index, fix in enumerate(rule.optional_fixes):
-                known(loc + ("optional_fixes", f_index), fix, fixes, "fix")
-            for p_index, other in enumerate(rule.also_accepted):
-                known(loc + ("also_accepted", p_index), other, penalties, "penalty")
-        if all(rule.undecided for rule in infraction.rules):
-            found.append((base + ("rules",), "every rule is undecided: the infraction decides nothing"))
-        if infraction.rules[-1].when is not None:
-            found.append(
-                (base + ("rules", len(infraction.rules) - 1, "when"),
-                 "the last rule must have no condition, so that every case is decided")
-            )
-        found += _cycle(base, infraction.id, infractions)
-
-    for e_index, escalation in enumerate(ruleset.escalations):
-        loc = ("escalations", e_index)
-        for f_index, source in enumerate(escalation.from_penalties):
-            known(loc + ("from", f_index), source, penalties, "penalty")
-        known(loc + ("to",), escalation.to, penalties, "penalty")
-        condition(loc + ("when",), escalation.when)
-
-    for u_index, upgrade in enumerate(ruleset.upgrades):
-        loc = ("upgrades", u_index)
-        condition(loc + ("when",), upgrade.when)
-        known(loc + ("up_to",), upgrade.up_to, penalties, "penalty")
-        branches = [f"{i.id}/{r.id}" for i in ruleset.infractions for r in i.rules if r.penalty is not None]
-        for n, branch in enumerate(upgrade.rules or []):
-            known(loc + ("rules", n), branch, branches, "rule (infraction/rule with a penalty)")
-
-    read = _read_facts(ruleset)
-    for f_index, spec in enumerate(ruleset.facts):
-        if spec.id not in read:
-            found.append(
-                (("facts", f_index, "id"),
-                 f"fact {spec.id!r} is read by no rule, escalation, upgrade or scope: "
-                 "declare only the facts this document decides on")
-            )
-
+    checker = _Checker(ruleset)
+    checker.duplicate_ids()
+    checker.ladder()
+    for index, infraction in enumerate(ruleset.infractions):
+        checker.infraction(index, infraction)
+    checker.escalations()
+    checker.upgrades()
+    checker.facts_read()
+    found = checker.found
     if source_lines is not None:
         found += [
             (loc, message)
@@ -115,6 +29,105 @@ def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> li
             for message in citation_problems(citation, source_lines)
         ]
     return found
+
+
+class _Checker:
+    """The checks of one ruleset, section by section, gathering every finding."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.found: list[Finding] = []
+        self.facts = {spec.id: spec for spec in ruleset.facts}
+        self.penalties = [p.id for p in ruleset.ladder]
+        self.fixes = [f.id for f in ruleset.fixes]
+        self.categories = [c.id for c in ruleset.categories]
+        self.infractions = {i.id: i for i in ruleset.infractions}
+
+    def known(self, loc: Loc, value: str, pool: Iterable[str], what: str) -> None:
+        pool = list(pool)
+        if value not in pool:
+            self.found.append((loc, f"unknown {what} {value!r}; known: {', '.join(pool)}"))
+
+    def condition(self, loc: Loc, raw: object) -> None:
+        try:
+            parse_condition(raw, self.facts)
+        except ConditionError as error:
+            self.found.append((loc + error.path, str(error)))
+
+    def duplicate_ids(self) -> None:
+        for name in ("facts", "ladder", "categories", "fixes", "infractions", "upgrades", "escalations", "principles"):
+            self.found += _duplicates((name,), [item.id for item in getattr(self.ruleset, name)])
+
+    def ladder(self) -> None:
+        for p_index, penalty in enumerate(self.ruleset.ladder):
+            for f_index, fix in enumerate(penalty.optional_fixes):
+                self.known(("ladder", p_index, "optional_fixes", f_index), fix, self.fixes, "fix")
+            for s_index, scope in enumerate(penalty.scopes):
+                self.condition(("ladder", p_index, "scopes", s_index, "when"), scope.when)
+
+    def infraction(self, index: int, infraction: Infraction) -> None:
+        base: Loc = ("infractions", index)
+        self.known(base + ("category",), infraction.category, self.categories, "category")
+        for r_index, fact in enumerate(infraction.requires):
+            self.known(base + ("requires", r_index), fact, self.facts, "fact")
+        for fact, value in infraction.assumes.items():
+            spec = self.facts.get(fact)
+            if spec is None:
+                self.known(base + ("assumes", fact), fact, self.facts, "fact")
+            elif (spec.type == "bool") != isinstance(value, bool):
+                self.found.append((base + ("assumes", fact), f"{fact} is a {spec.type}, not {value!r}"))
+        self.found += _duplicates(base + ("rules",), [r.id for r in infraction.rules])
+        for r_index, rule in enumerate(infraction.rules):
+            self.rule(base + ("rules", r_index), rule)
+        if all(rule.undecided for rule in infraction.rules):
+            self.found.append((base + ("rules",), "every rule is undecided: the infraction decides nothing"))
+        if infraction.rules[-1].when is not None:
+            self.found.append(
+                (base + ("rules", len(infraction.rules) - 1, "when"),
+                 "the last rule must have no condition, so that every case is decided")
+            )
+        self.found += _cycle(base, infraction.id, self.infractions)
+
+    def rule(self, loc: Loc, rule: Rule) -> None:
+        if rule.when is not None:
+            self.condition(loc + ("when",), rule.when)
+        if rule.penalty is not None:
+            self.known(loc + ("penalty",), rule.penalty, self.penalties, "penalty")
+        if rule.becomes is not None:
+            self.known(loc + ("becomes",), rule.becomes, self.infractions, "infraction")
+        for f_index, fix in enumerate(rule.fixes):
+            self.known(loc + ("fixes", f_index), fix, self.fixes, "fix")
+        for f_index, fix in enumerate(rule.optional_fixes):
+            self.known(loc + ("optional_fixes", f_index), fix, self.fixes, "fix")
+        for p_index, other in enumerate(rule.also_accepted):
+            self.known(loc + ("also_accepted", p_index), other, self.penalties, "penalty")
+
+    def escalations(self) -> None:
+        for e_index, escalation in enumerate(self.ruleset.escalations):
+            loc = ("escalations", e_index)
+            for f_index, source in enumerate(escalation.from_penalties):
+                self.known(loc + ("from", f_index), source, self.penalties, "penalty")
+            self.known(loc + ("to",), escalation.to, self.penalties, "penalty")
+            self.condition(loc + ("when",), escalation.when)
+
+    def upgrades(self) -> None:
+        branches = [f"{i.id}/{r.id}" for i in self.ruleset.infractions for r in i.rules if r.penalty is not None]
+        for u_index, upgrade in enumerate(self.ruleset.upgrades):
+            loc = ("upgrades", u_index)
+            self.condition(loc + ("when",), upgrade.when)
+            self.known(loc + ("up_to",), upgrade.up_to, self.penalties, "penalty")
+            for n, branch in enumerate(upgrade.rules or []):
+                self.known(loc + ("rules", n), branch, branches, "rule (infraction/rule with a penalty)")
+
+    def facts_read(self) -> None:
+        read = _read_facts(self.ruleset)
+        for f_index, spec in enumerate(self.ruleset.facts):
+            if spec.id not in read:
+                self.found.append(
+                    (("facts", f_index, "id"),
+                     f"fact {spec.id!r} is read by no rule, escalation, upgrade or scope: "
+                     "declare only the facts this document decides on")
+                )
 
 
 def _read_facts(ruleset: Ruleset) -> set[str]:

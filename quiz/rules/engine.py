@@ -183,78 +183,102 @@ def judge(ruleset: Ruleset, infraction: str, facts: Mapping[str, Any] | None = N
     return verdict
 
 
+@dataclass(slots=True)
+class _Reasons:
+    """What a verdict is built from besides its outcome: the branches followed, the lines
+    quoted and the explanations, gathered stage by stage."""
+
+    ruleset_id: str
+    trace: list[str] = field(default_factory=list)
+    citations: list[CitedLine] = field(default_factory=list)
+    explanations: list[Text] = field(default_factory=list)
+
+    def add(self, branch: str, cited: CitedLine, explain: Text | None = None, first: bool = False) -> None:
+        self.trace.append(f"{self.ruleset_id}/{branch}")
+        self.citations.insert(0, cited) if first else self.citations.append(cited)
+        if explain is not None:
+            self.explanations.append(explain)
+
+
 def _decide(book: CompiledRuleset, infraction: str, resolved: Mapping[str, Any]) -> Verdict:
     """The verdict for resolved facts (pure: the same facts always give the same verdict)."""
-    ruleset_id = book.ruleset.id
-    trace: list[str] = []
-    citations: list[CitedLine] = []
-    explanations: list[Text] = []
-    current = infraction
-    for _ in range(MAX_HOPS):
-        rules = book.infractions[current][1]
-        chosen = next(r for r in rules if r.when is None or r.when.holds(resolved))
-        trace.append(f"{ruleset_id}/{current}/{chosen.rule.id}")
-        citations.append(chosen.cited)
-        explanations.append(chosen.rule.explain)
-        if chosen.rule.undecided:
-            raise _refusal(book, current, chosen, tuple(trace))
-        if chosen.rule.becomes is None:
-            break
-        current = chosen.rule.becomes
+    reasons = _Reasons(book.ruleset.id)
+    current, chosen = _follow_rules(book, infraction, resolved, reasons)
     rule = chosen.rule
-    branch = f"{current}/{rule.id}"
-    penalty: str = rule.penalty  # type: ignore[assignment]  # checked: the chain ends in a penalty
-    fixes: tuple[str, ...] = tuple(rule.fixes)
-
-    for escalation in book.escalations:
-        if penalty in escalation.sources and escalation.when.holds(resolved):
-            penalty = escalation.escalation.to
-            if not escalation.escalation.keep_fixes:
-                fixes = ()
-            trace.append(f"{ruleset_id}/escalation/{escalation.escalation.id}")
-            citations.insert(0, escalation.cited)
-            explanations.append(escalation.escalation.explain)
-            break
-
+    penalty, fixes = _escalate(book, rule.penalty or "", tuple(rule.fixes), resolved, reasons)
     rung = book.penalties[penalty]
     optional = tuple(f for f in _unique(tuple(rule.optional_fixes) + tuple(rung.optional_fixes)) if f not in fixes)
-    citations.append(book.penalty_citations[penalty])
+    reasons.citations.append(book.penalty_citations[penalty])
     applies_to: str = rung.applies_to
     scope = next((s for s in book.scopes[penalty] if s.when.holds(resolved)), None)
     if scope is not None:
         applies_to = scope.applies_to
-        citations.append(scope.cited)
-        trace.append(scope_branch(ruleset_id, penalty, scope.applies_to))
+        reasons.trace.append(scope_branch(reasons.ruleset_id, penalty, scope.applies_to))
+        reasons.citations.append(scope.cited)
     for fix in fixes + optional:
         cited = book.fix_citations[fix]
-        if not any(cited.ja in other.ja for other in citations):
-            citations.append(cited)
+        if not any(cited.ja in other.ja for other in reasons.citations):
+            reasons.citations.append(cited)
+    accepted = _widen(book, f"{current}/{rule.id}", chosen, penalty, resolved, reasons)
+    return Verdict(
+        ruleset=reasons.ruleset_id,
+        infraction=current,
+        penalty=penalty,
+        players=rule.players,
+        accepted=_unique((penalty, *rule.also_accepted, *accepted)),
+        fixes=fixes,
+        optional_fixes=optional,
+        applies_to=applies_to,
+        citations=tuple(reasons.citations),
+        trace=tuple(reasons.trace),
+        explanations=tuple(reasons.explanations),
+    )
 
-    accepted = [penalty, *rule.also_accepted]
+
+def _follow_rules(
+    book: CompiledRuleset, infraction: str, resolved: Mapping[str, Any], reasons: _Reasons
+) -> tuple[str, CompiledRule]:
+    """The infraction the case ends as and its deciding rule, following ``becomes``; raises
+    ``UndecidedCaseError`` at an undecided rule. The checks make every chain end in a penalty."""
+    current = infraction
+    for _ in range(MAX_HOPS):
+        chosen = next(r for r in book.infractions[current][1] if r.when is None or r.when.holds(resolved))
+        reasons.add(f"{current}/{chosen.rule.id}", chosen.cited, chosen.rule.explain)
+        if chosen.rule.undecided:
+            raise _refusal(book, current, chosen, tuple(reasons.trace))
+        if chosen.rule.becomes is None:
+            return current, chosen
+        current = chosen.rule.becomes
+    raise AssertionError(f"becomes links of {infraction} go deeper than {MAX_HOPS}: the checks refuse loops")
+
+
+def _escalate(
+    book: CompiledRuleset, penalty: str, fixes: tuple[str, ...], resolved: Mapping[str, Any], reasons: _Reasons
+) -> tuple[str, tuple[str, ...]]:
+    """The first escalation that holds replaces the penalty; the fixes stay unless it says not."""
+    for escalation in book.escalations:
+        if penalty in escalation.sources and escalation.when.holds(resolved):
+            reasons.add(f"escalation/{escalation.escalation.id}", escalation.cited, escalation.escalation.explain,
+                        first=True)
+            return escalation.escalation.to, fixes if escalation.escalation.keep_fixes else ()
+    return penalty, fixes
+
+
+def _widen(
+    book: CompiledRuleset, branch: str, chosen: CompiledRule, penalty: str, resolved: Mapping[str, Any],
+    reasons: _Reasons,
+) -> list[str]:
+    """Penalties the judge may give instead: every rung above ``penalty`` up to each upgrade's cap."""
+    accepted: list[str] = []
     rank = book.ranks[penalty]
-    ladder = book.ruleset.ladder
     for upgrade in book.upgrades:
         if upgrade.cap <= rank or (upgrade.branches is not None and branch not in upgrade.branches):
             continue
         if upgrade.when.holds(resolved):
-            trace.append(f"{ruleset_id}/upgrade/{upgrade.upgrade.id}")
-            citations.append(_cited_after(book, upgrade.cited, chosen.cited.lines))
-            explanations.append(upgrade.upgrade.explain)
-            accepted += [p.id for p in ladder[rank + 1: upgrade.cap + 1]]
-
-    return Verdict(
-        ruleset=ruleset_id,
-        infraction=current,
-        penalty=penalty,
-        players=rule.players,
-        accepted=_unique(tuple(accepted)),
-        fixes=fixes,
-        optional_fixes=optional,
-        applies_to=applies_to,
-        citations=tuple(citations),
-        trace=tuple(trace),
-        explanations=tuple(explanations),
-    )
+            reasons.add(f"upgrade/{upgrade.upgrade.id}", _cited_after(book, upgrade.cited, chosen.cited.lines),
+                        upgrade.upgrade.explain)
+            accepted += [p.id for p in book.ruleset.ladder[rank + 1: upgrade.cap + 1]]
+    return accepted
 
 
 def _refusal(

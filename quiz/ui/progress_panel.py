@@ -31,15 +31,7 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
     """Draw ``trainee``'s progress; ``key`` keeps widget ids apart when drawn twice. Days are
     the trainee's own: the zone kept with them (first taken from their browser), which they
     can change here."""
-    zone = time_zone_for(shell.store, trainee.id, st.context.timezone if own else None)
-    if own:
-        names = time_zone_names()
-        chosen = st.selectbox(shell.t("progress.time_zone"), names, index=names.index(zone) if zone in names else None,
-                              key=f"{key}-time-zone", help=shell.t("progress.time_zone_help"))
-        if chosen and chosen != zone:
-            zone = set_time_zone(shell.store, trainee.id, chosen)
-    else:
-        st.caption(shell.t("progress.days_in_zone", zone=zone))
+    zone = _time_zone(shell, trainee, own, key)
     view = _view(shell, trainee.id, zone)
     figures = view.figures
     if figures.summary.answered == 0:
@@ -47,14 +39,42 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
         if own:
             st.page_link(PRACTICE_PAGE, label=shell.t("progress.start"), icon=":material/style:")
         return
+    _headline(shell, figures)
+    _charts(shell, view.charts)
+    _leniency(shell, figures, view.charts)
+    _mistakes(shell, figures, zone, own, key)
+    store, rulesets = shell.store, shell.rulesets
+    st.download_button(
+        shell.t("progress.download") if own else shell.t("team.download_answers", name=escape_markdown(trainee.name)),
+        data=lambda: csv_bytes(attempts_in(store.attempts(trainee.id), rulesets)),
+        file_name=f"attempts-{safe_file_name(trainee.name, str(trainee.id))}.csv",
+        mime="text/csv",
+        key=f"{key}-download",
+    )
 
-    summary, streak, specs = figures.summary, figures.streak, view.charts
+
+def _time_zone(shell: Shell, trainee: Trainee, own: bool, key: str) -> str:
+    """The trainee's zone; their own page lets them change it, a supervisor sees it named."""
+    zone = time_zone_for(shell.store, trainee.id, st.context.timezone if own else None)
+    if not own:
+        st.caption(shell.t("progress.days_in_zone", zone=zone))
+        return zone
+    names = time_zone_names()
+    chosen = st.selectbox(shell.t("progress.time_zone"), names, index=names.index(zone) if zone in names else None,
+                          key=f"{key}-time-zone", help=shell.t("progress.time_zone_help"))
+    return set_time_zone(shell.store, trainee.id, chosen) if chosen and chosen != zone else zone
+
+
+def _headline(shell: Shell, figures: ProgressFigures) -> None:
+    summary, streak = figures.summary, figures.streak
     cols = list(st.columns(4))
     cols[0].metric(shell.t("progress.answered"), summary.answered)
     cols[1].metric(shell.t("progress.accuracy"), f"{summary.accuracy:.0%}")
     cols[2].metric(shell.t("progress.streak"), _days(shell, streak.current))
     cols[3].metric(shell.t("progress.longest"), _days(shell, streak.longest))
 
+
+def _charts(shell: Shell, specs: dict[str, Spec | None]) -> None:
     st.subheader(shell.t("progress.over_time"), anchor=False)
     _chart(specs["over_time"])
     left, right = st.columns(2)
@@ -66,13 +86,14 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
     with right:
         st.subheader(shell.t("progress.by_category"), anchor=False)
         _chart(specs["by_category"])
-
     st.subheader(shell.t("progress.confusion"), anchor=False)
     if specs["confusion"] is None:
         st.caption(shell.t("progress.no_scenarios"))
     else:
         _chart(specs["confusion"])
 
+
+def _leniency(shell: Shell, figures: ProgressFigures, specs: dict[str, Spec | None]) -> None:
     st.subheader(shell.t("progress.leniency"), anchor=False)
     leniency = figures.leniency
     cols = list(st.columns(3))
@@ -85,39 +106,33 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
     else:
         st.caption(shell.t("progress.no_penalty_errors"))
 
+
+def _mistakes(shell: Shell, figures: ProgressFigures, zone: str, own: bool, key: str) -> None:
+    """The cards last answered wrong (times in the trainee's zone), and a round of exactly those."""
     st.subheader(shell.t("progress.mistakes"), anchor=False)
     mistakes = figures.mistakes
     if mistakes.empty:
         st.caption(shell.t("progress.no_mistakes"))
-    else:
-        cards = shell.content.cards
-        penalties = penalty_labels(shell.content, shell.language)
-        table = mistakes.assign(
-            title=mistakes["card_id"].map(lambda c: list_title(cards[c]).get(shell.language) if c in cards else c),
-            answered_at=mistakes["answered_at"].dt.strftime("%Y-%m-%d %H:%M"),
-            chosen=mistakes["chosen_penalty"].map(lambda p: penalties.get(p, "")),
-            standard=mistakes["standard_penalty"].map(lambda p: penalties.get(p, "")),
-        )[["title", "answered_at", "chosen", "standard"]]
-        headers = {} if own else {"chosen": "team.col_chosen"}  # not "your" penalty to a supervisor
-        table.columns = [shell.t(headers.get(c, f"progress.col_{c}")) for c in table.columns]
-        st.dataframe(table, hide_index=True, width="stretch")
-        playable = [c for c in mistakes["card_id"] if c in cards]
-        if own and st.button(
-            shell.t("progress.practise_mistakes", n=len(playable)), type="primary", disabled=not playable,
-            key=f"{key}-practise-mistakes",
-        ):
-            st.session_state["practice_round"] = playable
-            st.session_state.pop("practice", None)
-            st.switch_page(PRACTICE_PAGE)
-
-    store, rulesets = shell.store, shell.rulesets
-    st.download_button(
-        shell.t("progress.download") if own else shell.t("team.download_answers", name=escape_markdown(trainee.name)),
-        data=lambda: csv_bytes(attempts_in(store.attempts(trainee.id), rulesets)),
-        file_name=f"attempts-{safe_file_name(trainee.name, str(trainee.id))}.csv",
-        mime="text/csv",
-        key=f"{key}-download",
-    )
+        return
+    cards = shell.content.cards
+    penalties = penalty_labels(shell.content, shell.language)
+    table = mistakes.assign(
+        title=mistakes["card_id"].map(lambda c: list_title(cards[c]).get(shell.language) if c in cards else c),
+        answered_at=mistakes["answered_at"].dt.tz_convert(zone).dt.strftime("%Y-%m-%d %H:%M"),
+        chosen=mistakes["chosen_penalty"].map(lambda p: penalties.get(p, "")),
+        standard=mistakes["standard_penalty"].map(lambda p: penalties.get(p, "")),
+    )[["title", "answered_at", "chosen", "standard"]]
+    headers = {} if own else {"chosen": "team.col_chosen"}  # not "your" penalty to a supervisor
+    table.columns = [shell.t(headers.get(c, f"progress.col_{c}")) for c in table.columns]
+    st.dataframe(table, hide_index=True, width="stretch")
+    playable = [c for c in mistakes["card_id"] if c in cards]
+    if own and st.button(
+        shell.t("progress.practise_mistakes", n=len(playable)), type="primary", disabled=not playable,
+        key=f"{key}-practise-mistakes",
+    ):
+        st.session_state["practice_round"] = playable
+        st.session_state.pop("practice", None)
+        st.switch_page(PRACTICE_PAGE)
 
 
 def _days(shell: Shell, n: int) -> str:

@@ -60,3 +60,25 @@ def test_progress_in_japanese(open_app, store):
     at = open_app(lang="ja", page="quiz/ui/pages/progress.py")
     assert at.title[0].value == "成績"
     assert {m.label for m in at.metric} >= {"回答数", "正答率"}
+
+
+def test_the_trainee_sees_their_own_days_and_can_change_the_zone(open_app, store):
+    """A trainee kept in Asia/Tokyo: a mistake at 23:30 UTC shows at 08:30 the next day; choosing
+    another zone on the page keeps it."""
+    from quiz.db.time_zones import set_time_zone, time_zone_of
+
+    trainee = store.trainee("Aiko")
+    set_time_zone(store, trainee.id, "Asia/Tokyo")
+    card = next(c.id for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg")
+    late = _record(trainee.id, card, False, 0, "warning", "duel_loss")
+    late = AttemptRecord(**{**{f: getattr(late, f) for f in late.__dataclass_fields__},
+                            "answered_at": dt.datetime(2026, 11, 30, 23, 30, tzinfo=dt.UTC)})
+    record(store, late)
+    at = open_app(page="quiz/ui/pages/progress.py")
+    [zone] = [box for box in at.selectbox if box.label == "Time zone of my days"]
+    assert zone.value == "Asia/Tokyo"
+    mistakes = at.dataframe[0].value
+    assert list(mistakes["Answered"]) == ["2026-12-01 08:30"]
+    zone.select("Europe/Paris").run()
+    assert time_zone_of(store, trainee.id) == "Europe/Paris"
+    assert list(at.dataframe[0].value["Answered"]) == ["2026-12-01 00:30"]

@@ -127,7 +127,7 @@ def test_drill_down_shows_one_trainees_progress(open_app, team, monkeypatch):
     # A supervisor looks, but does not start a practice round for the trainee.
     assert not [b for b in at.button if b.label.startswith("Practise these")]
     mistakes = at.dataframe[-1].value
-    assert list(mistakes.columns) == ["Card", "Answered (UTC)", "Penalty chosen", "Standard penalty"]
+    assert list(mistakes.columns) == ["Card", "Answered", "Penalty chosen", "Standard penalty"]
     assert at.download_button[-1].label == "Download the answers of Aiko Tanaka (CSV)"
 
 
