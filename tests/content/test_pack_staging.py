@@ -30,7 +30,7 @@ from quiz.content.packs import (
 )
 from tests.pack_files import knowledge, scenario, zip_of
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _age(path: Path, seconds: float) -> None:

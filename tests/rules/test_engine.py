@@ -19,7 +19,7 @@ import pytest
 from quiz.model.errors import FactError, UndecidedCaseError, UnknownIdError
 from quiz.rules.engine import judge
 
-SOURCES = Path(__file__).resolve().parent.parent / "rulesets" / "sources"
+SOURCES = Path(__file__).resolve().parents[2] / "rulesets" / "sources"
 YGO_SEED = (SOURCES / "000_3dbd1793d2ab97b4.txt").read_text(encoding="utf-8").splitlines()
 PKM_SEED = (SOURCES / "001_f571d43f7b972e1e.txt").read_text(encoding="utf-8").splitlines()
 PKM_REPEAT = 54  # line n (2 <= n <= 55) of the Pokémon document is line n + 54 again

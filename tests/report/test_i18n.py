@@ -9,7 +9,7 @@ import pytest
 
 from quiz.report.i18n import pick_language, strings, t
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_both_tables_have_the_same_keys():

@@ -27,7 +27,7 @@ from quiz.rules.variants import possible_facts
 from quiz.training.answering import answer_card, asks_players, card_category, card_pool
 from quiz.training.grading import ScenarioAnswer, grade_scenario
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 THIRD = ROOT / "tests" / "fixtures" / "third_game"
 RULESETS_DIR = THIRD / "rulesets"
 SCENARIOS_DIR = THIRD / "scenarios"

@@ -21,7 +21,7 @@ from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR
 from quiz.content.yaml_source import MAX_DEPTH, YamlProblem, _surely_shallow, parse_yaml
 from tests.pack_files import knowledge, scenario, zip_of
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEEP = 100_000
 NESTED = {  # 100–600 KB, each nested DEEP levels (or more) if the composer were let in
     "flow sequences": "cards:\n  - " + "[" * DEEP + "\n",

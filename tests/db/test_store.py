@@ -20,7 +20,7 @@ from quiz.training.presets import ExamPreset
 from tests.recording import record
 
 JST = timezone(timedelta(hours=9))
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

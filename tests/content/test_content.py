@@ -11,7 +11,7 @@ from quiz.content.ruleset_checks import citation_problems
 from quiz.rules.engine import judge
 from quiz.rules.variants import possible_facts
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHARED_SEEDS = ROOT.parent / "shared" / "seeds"
 
 # The id contract of CONTENT.md: outside checks use exactly these.

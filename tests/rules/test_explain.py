@@ -10,7 +10,7 @@ import pytest
 from quiz.rules.engine import judge
 from quiz.rules.explain import WORDS, describe_facts, describe_rule, explain_penalty
 
-SOURCES = Path(__file__).resolve().parent.parent / "rulesets" / "sources"
+SOURCES = Path(__file__).resolve().parents[2] / "rulesets" / "sources"
 YGO_SEED = (SOURCES / "000_3dbd1793d2ab97b4.txt").read_text(encoding="utf-8").splitlines()
 PKM_SEED = (SOURCES / "001_f571d43f7b972e1e.txt").read_text(encoding="utf-8").splitlines()
 ALWAYS = {WORDS["always"].en, WORDS["always"].ja}

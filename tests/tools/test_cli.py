@@ -8,7 +8,7 @@ import sys
 from datetime import UTC
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -140,7 +140,7 @@ def test_regrade_reports_on_a_database_of_the_first_release_then_credits_the_rig
     from quiz.content.loader import load_content
     from quiz.db.store import Store
     from quiz.db.tables import attempt_regrades, attempts
-    from tests.test_store import version_1_table
+    from tests.db.test_store import version_1_table
 
     card = load_content().knowledge_cards[0]  # whichever ships today: ids change under other work
     url = f"sqlite:///{tmp_path / 'quiz.db'}"
