@@ -115,27 +115,6 @@ def content_fingerprint(rulesets: Iterable[Ruleset], cards: Iterable[AnyCard]) -
     return digest.hexdigest()[:16]
 
 
-_CACHE: dict[tuple, Content] = {}
-
-
-def load_content_cached(
-    rulesets_dir: Path = RULESETS_DIR,
-    card_paths: Sequence[Path] = (SCENARIOS_DIR,),
-    base: Path = PROJECT_ROOT,
-) -> Content:
-    """``load_content``, reused while no file under the given paths has changed.
-
-    The fingerprint is every file's path, size and modification time, so an edit, an
-    added or a removed file loads afresh.
-    """
-    key = (str(rulesets_dir), tuple(map(str, card_paths)), str(base), fingerprint([rulesets_dir, *card_paths]))
-    content = _CACHE.get(key)
-    if content is None:
-        _CACHE.clear()
-        content = _CACHE[key] = load_content(rulesets_dir, card_paths, base)
-    return content
-
-
 def fingerprint(paths: Iterable[Path], suffixes: tuple[str, ...] = (".yaml", ".txt")) -> tuple:
     """Path, size and modification time of every file with one of ``suffixes`` below ``paths``."""
     stamps = []

@@ -17,7 +17,7 @@ from quiz.access.accounts import LOCK_AFTER, add_trainee, name_throttles, set_pi
 from quiz.access.accounts import sign_in as core_sign_in
 from quiz.access.supervisor import PASSWORD_ENV
 from quiz.access.throttles import LoginThrottle
-from quiz.content.loader import load_content_cached
+from quiz.content.loader import load_content
 from quiz.model.attempt import utc_now
 from tests.fake_clock import FakeClock
 from tests.ui import seeding
@@ -32,7 +32,7 @@ TEAM = "quiz/ui/pages/team.py"
 def aiko(store):
     """Aiko, with a PIN and one answer (so the Team page lists her)."""
     trainee = add_trainee(store, "Aiko", PIN)
-    content = load_content_cached()
+    content = load_content()
     seeding.seed(store, content, trainee.id, content.knowledge_cards[0], True, utc_now())
     return trainee
 

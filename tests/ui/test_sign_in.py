@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from quiz.access.accounts import NAME_CEILING, add_trainee, name_throttles
 from quiz.access.accounts import sign_in as core_sign_in
 from quiz.access.throttles import LoginThrottle
-from quiz.content.loader import load_content_cached
+from quiz.content.loader import load_content
 from quiz.model.attempt import utc_now
 from tests.ui import seeding
 
@@ -67,7 +67,7 @@ def signed_in_name(at: AppTest) -> str | None:
 @pytest.fixture
 def aiko(store):
     trainee = add_trainee(store, "Aiko", PIN)
-    content = load_content_cached()
+    content = load_content()
     seeding.seed(store, content, trainee.id, content.knowledge_cards[0], True, utc_now())
     add_trainee(store, "Ben", "1357")
     return trainee
