@@ -5,8 +5,9 @@ A pack is staged in a hidden folder inside the local content folder, laid out as
 from a path in the upload), and loaded with ``quiz.content.loader`` against the shipped rulesets.
 Its card ids must be new: neither a shipped card nor an earlier import may be replaced.
 Only a pack without any problem is imported, by renaming the staged folder to
-``<content>/<pack>/`` in one step; anything else is deleted. The loader skips hidden
-folders, so a half-staged pack is never content; the staging folders of imports killed
+``<content>/<pack>/`` in one step, under a lock on the content folder that every server
+sharing it takes (its card ids are checked again under the lock); anything else is
+deleted. The loader skips hidden folders, so a half-staged pack is never content; the staging folders of imports killed
 mid-way are deleted by ``clean_staging`` (at the start of every check or import, and when
 the app loads the content folder).
 """
@@ -228,6 +229,24 @@ def problems_frame(problems: Iterable[Problem]) -> pd.DataFrame:
     ).astype({"line": "int64"})
 
 
+@contextmanager
+def _folder_locked(folder: Path) -> Iterator[None]:
+    """Hold the content folder itself locked (``flock`` on the folder, as each staging folder
+    is; no lock file to show up among the packs): every process of every server sharing the
+    folder commits one pack at a time, so two packs never claim the same card id. The OS
+    releases it when the holder dies. Where folders cannot be locked (Windows), only this
+    process's imports are ordered (``_IMPORT_LOCK``)."""
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # also releases the lock
+
+
 def _process(
     upload: str, data: bytes, folder: Path, rulesets_dir: Path, shipped: Sequence[Path],
     limits: UploadLimits, commit: bool,
@@ -263,9 +282,13 @@ def _process(
                 if not report.cards and not report.problems:
                     report.problems.append(Problem(upload, 1, "cards", "the pack holds no card"))
                 if commit and report.ok:
-                    target = folder / _pack_name(upload)
-                    os.rename(staging, target)  # atomic: the pack appears whole or not at all
-                    report.imported_to = target
+                    with _folder_locked(folder):  # another server sharing the folder may be importing
+                        # Checked again under the lock: a pack it committed meanwhile may hold these ids.
+                        report.problems += _taken_ids(loaded.cards, loaded.card_files, staged, [*shipped, folder])
+                        if report.ok:
+                            target = folder / _pack_name(upload)
+                            os.rename(staging, target)  # atomic: the pack appears whole or not at all
+                            report.imported_to = target
             finally:
                 if report.imported_to is None:
                     shutil.rmtree(staging, ignore_errors=True)

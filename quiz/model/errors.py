@@ -108,3 +108,8 @@ class TimeZoneError(QuizError, ValueError):
 
 class ExamInProgressError(QuizError):
     """The trainee already has an exam running; it must be handed in (or run out) first."""
+
+
+class AnswerNotSavedError(QuizError):
+    """An answer was graded but could not be stored (the database failed); ``__cause__`` is the
+    database's error. The page says the answer was not saved, never shows it as stored."""

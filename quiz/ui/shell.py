@@ -65,8 +65,9 @@ def render_sidebar() -> Shell:
             st.caption(t("shell.content_problems", language, count=len(content.problems)))
     shell = Shell(language, trainee, tuple(rulesets), tuple(categories), content, store)
     if trainee is not None:
+        answers_given = st.session_state.get(ANSWERS_KEY, 0)
         due = _due(store, content, trainee.id, shell.rulesets, shell.categories,
-                   st.session_state.get(ANSWERS_KEY, 0), utc_now().strftime("%Y-%m-%dT%H:%M"))
+                   answers_given if isinstance(answers_given, int) else 0, utc_now().strftime("%Y-%m-%dT%H:%M"))
         due_slot.caption(f":material/event_repeat: {t('review.sidebar_due', language, n=due)}")
     st.session_state[SESSION_KEY] = shell
     return shell
@@ -75,12 +76,13 @@ def render_sidebar() -> Shell:
 def current() -> Shell:
     """The shell drawn by the entry point in this run (pages run after it)."""
     shell = st.session_state.get(SESSION_KEY)
-    return shell if shell is not None else render_sidebar()
+    return shell if isinstance(shell, Shell) else render_sidebar()
 
 
 def _language() -> str:
     default = pick_language(st.query_params.get("lang"), st.context.locale)
-    st.session_state.setdefault("language", default)
+    if st.session_state.get("language") not in LANGUAGES:  # unset, or a value no client was offered
+        st.session_state["language"] = default
     choice = st.sidebar.radio(
         "言語 / Language", LANGUAGES, key="language", format_func=LANGUAGE_NAMES.__getitem__, horizontal=True
     )
@@ -106,7 +108,9 @@ def _rulesets(content: Content, language: str) -> list[str]:
     ids = list(content.rulesets)
     st.subheader(t("shell.games", language))
     # Kept by id: the widget remembers its labels, which a language switch changes.
-    st.session_state["games"] = [rid for rid in st.session_state.get("games", ids) if rid in content.rulesets]
+    chosen = st.session_state.get("games", ids)
+    chosen = chosen if isinstance(chosen, list) else ids
+    st.session_state["games"] = [rid for rid in chosen if rid in content.rulesets]
     return st.multiselect(
         t("shell.games", language),
         ids,
@@ -121,8 +125,9 @@ def _categories(content: Content, rulesets: list[str], language: str) -> list[st
     labels = {key: label for key, label in category_labels(content, language, t("shell.knowledge", language)).items()
               if split_key(key)[0] in chosen_games}
     options = list(labels)
-    if "categories" in st.session_state:  # drop choices of games no longer selected
-        st.session_state["categories"] = [c for c in st.session_state["categories"] if c in labels]
+    if "categories" in st.session_state:  # drop choices of games no longer selected (or never offered)
+        chosen = st.session_state.get("categories")
+        st.session_state["categories"] = [c for c in chosen if c in labels] if isinstance(chosen, list) else []
     chosen = st.multiselect(
         t("shell.categories", language),
         options,

@@ -1,0 +1,95 @@
+"""The one place where a failure below the pages becomes words for the visitor.
+
+A database that cannot be opened, reached or written (a corrupt SQLite file, a PostgreSQL
+server that is down, a read-only or full disk) gets a page that says what is wrong and what
+to do, in both languages; the detail (the exception, its traceback, the URL) goes only to the
+server's log. An answer whose saving failed is said to be unsaved, and its feedback is never
+drawn. Anything else is a bug and is left to Streamlit (which shows no detail either,
+``client.showErrorDetails = "none"``).
+
+``app.py`` runs the sidebar and the page inside ``database_guard``. An answer is recognised
+as unsaved when its failure passed through ``quiz.db.submissions.submit_answer`` (the one
+path from an answer to the database), or when the caller wrapped the save in ``saving_answer``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import TracebackType
+
+import streamlit as st
+
+from quiz.db.store import storage_problem
+from quiz.model.errors import AnswerNotSavedError
+from quiz.model.text import LANGUAGES
+from quiz.report.i18n import pick_language, t
+
+log = logging.getLogger(__name__)
+
+SAVING_FUNCTION = ("quiz.db.submissions", "submit_answer")  # the one path from an answer to the database
+
+
+def answer_lost(error: BaseException) -> bool:
+    """Whether ``error`` broke off saving an answer (so nothing of it was stored)."""
+    if isinstance(error, AnswerNotSavedError):
+        return True
+    tb: TracebackType | None = error.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if (frame.f_globals.get("__name__"), frame.f_code.co_name) == SAVING_FUNCTION:
+            return True
+        tb = tb.tb_next
+    return False
+
+
+@contextmanager
+def saving_answer() -> Iterator[None]:
+    """Around storing an answer: a database failure becomes ``AnswerNotSavedError`` (raised
+    from it), which ``database_guard`` shows as an unsaved answer."""
+    try:
+        yield
+    except Exception as error:
+        if storage_problem(error) is None:
+            raise
+        raise AnswerNotSavedError("the answer could not be stored") from error
+
+
+def _languages() -> tuple[str, ...]:
+    """The visitor's language first, then the other: the sidebar may not have run."""
+    chosen = st.session_state.get("language")
+    if chosen not in LANGUAGES:
+        chosen = pick_language(st.query_params.get("lang"), st.context.locale)
+    return (chosen, *(other for other in LANGUAGES if other != chosen))
+
+
+def show_database_error(error: BaseException) -> None:
+    """Log ``error`` with its traceback and draw the page that explains it."""
+    kind = storage_problem(error) or "unreachable"
+    lost = answer_lost(error)
+    log.error("database failure (%s)%s", kind, "; an answer was not saved" if lost else "", exc_info=error)
+    for language in _languages():
+        lines = []
+        if lost:
+            lines.append(f"**{t('errors.answer_not_saved', language)}** {t('errors.answer_not_saved_help', language)}")
+        lines.append(f"**{t('errors.database_title', language)}**")
+        lines.append(t(f"errors.database_{kind}", language))
+        lines.append(t("errors.what_to_do", language))
+        st.error("\n\n".join(lines), icon=":material/database:")
+
+
+@contextmanager
+def database_guard() -> Iterator[None]:
+    """Run the sidebar and the page; a database failure shows its page and ends the run.
+
+    Streamlit's own control flow (``st.stop``, ``st.rerun``, page switches) passes through:
+    it is not an ``Exception`` failure of the database.
+    """
+    try:
+        yield
+    except Exception as error:
+        if storage_problem(error) is None and not isinstance(error, AnswerNotSavedError):
+            raise
+        show_database_error(error)
+        st.stop()

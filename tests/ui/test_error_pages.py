@@ -1,0 +1,120 @@
+"""A database the app cannot open or write: a clear page (what is wrong, what to do, in both
+languages), never a traceback; an answer that could not be stored is said to be unsaved; and
+the Content page's uploader is drawn only behind the supervisor password."""
+
+from __future__ import annotations
+
+import logging
+import socket
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from quiz.db.store import Store
+from quiz.report.i18n import t
+from quiz.ui.sign_in import SIGNED_IN_KEY
+from tests.ui import answering
+from tests.ui.conftest import APP
+
+# What the page says (quiz.report.locales, ``errors.*``), in both languages.
+DATABASE_DOWN = [t("errors.database_title", lang) for lang in ("en", "ja")]
+NOT_SAVED = [t("errors.answer_not_saved", lang) for lang in ("en", "ja")]
+
+
+def _closed_port() -> int:
+    """A port on 127.0.0.1 nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _texts(at: AppTest) -> str:
+    parts = [e.value for e in (*at.error, *at.warning, *at.info, *at.markdown, *at.caption)]
+    parts += [e.value for e in at.title]
+    return "\n".join(str(p) for p in parts)
+
+
+def _start(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str = "en") -> AppTest:
+    monkeypatch.setenv("QUIZ_DATABASE_URL", url)
+    monkeypatch.setenv("QUIZ_CONTENT_DIR", str(tmp_path / "no-imported-content"))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["lang"] = lang
+    at.run()
+    return at
+
+
+def _assert_clear_page(at: AppTest, caplog: pytest.LogCaptureFixture) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    shown = _texts(at)
+    for title in DATABASE_DOWN:
+        assert title in shown
+    assert "Traceback" not in shown and "sqlalchemy" not in shown.lower()
+    # The detail goes to the server's log, with its traceback.
+    assert any(r.exc_info for r in caplog.records if r.levelno >= logging.ERROR)
+
+
+def test_a_corrupt_sqlite_file_shows_the_database_page(tmp_path, monkeypatch, caplog):
+    broken = tmp_path / "quiz.db"
+    broken.write_bytes(b"this is not a database, just bytes " * 200)
+    at = _start(f"sqlite:///{broken}", tmp_path, monkeypatch)
+    _assert_clear_page(at, caplog)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_unreachable_postgres_shows_the_database_page(tmp_path, monkeypatch, caplog, lang):
+    url = f"postgresql+psycopg://quiz:secret@127.0.0.1:{_closed_port()}/quiz?connect_timeout=3"
+    at = _start(url, tmp_path, monkeypatch, lang)
+    _assert_clear_page(at, caplog)
+    assert "127.0.0.1" not in _texts(at)  # no host, port or password to a visitor
+    assert "secret" not in _texts(at)
+
+
+def test_an_answer_on_a_read_only_database_is_said_to_be_unsaved(tmp_path, monkeypatch, caplog):
+    path = tmp_path / "quiz.db"
+    seeding = Store(f"sqlite:///{path}")
+    trainee = seeding.trainee("Aiko")
+    seeding.dispose()
+    # The same file opened read-only (a full or read-only disk: reads work, writes fail).
+    monkeypatch.setenv("QUIZ_DATABASE_URL", f"sqlite:///file:{path}?mode=ro&uri=true")
+    monkeypatch.setenv("QUIZ_CONTENT_DIR", str(tmp_path / "no-imported-content"))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state[SIGNED_IN_KEY] = trainee
+    at.query_params["lang"] = "en"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    from quiz.content.loader import load_content
+
+    content = load_content()
+    card = content.cards[at.session_state["practice"]["card"]]
+    from quiz.rules.variants import DEFAULT_SEED, show_card
+
+    showing = show_card(card, at.session_state["practice"].get("seed", DEFAULT_SEED)) \
+        if hasattr(card, "facts") else None
+    answering.fill(at, card, answering.right_answer(content, card, showing))
+    assert not at.exception, [e.value for e in at.exception]
+    shown = _texts(at)
+    assert any(text in shown for text in NOT_SAVED), shown
+    assert not at.success  # no "Right on every part." as if it had been stored
+    assert any(r.exc_info for r in caplog.records if r.levelno >= logging.ERROR)
+
+
+@pytest.mark.parametrize("key, crafted", [
+    ("games", ["no-such-game"]), ("games", "not-a-list"), ("categories", ["no-such-game/none", "yugioh/none"]),
+    ("shell", "not-a-shell"), ("answers_given", "many"),
+])
+def test_crafted_or_cleared_session_values_raise_no_key_error(open_app, key, crafted):
+    """A client sending values the app never offered (crafted widget values) or a state it
+    cleared gets a page, not a KeyError box."""
+    at = open_app()
+    at.session_state[key] = crafted
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+@pytest.mark.parametrize("trainee", [None, "Aiko"])
+def test_no_uploader_without_the_supervisor_password(open_app, monkeypatch, trainee):
+    monkeypatch.setenv("QUIZ_SUPERVISOR_PASSWORD", "correct horse battery")
+    at = open_app(trainee=trainee, page="quiz/ui/pages/content.py")
+    assert not at.file_uploader
+    assert any("needs the supervisor password" in c.value for c in at.caption)
