@@ -6,7 +6,6 @@ it; the trainee signs in with a PIN (``quiz.ui.sign_in``).
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
 import streamlit as st
@@ -30,7 +29,7 @@ SESSION_KEY = "shell"
 # Due counts by (database, content, trainee, pool, answers given, minute). Not
 # st.cache_resource: Streamlit hashes every argument on each call, which cost more than
 # the rest of the sidebar.
-_DUE_COUNTS: LruCache[tuple, tuple[weakref.ref, int]] = LruCache(capacity=1000)
+_DUE_COUNTS: LruCache[tuple, int] = LruCache(capacity=1000)
 
 
 @dataclass(frozen=True)
@@ -95,12 +94,12 @@ def _due(store: Store, content: Content, trainee_id: int, rulesets: tuple[str, .
          answers_given: int, minute: str) -> int:
     """Cards due for review, recounted after each answer given in this session, and each
     minute (answers given elsewhere, cards falling due)."""
-    key = (str(store.url), id(content), trainee_id, rulesets, categories, answers_given, minute)
+    key = (str(store.url), content.fingerprint(), trainee_id, rulesets, categories, answers_given, minute)
     found = _DUE_COUNTS.get(key)
-    if found is not None and found[0]() is content:  # not a freed content whose id was reused
-        return found[1]
+    if found is not None:
+        return found
     count = due_count(store, trainee_id, card_pool(content, rulesets, categories), utc_now())
-    _DUE_COUNTS.put(key, (weakref.ref(content), count))
+    _DUE_COUNTS.put(key, count)
     return count
 
 
