@@ -48,6 +48,10 @@ def measure_page(
         prepare(app)
     _check(app, page, signed_in=trainee is not None)
     floor_app = AppTest.from_file(str(FLOORS / floor), default_timeout=300)
+    if trainee is not None:
+        floor_app.session_state[SIGNED_IN_KEY] = trainee
+    for key, value in query.items():
+        floor_app.query_params[key] = value
     floor_app.run()
     page_times, floor_times = [], []
     for _ in range(repeats):

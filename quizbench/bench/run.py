@@ -27,7 +27,6 @@ from quiz.rules.variants import seed_facts
 from quizbench.bench import cold_start, synthetic
 from quizbench.bench.database import bench_database
 from quizbench.bench.scripts import APP, FLOORS
-from quizbench.bench.scripts import FLOOR_SIGN_IN_PARAM as SIGN_IN_PARAM
 from quizbench.bench.timing import alternating_medians, median_seconds, peak_rss_mb
 
 SEED = 20261129
@@ -201,7 +200,7 @@ def _cold_start_figures(env: dict[str, str], heavy: Trainee) -> dict:
     for _ in range(COLD_STARTS):  # in turns, so both see the same machine load; medians
         query = urlencode({"trainee": heavy.name, "lang": "en"})
         apps.append(cold_start.cold_start_seconds(APP, env, f"?{query}", "Check", BENCH_PIN))
-        floors.append(cold_start.cold_start_seconds(FLOORS / "practice.py", env, f"?{query}&{SIGN_IN_PARAM}=1",
+        floors.append(cold_start.cold_start_seconds(FLOORS / "practice.py", env, f"?{query}",
                                                     "Check", BENCH_PIN))
     app, floor = statistics.median(apps), statistics.median(floors)
     return {"cold_start_s": app, "cold_start_floor_s": floor, "cold_start_ratio_to_floor": app / floor}
