@@ -13,43 +13,25 @@ PAGES = Path(__file__).resolve().parent / "quiz" / "ui" / "pages"
 # A data URL, read once: a file path would be read and registered again on every rerun.
 FAVICON = "data:image/png;base64," + base64.b64encode((PAGES.parent / "static" / "favicon.png").read_bytes()).decode()
 
+# (file, title key, icon, URL path): the router's pages, the first the default
+PAGE_TABLE = (
+    ("practice.py", "nav.practice", ":material/style:", None),
+    ("review.py", "review.nav", ":material/event_repeat:", "review"),
+    ("exam.py", "exam.nav", ":material/timer:", "exam"),
+    ("progress.py", "nav.progress", ":material/monitoring:", "progress"),
+    ("reference.py", "nav.reference", ":material/menu_book:", "reference"),
+    ("team.py", "nav.team", ":material/groups:", "team"),
+    ("content.py", "nav.content", ":material/upload_file:", "content"),
+)
+
 st.set_page_config(page_title="Judge Trainer", page_icon=FAVICON, layout="wide")
 # A database that cannot be opened or written shows what is wrong and what to do, never a
 # traceback (quiz.ui.errors); the server's log keeps the detail.
 with database_guard():
     shell = render_sidebar()
-    navigation = st.navigation(
-        [
-            st.Page(
-                PAGES / "practice.py", title=t("nav.practice", shell.language), icon=":material/style:", default=True
-            ),
-            st.Page(
-                PAGES / "review.py",
-                title=t("review.nav", shell.language),
-                icon=":material/event_repeat:",
-                url_path="review",
-            ),
-            st.Page(PAGES / "exam.py", title=t("exam.nav", shell.language), icon=":material/timer:", url_path="exam"),
-            st.Page(
-                PAGES / "progress.py",
-                title=t("nav.progress", shell.language),
-                icon=":material/monitoring:",
-                url_path="progress",
-            ),
-            st.Page(
-                PAGES / "reference.py",
-                title=t("nav.reference", shell.language),
-                icon=":material/menu_book:",
-                url_path="reference",
-            ),
-            st.Page(PAGES / "team.py", title=t("nav.team", shell.language), icon=":material/groups:", url_path="team"),
-            st.Page(
-                PAGES / "content.py",
-                title=t("nav.content", shell.language),
-                icon=":material/upload_file:",
-                url_path="content",
-            ),
-        ],
-        position="top",
-    )
-    navigation.run()
+    pages = [
+        st.Page(PAGES / file, title=t(title, shell.language), icon=icon, default=url_path is None,
+                **({"url_path": url_path} if url_path else {}))
+        for file, title, icon, url_path in PAGE_TABLE
+    ]
+    st.navigation(pages, position="top").run()

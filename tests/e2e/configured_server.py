@@ -29,6 +29,18 @@ class ConfiguredServer(AppServer):
         return env
 
 
+class SharedDatabaseServer(ConfiguredServer):
+    """``ConfiguredServer`` on a given database, shared with other servers."""
+
+    def __init__(self, workdir: Path, database_url: str) -> None:
+        super().__init__(workdir)
+        self.shared_url = database_url
+
+    @property
+    def database_url(self) -> str:
+        return self.shared_url
+
+
 @contextmanager
 def running(server: AppServer) -> Iterator[AppServer]:
     """The server started for the block, and stopped after it whatever happens."""

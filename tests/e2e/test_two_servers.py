@@ -9,7 +9,6 @@ gets a fresh database on that server, dropped afterwards.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from quiz.db.store import Store
 from quiz.db.tables import attempts, trainees
 from tests.databases import postgres_database
 from tests.e2e import driver
-from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer
+from tests.e2e.configured_server import SUPERVISOR_PASSWORD, SharedDatabaseServer
 from tests.e2e.driver import ARTIFACTS, VIEWPORT, assert_no_exception, main, open_page, settle
 
 driver.require_browser()
@@ -32,18 +31,6 @@ PINS = ("aiko-2468", "ben-1357")
 ANSWERS = 3  # cards each trainee answers
 
 
-class PostgresServer(ConfiguredServer):
-    """``ConfiguredServer`` (supervisor password, own content folder) on a given database."""
-
-    def __init__(self, workdir: Path, url: str) -> None:
-        super().__init__(workdir)
-        self.url_of_database = url
-
-    @property
-    def database_url(self) -> str:
-        return self.url_of_database
-
-
 @pytest.fixture(scope="module")
 def database() -> Iterator[str]:
     """A fresh PostgreSQL database (skips with the reason when no server is given)."""
@@ -51,9 +38,9 @@ def database() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def servers(database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[PostgresServer]]:
+def servers(database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[SharedDatabaseServer]]:
     """Two ``streamlit run`` processes on their own ports, sharing the database."""
-    pair = [PostgresServer(tmp_path_factory.mktemp(f"e2e-postgres-{n}"), database) for n in (1, 2)]
+    pair = [SharedDatabaseServer(tmp_path_factory.mktemp(f"e2e-postgres-{n}"), database) for n in (1, 2)]
     try:
         for server in pair:
             server.start()
@@ -136,7 +123,7 @@ def team_rows(page) -> dict[str, str]:
     return {row[name]: row[answered] for row in rows}
 
 
-def log_in_as_supervisor(page, server: PostgresServer) -> None:
+def log_in_as_supervisor(page, server: SharedDatabaseServer) -> None:
     open_page(page, server.url, "team", title="Team", lang="en")
     main(page).get_by_label("Supervisor password").fill(SUPERVISOR_PASSWORD)
     main(page).get_by_role("button", name="Unlock", exact=True).click()

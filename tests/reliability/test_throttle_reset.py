@@ -20,7 +20,6 @@ import re
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -28,7 +27,7 @@ import pytest
 from quiz.access.accounts import add_trainee
 from quiz.db.store import Store
 from tests.databases import postgres_database, sqlite_url
-from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer
+from tests.e2e.configured_server import SUPERVISOR_PASSWORD, SharedDatabaseServer
 from tests.reliability.load_sessions import STEP_TIMEOUT, _StreamlitTab
 
 pytestmark = pytest.mark.reliability
@@ -36,18 +35,6 @@ pytestmark = pytest.mark.reliability
 TRAINEE, PIN, WRONG = "Aiko Tanaka", "throttle-2468", "9999"
 SIGN_IN_FORM, SUPERVISOR_FORM = "sign-in", "supervisor-login"
 SECONDS = re.compile(r"(\d+) s\b")
-
-
-class SharedDatabaseServer(ConfiguredServer):
-    """A server with the supervisor password, on a database shared with another server."""
-
-    def __init__(self, workdir: Path, database_url: str) -> None:
-        super().__init__(workdir)
-        self.shared_url = database_url
-
-    @property
-    def database_url(self) -> str:
-        return self.shared_url
 
 
 @pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
