@@ -302,6 +302,11 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
     if answered and grade.extra_fixes:
         st.markdown(escape_markdown(shell.t("feedback.extra_fixes", fixes=_names(ruleset, grade.extra_fixes, lang))))
 
+    _document_lines(shell, card, ruleset, verdict)
+
+def _document_lines(shell: Shell, card: ScenarioCard, ruleset: Ruleset, verdict: Verdict) -> None:
+    """The decisive lines of the document, the others in an expander, and the card's source,
+    each passage quoted once."""
     quotes = Quotes()
     for cited in verdict.citations:
         quotes.add("decisive" if cited.role in DECISIVE_ROLES else "more", cited)
