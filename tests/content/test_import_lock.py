@@ -29,7 +29,7 @@ def _import(folder: str, upload: str, barrier, results) -> None:
 
     def slow_check(*args, **kwargs):  # a slow disk: the other server checks meanwhile
         found = checked(*args, **kwargs)
-        time.sleep(0.5)
+        time.sleep(0.5)  # intended: widens the race window in the child, not a wait on state
         return found
 
     packs._taken_ids = slow_check

@@ -79,7 +79,7 @@ def test_a_killed_import_leaves_a_folder_that_the_next_import_removes(tmp_path: 
 
             def stalled(*args, **kwargs):  # killed while the staged pack is being checked
                 print("staged", flush=True)
-                time.sleep(600)
+                time.sleep(600)  # intended: the child is killed here, not a wait on state
 
             content_pack.load_content = stalled
             content_pack.import_pack("p.yaml", scenario().encode(), Path({str(folder)!r}))
