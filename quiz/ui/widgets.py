@@ -69,28 +69,12 @@ def _players_name(shell: Shell, players: str | None) -> str:
     return shell.t(f"players.{players}") if players in PLAYERS else "—"
 
 
-def keep_choice(key: str, options: list[str], many: bool = False) -> str:
-    """``key``, after giving its widget back the ids chosen before drawing it again.
-
-    Streamlit matches a choice by its label, which a language switch changes: the ids are
-    assigned again (as the sidebar's games are), so the choices made survive the switch.
-    """
-    if key in st.session_state:
-        value = st.session_state[key]
-        if many:
-            st.session_state[key] = [v for v in value if v in options] if isinstance(value, list) else []
-        else:
-            st.session_state[key] = value if value in options else None
-    return key
-
-
 def scenario_form(
     shell: Shell, card: ScenarioCard, form_key: str, submit_label: str | None = None
 ) -> ScenarioAnswer | None:
     """The answer form: infraction, penalty, who receives it (on cards whose infraction can name
     both players) and fixes; returns the answer once "check" (or ``submit_label``) is pressed
-    with every required part. Each widget is keyed by the form, so a language switch (new
-    labels) keeps the choices made."""
+    with every required part."""
     ruleset = shell.content.rulesets[card.ruleset]
     lang = shell.language
     names = _infraction_names(ruleset, lang)
@@ -100,24 +84,21 @@ def scenario_form(
         infraction = st.selectbox(
             shell.t("answer.infraction"), list(names), index=None,
             format_func=names.__getitem__, placeholder=shell.t("answer.pick_infraction"),
-            key=keep_choice(f"{form_key}-infraction", list(names)),
         )
         penalty = st.radio(
             shell.t("answer.penalty"), [p.id for p in ruleset.ladder], index=None,
             format_func=lambda pid: ruleset.name_of("penalty", pid, lang),
-            horizontal=True, key=keep_choice(f"{form_key}-penalty", [p.id for p in ruleset.ladder]),
+            horizontal=True,
         )
         if ask_players:
             players = st.radio(
                 shell.t("answer.players"), list(PLAYERS), index=None,
                 format_func=lambda who: _players_name(shell, who), horizontal=True,
-                key=keep_choice(f"{form_key}-players", list(PLAYERS)),
             )
         fixes = st.multiselect(
             shell.t("answer.fixes"), [f.id for f in ruleset.fixes],
             format_func=lambda fid: ruleset.name_of("fix", fid, lang),
             placeholder=shell.t("answer.no_fix"), help=shell.t("answer.fixes_help"),
-            key=keep_choice(f"{form_key}-fixes", [f.id for f in ruleset.fixes], many=True),
         )
         pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
     if not pressed:
@@ -132,8 +113,7 @@ def knowledge_form(shell: Shell, card: KnowledgeCard, form_key: str, submit_labe
     lang = shell.language
     texts = {c.id: escape_markdown(c.text.get(lang)) for c in card.choices}  # radio labels are Markdown
     with st.form(form_key):
-        chosen = st.radio(shell.t("answer.choose"), list(texts), index=None, format_func=texts.__getitem__,
-                          key=keep_choice(f"{form_key}-choice", list(texts)))
+        chosen = st.radio(shell.t("answer.choose"), list(texts), index=None, format_func=texts.__getitem__)
         pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
     return _chosen(shell, pressed, chosen)
 
@@ -151,7 +131,7 @@ def judgement_form(
     with st.form(form_key):
         chosen = st.selectbox(
             shell.t("answer.nearest"), list(labels), index=None, format_func=labels.__getitem__,
-            placeholder=shell.t("answer.pick_infraction"), key=keep_choice(f"{form_key}-nearest", list(labels)),
+            placeholder=shell.t("answer.pick_infraction"),
         )
         pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
     return _chosen(shell, pressed, chosen)

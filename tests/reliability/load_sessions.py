@@ -126,22 +126,34 @@ async def _fill_and_check(page) -> None:
     choices = form.get_by_role("radiogroup", name="Your answer", exact=True)
     nearest = form.get_by_role("combobox", name=NEAREST_QUESTION, exact=True)
     await check.wait_for(state="visible")
-    await penalty.or_(choices).or_(nearest).first.wait_for(state="visible")  # a form may still be drawing
     await _settle(page)
-    if await nearest.count():  # a judgement call: name the nearest line
+    kind = await _first_shown({"scenario": penalty, "knowledge": choices, "judgement_call": nearest})
+    if kind == "judgement_call":  # name the nearest line
         await _pick_first(page, nearest)
         await check.click()
         return
-    if await penalty.count():
+    if kind == "scenario":
         await _pick_first(page, form.get_by_role("combobox", name="Infraction", exact=True))
         players = form.get_by_role("radiogroup", name=PLAYERS_QUESTION, exact=True)
         if await players.count():
             await players.locator("label").first.click()
-        group = penalty
-    else:
-        group = choices
+    group = penalty if kind == "scenario" else choices
     await group.locator("label").first.click()
     await check.click()
+
+
+async def _first_shown(questions: dict) -> str:
+    """Which of the form's questions is drawn (waiting until one is): the card's kind, read
+    from the page as it is once a redraw has put one there, never from a page mid-redraw."""
+    waits = {asyncio.ensure_future(locator.wait_for(state="visible")): kind for kind, locator in questions.items()}
+    done, pending = await asyncio.wait(waits, timeout=STEP_TIMEOUT, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    shown = [waits[task] for task in done if task.exception() is None]
+    if not shown:
+        raise TimeoutError(f"no answer form drawn within {STEP_TIMEOUT:.0f} s")
+    return shown[0]
 
 
 async def _pick_first(page, combobox) -> None:
@@ -189,6 +201,7 @@ async def _browser_session(browser, base: str, tally: SessionTally, pin: str, lo
             tally.exceptions = max(tally.exceptions, await page.get_by_test_id("stException").count())
             await _settle(page)
             await main.get_by_role("button", name="Next card").click()
+            await feedback.first.wait_for(state="detached")  # the answered card is gone: the next one is drawing
             await check.wait_for(state="visible")
     except Exception as error:  # noqa: BLE001 - reported by the test, with the session's name
         tally.error = _describe(error)
