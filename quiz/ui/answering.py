@@ -53,12 +53,11 @@ def note_answer() -> None:
     st.session_state[ANSWERS_KEY] = st.session_state.get(ANSWERS_KEY, 0) + 1
 
 
-def feedback(shell: Shell, card: AnyCard, outcome: Outcome, answered: bool = True) -> None:
-    """The marks and explanations of an answered card, as on the practice page; a question
-    left unanswered (in an exam) is said to be so, with the standard answer and no marks."""
+def feedback(shell: Shell, card: AnyCard, outcome: Outcome) -> None:
+    """The marks and explanations of an answered card, as on the practice page."""
     if isinstance(card, ScenarioCard) and isinstance(outcome, ScenarioOutcome):
-        widgets.scenario_feedback(shell, card, outcome, answered)
+        widgets.scenario_feedback(shell, card, outcome)
     elif isinstance(card, JudgementCallCard) and isinstance(outcome, KnowledgeOutcome):
-        widgets.judgement_feedback(shell, card, outcome, answered)
+        widgets.judgement_feedback(shell, card, outcome)
     elif isinstance(card, KnowledgeCard) and isinstance(outcome, KnowledgeOutcome):
-        widgets.knowledge_feedback(shell, card, outcome, answered)
+        widgets.knowledge_feedback(shell, card, outcome)

@@ -232,20 +232,12 @@ def source_line(shell: Shell, card: AnyCard, quotes: Quotes | None = None) -> No
     citation(shell, cited)
 
 
-def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome, answered: bool = True) -> None:
-    """Marks per part, the standard answer, why, the decisive lines, and what would change it.
-
-    A question left unanswered (an exam's) is said to be so, with no part marked.
-    """
+def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome) -> None:
+    """Marks per part, the standard answer, why, the decisive lines, and what would change it."""
     ruleset = shell.content.rulesets[card.ruleset]
     lang, verdict, grade, record = shell.language, outcome.verdict, outcome.grade, outcome.record
-    results = [grade.infraction, grade.penalty, grade.fixes] + ([grade.players] if grade.players is not None else [])
-    if not answered:
-        st.error(shell.t("feedback.not_answered"))
-    elif grade.correct:
+    if grade.correct:
         st.success(shell.t("feedback.all_right"))
-    elif all(result == "wrong" for result in results):
-        st.error(shell.t("feedback.all_wrong"))
     else:
         st.error(shell.t("feedback.some_wrong"))
     chosen_infraction = ruleset.infraction(record.chosen_infraction or "")
@@ -257,11 +249,11 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
     if grade.players is not None:  # the card asked who receives it
         parts.append(("feedback.players", grade.players, _players_name(shell, record.chosen_players)))
     parts.append(("answer.fixes", grade.fixes, _names(ruleset, record.chosen_fixes, lang) or shell.t("answer.no_fix")))
-    for col, (label, result, chosen) in zip(st.columns(len(parts)) if answered else (), parts):
+    for col, (label, result, chosen) in zip(st.columns(len(parts)), parts):
         with col:
             st.markdown(f"{MARKS[result]} **{shell.t(label)}** · {shell.t('mark.' + result)}")
             st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
-    if answered and grade.penalty == "accepted":
+    if grade.penalty == "accepted":
         st.info(shell.t("feedback.accepted", penalty=chosen_penalty.name.get(lang) if chosen_penalty else ""))
 
     _standard_answer(shell, ruleset, verdict, asked_players=grade.players is not None)
@@ -275,18 +267,13 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
     if grade.penalty == "wrong" and chosen_penalty is not None:
         facts = outcome.showing.facts if outcome.showing is not None else seed_facts(card)
         _when_right(shell, ruleset, card.infraction, verdict, chosen_penalty, facts)
-    if answered and grade.missing_fixes:
+    if grade.missing_fixes:
         st.markdown(
             escape_markdown(shell.t("feedback.missing_fixes", fixes=_names(ruleset, grade.missing_fixes, lang)))
         )
-    if answered and grade.extra_fixes:
+    if grade.extra_fixes:
         st.markdown(escape_markdown(shell.t("feedback.extra_fixes", fixes=_names(ruleset, grade.extra_fixes, lang))))
 
-    _document_lines(shell, card, ruleset, verdict)
-
-def _document_lines(shell: Shell, card: ScenarioCard, ruleset: Ruleset, verdict: Verdict) -> None:
-    """The decisive lines of the document, the others in an expander, and the card's source,
-    each passage quoted once."""
     quotes = Quotes()
     for cited in verdict.citations:
         quotes.add("decisive" if cited.role in DECISIVE_ROLES else "more", cited)
@@ -355,12 +342,10 @@ def _when_right(
         st.markdown(escape_markdown(shell.t("feedback.never_here", penalty=name)))
 
 
-def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutcome, answered: bool = True) -> None:
+def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutcome) -> None:
     lang = shell.language
     answer = next(c for c in card.choices if c.id == card.answer)
-    if not answered:
-        st.error(shell.t("feedback.knowledge_not_answered", answer=escape_markdown(answer.text.get(lang))))
-    elif outcome.grade.correct:
+    if outcome.grade.correct:
         st.success(shell.t("feedback.all_right"))
     else:
         st.error(shell.t("feedback.knowledge_wrong", answer=escape_markdown(answer.text.get(lang))))
@@ -369,16 +354,14 @@ def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutc
     source_line(shell, card)
 
 
-def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: KnowledgeOutcome, answered: bool = True) -> None:
+def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: KnowledgeOutcome) -> None:
     """A judgement call answered: right or wrong on the nearest line (all the document
     decides), why the rest is left to the head judge, the nearest lines and the principle."""
     ruleset = shell.content.rulesets[card.ruleset]
     lang, grade = shell.language, outcome.grade
     names = {i.id: i.name.get(lang) for i in ruleset.infractions}
     nearest = names.get(card.nearest or "", card.nearest or "")
-    if not answered:
-        st.error(shell.t("feedback.not_answered"))
-    elif grade.correct:
+    if grade.correct:
         st.success(shell.t("feedback.judgement_right" if card.nearest else "feedback.judgement_right_none"))
     elif card.nearest:
         st.error(shell.t("feedback.judgement_wrong", answer=escape_markdown(nearest)))
@@ -388,9 +371,8 @@ def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: Knowledge
     chosen = shell.t("answer.no_listed_infraction") if grade.chosen == NO_LISTED_INFRACTION else names.get(
         grade.chosen or "", "—")
     result = "correct" if grade.correct else "wrong"
-    if answered:
-        st.markdown(f"{MARKS[result]} **{shell.t('feedback.nearest')}** · {shell.t('mark.' + result)}")
-        st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
+    st.markdown(f"{MARKS[result]} **{shell.t('feedback.nearest')}** · {shell.t('mark.' + result)}")
+    st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
 
     st.markdown(f"#### {shell.t('feedback.why')}")
     st.markdown(escape_markdown(card.explanation.get(lang)))
