@@ -193,6 +193,7 @@ def pick_option(page, combobox, name: str | None = None) -> str:
     list; the option's text. (A multiselect's list may start with a "Select all" entry.)"""
     from playwright.sync_api import expect
 
+    many = is_multiselect(combobox)
     combobox.click()
     options = page.get_by_role("option")
     option = options.first if name is None else options.filter(has_text=name).first
@@ -200,10 +201,18 @@ def pick_option(page, combobox, name: str | None = None) -> str:
     text = option.inner_text().strip()
     option.click()
     listbox = page.get_by_role("listbox")
-    if listbox.count():  # a multiselect keeps its list open for more choices
+    if many:  # a multiselect keeps its list open for more choices: Escape closes it
+        expect(listbox).to_be_visible()
         page.keyboard.press("Escape")
+    # never Escape on a selectbox: its list closes by itself on a pick, and Escape on a closed
+    # list clears the value just picked (what a test racing the list's closing used to do)
     expect(listbox).to_have_count(0)
     return text
+
+
+def is_multiselect(combobox) -> bool:
+    """Whether a combobox is a multiselect's (else a selectbox's)."""
+    return bool(combobox.evaluate("el => el.closest('[data-testid=\"stMultiSelect\"]') !== null"))
 
 
 def metric(page, label: str):

@@ -157,10 +157,11 @@ async def _first_shown(questions: dict) -> str:
 
 
 async def _pick_first(page, combobox) -> None:
+    """Pick a selectbox's first option. No Escape after it: the list closes by itself, and
+    Escape on a closed list clears the value just picked."""
     await combobox.click()
     await page.get_by_role("option").first.click()
-    if await page.get_by_role("listbox").count():
-        await page.keyboard.press("Escape")
+    await page.get_by_role("listbox").wait_for(state="detached")
 
 
 async def _sign_in(page, name: str, pin: str) -> None:

@@ -135,7 +135,6 @@ def mistake(trainee_id: int, card_id: str) -> AttemptRecord:
     )
 
 
-@pytest.mark.xfail(reason="a selectbox pick is sometimes lost or its run not drawn in time since the restructure (08ec984): an open defect, see the session 3 closing note; runs, and must pass again once found", strict=False)
 def test_hostile_trainee_names_are_stored_literally_and_shown_inert(page, watch, server) -> None:
     for name in NAMES:
         open_page(page, server.url, "", title="Practice", lang="en")
