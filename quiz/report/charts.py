@@ -41,19 +41,29 @@ def accuracy_bars(
 
 
 def confusion_heatmap(
-    confusion: pd.DataFrame, order: list[str], labels: dict[str, str]
+    confusion: pd.DataFrame, order: list[str], labels: dict[str, str], title: str = ""
 ) -> alt.LayerChart | alt.FacetChart:
-    """Chosen penalty against the standard one; the diagonal is right."""
-    base = alt.Chart(confusion).encode(
-        x=alt.X("chosen:N", title=labels["chosen"], sort=order, axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("standard:N", title=labels["standard"], sort=order),
+    """Chosen penalty against the standard one, one game's ladder ``order`` on both axes (every
+    pair drawn, so the diagonal, the right answers, runs corner to corner); ``confusion`` has
+    ``standard``, ``chosen`` and ``count`` named as in ``order``."""
+    counts = {(row.standard, row.chosen): int(row.count) for row in confusion.itertuples(index=False)}
+    grid = pd.DataFrame(
+        [(standard, chosen, counts.get((standard, chosen), 0)) for standard in order for chosen in order],
+        columns=["standard", "chosen", "count"],
     )
-    cells = base.mark_rect().encode(
-        color=alt.Color("count:Q", scale=alt.Scale(scheme="blues"), legend=None),
-        tooltip=["standard:N", "chosen:N", "count:Q"],
+    base = alt.Chart(grid).encode(  # every label drawn, whole (no limit, no thinning out)
+        x=alt.X("chosen:N", title=labels["chosen"], sort=order, scale=alt.Scale(domain=order),
+                axis=alt.Axis(labelAngle=-40, labelLimit=0, labelOverlap=False)),
+        y=alt.Y("standard:N", title=labels["standard"], sort=order, scale=alt.Scale(domain=order),
+                axis=alt.Axis(labelLimit=0, labelOverlap=False)),
     )
-    text = base.mark_text().encode(text="count:Q")
-    return alt.layer(cells, text).properties(height=alt.Step(34))
+    cells = base.mark_rect(stroke="#bbbbbb", strokeWidth=0.5).encode(
+        color=alt.Color("count:Q", scale=alt.Scale(scheme="blues", domainMin=0), legend=None),
+        tooltip=[alt.Tooltip("standard:N", title=labels["standard"]), alt.Tooltip("chosen:N", title=labels["chosen"]),
+                 alt.Tooltip("count:Q", title=labels["count"])],
+    )
+    text = base.transform_filter(alt.datum.count > 0).mark_text().encode(text="count:Q")
+    return alt.layer(cells, text).properties(title=title, width=alt.Step(44), height=alt.Step(34))
 
 
 def leniency_bars(by_steps: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:

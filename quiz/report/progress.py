@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import date
-from typing import Iterable
+from typing import Any, Callable, Iterable, Literal
 
 import pandas as pd
 
 from quiz.content.categories import category_key
 from quiz.content.loader import Content
 from quiz.db.store import Store
+from quiz.model.attempt import FIX_FIELDS
+from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard
+from quiz.model.errors import QuizError
+from quiz.model.rulesets import Ruleset
 from quiz.report import statistics as stats_sql
+from quiz.report.i18n import t
+from quiz.rules.variants import list_title
 
 
 def attempts_in(attempts: pd.DataFrame, rulesets: Iterable[str]) -> pd.DataFrame:
@@ -26,6 +33,98 @@ def progress_frame(attempts: pd.DataFrame, rulesets: Iterable[str]) -> pd.DataFr
     frame["category_key"] = [category_key(r, c if isinstance(c, str) else None)
                              for r, c in zip(frame["ruleset"], frame["category"])]
     return frame
+
+
+FIX_JOINER = ", "
+NAMED_COLUMNS: tuple[tuple[str, str, str], ...] = (  # id column, its name column, what it names
+    ("card_id", "card_title", "card"),
+    ("ruleset", "game", "game"),
+    ("category", "category_name", "category"),
+    ("chosen_infraction", "chosen_infraction_name", "infraction"),
+    ("standard_infraction", "standard_infraction_name", "infraction"),
+    ("chosen_penalty", "chosen_penalty_name", "penalty"),
+    ("standard_penalty", "standard_penalty_name", "penalty"),
+    ("chosen_fixes", "chosen_fixes_names", "fixes"),
+    ("standard_fixes", "standard_fixes_names", "fixes"),
+    ("chosen_choice", "chosen_choice_text", "choice"),
+    ("correct_choice", "correct_choice_text", "choice"),
+)
+
+
+def answers_table(attempts: pd.DataFrame, rulesets: Iterable[str], content: Content, language: str) -> pd.DataFrame:
+    """The attempts of the chosen games as a table to download: every stored column, fixes
+    joined with commas (not Python tuples), drawn values as JSON, and beside each id its
+    name in ``language`` (the card's title, the game, category, infraction, penalty, fixes,
+    a knowledge card's choice or a judgement call's line). Ids no longer in the content
+    get an empty name."""
+    frame = attempts_in(attempts, rulesets).copy()
+    namers = {kind: _namer(kind, content, language) for _, _, kind in NAMED_COLUMNS}
+    rows = list(frame.to_dict("records"))
+    named = {
+        name: [namers[kind](row, row[column]) for row in rows] for column, name, kind in NAMED_COLUMNS
+        if column in frame.columns
+    }
+    for name in FIX_FIELDS:
+        if name in frame.columns:
+            frame[name] = [FIX_JOINER.join(fixes) if isinstance(fixes, (tuple, list)) else "" for fixes in frame[name]]
+    if "variant_values" in frame.columns:
+        frame["variant_values"] = [
+            json.dumps(values, ensure_ascii=False, sort_keys=True) if isinstance(values, dict) else ""
+            for values in frame["variant_values"]
+        ]
+    columns: list[str] = []
+    for column in frame.columns:
+        columns.append(column)
+        for id_column, name, _ in NAMED_COLUMNS:
+            if id_column == column:
+                frame[name] = named[name]
+                columns.append(name)
+    return frame[columns].reset_index(drop=True)
+
+
+def _namer(kind: str, content: Content, language: str) -> Callable[[dict[str, Any], Any], str]:
+    """``(row, value) -> name`` for one kind of id; "" for a missing or unknown one."""
+
+    def ruleset_of(row: dict[str, Any]) -> Ruleset | None:
+        return content.rulesets.get(str(row.get("ruleset")))
+
+    def known(ruleset: Ruleset | None, what: Literal["infraction", "penalty", "fix", "category"], item: Any) -> str:
+        if ruleset is None or not isinstance(item, str) or not item:
+            return ""
+        try:
+            return ruleset.name_of(what, item, language)
+        except (KeyError, QuizError, ValueError):
+            return ""
+
+    def card(row: dict[str, Any], value: Any) -> str:
+        found = content.cards.get(str(value))
+        return list_title(found).get(language) if found is not None else ""
+
+    def game(row: dict[str, Any], value: Any) -> str:
+        ruleset = ruleset_of(row)
+        return ruleset.document.short_name.get(language) if ruleset is not None else ""
+
+    def choice(row: dict[str, Any], value: Any) -> str:
+        found = content.cards.get(str(row.get("card_id")))
+        if isinstance(found, KnowledgeCard):
+            return next((c.text.get(language) for c in found.choices if c.id == value), "")
+        if isinstance(found, JudgementCallCard):
+            if value == NO_LISTED_INFRACTION:
+                return t("answer.no_listed_infraction", language)
+            return known(ruleset_of(row), "infraction", value)
+        return ""
+
+    namers: dict[str, Callable[[dict[str, Any], Any], str]] = {
+        "card": card,
+        "game": game,
+        "category": lambda row, value: known(ruleset_of(row), "category", value),
+        "infraction": lambda row, value: known(ruleset_of(row), "infraction", value),
+        "penalty": lambda row, value: known(ruleset_of(row), "penalty", value),
+        "fixes": lambda row, value: FIX_JOINER.join(
+            known(ruleset_of(row), "fix", f) for f in (value if isinstance(value, (tuple, list)) else ())),
+        "choice": choice,
+    }
+    return namers[kind]
 
 
 def penalty_labels(content: Content, language: str) -> dict[str, str]:
@@ -65,10 +164,23 @@ def progress_figures(
         parts=stats_sql.accuracy_by_part(store, scope),
         games=stats_sql.accuracy_by(store, scope, "ruleset"),
         categories=stats_sql.accuracy_by_category(store, scope),
-        confusion=stats_sql.penalty_confusion(store, scope),
+        confusion=penalty_confusion_by_game(store, scope),
         leniency=stats_sql.leniency(store, scope),
         mistakes=stats_sql.recent_mistakes(store, scope),
     )
+
+
+def penalty_confusion_by_game(store: Store, scope: stats_sql.Scope) -> pd.DataFrame:
+    """``ruleset, standard_penalty, chosen_penalty, count``: the penalty confusion of each game of
+    the scope on its own (each game has its own ladder)."""
+    frames = [
+        stats_sql.penalty_confusion(store, stats_sql.Scope(scope.trainee_id, (ruleset,), scope.time_zone))
+        .assign(ruleset=ruleset)
+        for ruleset in scope.rulesets or ()
+    ]
+    columns = ["ruleset", "standard_penalty", "chosen_penalty", "count"]
+    found = [frame for frame in frames if not frame.empty]
+    return pd.concat(found, ignore_index=True)[columns] if found else pd.DataFrame(columns=columns)
 
 
 def safe_file_name(text: str, fallback: str) -> str:

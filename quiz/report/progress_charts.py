@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import altair as alt
+
 from quiz.content.categories import category_labels
 from quiz.content.loader import Content
 from quiz.report import charts
 from quiz.report.i18n import t
-from quiz.report.progress import ProgressFigures, penalty_labels
+from quiz.report.progress import ProgressFigures
 
 CHART_LABELS = ("date", "accuracy", "answered", "rolling", "chosen", "standard", "steps", "count", "lenient", "harsh")
 Spec = dict[str, Any]
@@ -38,13 +40,24 @@ def progress_charts(figures: ProgressFigures, content: Content, language: str) -
         "leniency": None,
     }
     if not figures.confusion.empty:
-        penalties = penalty_labels(content, language)
-        confusion = figures.confusion.assign(
-            standard=figures.confusion["standard_penalty"].map(penalties.get),
-            chosen=figures.confusion["chosen_penalty"].map(penalties.get),
-        )
-        order = list(dict.fromkeys(penalties.values()))
-        specs["confusion"] = charts.confusion_heatmap(confusion, order, labels).to_dict()
+        specs["confusion"] = _confusion(figures, content, language, labels)
     if figures.leniency.errors:
         specs["leniency"] = charts.leniency_bars(figures.leniency.by_steps, labels).to_dict()
     return specs
+
+
+def _confusion(figures: ProgressFigures, content: Content, language: str, labels: dict[str, str]) -> Spec:
+    """One heatmap per game, each on its own ladder (ids of one game never share an axis
+    with another's), stacked under the game's name."""
+    heatmaps = []
+    for ruleset_id, rows in figures.confusion.groupby("ruleset", sort=False):
+        ruleset = content.rulesets.get(str(ruleset_id))
+        if ruleset is None:
+            continue
+        names = {p.id: ruleset.name_of("penalty", p.id, language) for p in ruleset.ladder}
+        known = rows[rows["standard_penalty"].isin(names) & rows["chosen_penalty"].isin(names)]
+        confusion = known.assign(standard=known["standard_penalty"].map(names),
+                                 chosen=known["chosen_penalty"].map(names))
+        title = ruleset.document.short_name.get(language)
+        heatmaps.append(charts.confusion_heatmap(confusion, list(names.values()), labels, title))
+    return alt.vconcat(*heatmaps).resolve_scale(color="independent", x="independent", y="independent").to_dict()

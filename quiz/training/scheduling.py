@@ -12,7 +12,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Iterable, Mapping, TypeAlias
 
-from fsrs import Card, Rating, Scheduler
+from fsrs import Card, Rating, Scheduler, State
 
 if TYPE_CHECKING:  # pandas is imported where a table is built: the practice page never needs it
     import pandas as pd
@@ -100,17 +100,33 @@ def wait(until: datetime, now: datetime) -> tuple[int, str]:
     return 1, "minutes"
 
 
+def last_answer_wrong(schedule: Schedule) -> bool:
+    """Whether the card's last answer was wrong and no right one has followed.
+
+    With one learning step, a wrong answer puts a card in (re)learning and a right one moves
+    it to review, so the state says it.
+    """
+    return schedule.state in (State.Learning, State.Relearning)
+
+
+def readiness_chance(schedule: Schedule, now: datetime) -> float:
+    """A card's share of readiness: its predicted chance at ``now``, or 0 while its last answer
+    stays wrong (fsrs counts whole days, so a card forgotten today would otherwise look fresh)."""
+    return 0.0 if last_answer_wrong(schedule) else retrievability(schedule, now)
+
+
 def readiness(schedules: Mapping[str, Schedule], categories: Mapping[str, str], now: datetime) -> pd.DataFrame:
     """Per category: ``category_key, cards, readiness``, weakest first.
 
     ``categories`` maps card id -> category key and decides which cards count; ``readiness``
-    is the mean predicted chance of a right answer at ``now`` over the category's answered
-    cards. Cards never answered have no schedule and are not counted.
+    is the mean over the category's answered cards of ``readiness_chance`` at ``now``: the
+    predicted chance of a right answer, 0 for a card whose last answer was wrong. Cards never
+    answered have no schedule and are not counted.
     """
     import pandas as pd
 
     rows = [
-        (categories[card], retrievability(schedule, now))
+        (categories[card], readiness_chance(schedule, now))
         for card, schedule in schedules.items()
         if card in categories and schedule.last_review is not None
     ]

@@ -53,11 +53,12 @@ def note_answer() -> None:
     st.session_state[ANSWERS_KEY] = st.session_state.get(ANSWERS_KEY, 0) + 1
 
 
-def feedback(shell: Shell, card: AnyCard, outcome: Outcome) -> None:
-    """The marks and explanations of an answered card, as on the practice page."""
+def feedback(shell: Shell, card: AnyCard, outcome: Outcome, answered: bool = True) -> None:
+    """The marks and explanations of an answered card, as on the practice page; a question
+    left unanswered (in an exam) is said to be so, with the standard answer and no marks."""
     if isinstance(card, ScenarioCard) and isinstance(outcome, ScenarioOutcome):
-        widgets.scenario_feedback(shell, card, outcome)
+        widgets.scenario_feedback(shell, card, outcome, answered)
     elif isinstance(card, JudgementCallCard) and isinstance(outcome, KnowledgeOutcome):
-        widgets.judgement_feedback(shell, card, outcome)
+        widgets.judgement_feedback(shell, card, outcome, answered)
     elif isinstance(card, KnowledgeCard) and isinstance(outcome, KnowledgeOutcome):
-        widgets.knowledge_feedback(shell, card, outcome)
+        widgets.knowledge_feedback(shell, card, outcome, answered)

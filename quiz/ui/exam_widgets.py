@@ -75,9 +75,7 @@ def results(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:
             showing = question.outcome.showing if isinstance(question.outcome, ScenarioOutcome) else None
             widgets.card_header(shell, question.card, answered=True, showing=showing)
             widgets.card_body(shell, question.card, showing)
-            if not question.answered:
-                st.caption(shell.t("exam.not_answered"))
-            answering.feedback(shell, question.card, question.outcome)
+            answering.feedback(shell, question.card, question.outcome, answered=question.answered)
 
 
 def exam_history(shell: Shell, trainee: Trainee) -> None:

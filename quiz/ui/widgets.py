@@ -69,12 +69,28 @@ def _players_name(shell: Shell, players: str | None) -> str:
     return shell.t(f"players.{players}") if players in PLAYERS else "—"
 
 
+def keep_choice(key: str, options: list[str], many: bool = False) -> str:
+    """``key``, after giving its widget back the ids chosen before drawing it again.
+
+    Streamlit matches a choice by its label, which a language switch changes: the ids are
+    assigned again (as the sidebar's games are), so the choices made survive the switch.
+    """
+    if key in st.session_state:
+        value = st.session_state[key]
+        if many:
+            st.session_state[key] = [v for v in value if v in options] if isinstance(value, list) else []
+        else:
+            st.session_state[key] = value if value in options else None
+    return key
+
+
 def scenario_form(
     shell: Shell, card: ScenarioCard, form_key: str, submit_label: str | None = None
 ) -> ScenarioAnswer | None:
     """The answer form: infraction, penalty, who receives it (on cards whose infraction can name
     both players) and fixes; returns the answer once "check" (or ``submit_label``) is pressed
-    with every required part."""
+    with every required part. Each widget is keyed by the form, so a language switch (new
+    labels) keeps the choices made."""
     ruleset = shell.content.rulesets[card.ruleset]
     lang = shell.language
     names = _infraction_names(ruleset, lang)
@@ -84,21 +100,24 @@ def scenario_form(
         infraction = st.selectbox(
             shell.t("answer.infraction"), list(names), index=None,
             format_func=names.__getitem__, placeholder=shell.t("answer.pick_infraction"),
+            key=keep_choice(f"{form_key}-infraction", list(names)),
         )
         penalty = st.radio(
             shell.t("answer.penalty"), [p.id for p in ruleset.ladder], index=None,
             format_func=lambda pid: ruleset.name_of("penalty", pid, lang),
-            horizontal=True,
+            horizontal=True, key=keep_choice(f"{form_key}-penalty", [p.id for p in ruleset.ladder]),
         )
         if ask_players:
             players = st.radio(
                 shell.t("answer.players"), list(PLAYERS), index=None,
                 format_func=lambda who: _players_name(shell, who), horizontal=True,
+                key=keep_choice(f"{form_key}-players", list(PLAYERS)),
             )
         fixes = st.multiselect(
             shell.t("answer.fixes"), [f.id for f in ruleset.fixes],
             format_func=lambda fid: ruleset.name_of("fix", fid, lang),
             placeholder=shell.t("answer.no_fix"), help=shell.t("answer.fixes_help"),
+            key=keep_choice(f"{form_key}-fixes", [f.id for f in ruleset.fixes], many=True),
         )
         pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
     if not pressed:
@@ -113,7 +132,8 @@ def knowledge_form(shell: Shell, card: KnowledgeCard, form_key: str, submit_labe
     lang = shell.language
     texts = {c.id: escape_markdown(c.text.get(lang)) for c in card.choices}  # radio labels are Markdown
     with st.form(form_key):
-        chosen = st.radio(shell.t("answer.choose"), list(texts), index=None, format_func=texts.__getitem__)
+        chosen = st.radio(shell.t("answer.choose"), list(texts), index=None, format_func=texts.__getitem__,
+                          key=keep_choice(f"{form_key}-choice", list(texts)))
         pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
     return _chosen(shell, pressed, chosen)
 
@@ -131,7 +151,7 @@ def judgement_form(
     with st.form(form_key):
         chosen = st.selectbox(
             shell.t("answer.nearest"), list(labels), index=None, format_func=labels.__getitem__,
-            placeholder=shell.t("answer.pick_infraction"),
+            placeholder=shell.t("answer.pick_infraction"), key=keep_choice(f"{form_key}-nearest", list(labels)),
         )
         pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
     return _chosen(shell, pressed, chosen)
@@ -232,12 +252,20 @@ def source_line(shell: Shell, card: AnyCard, quotes: Quotes | None = None) -> No
     citation(shell, cited)
 
 
-def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome) -> None:
-    """Marks per part, the standard answer, why, the decisive lines, and what would change it."""
+def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome, answered: bool = True) -> None:
+    """Marks per part, the standard answer, why, the decisive lines, and what would change it.
+
+    A question left unanswered (an exam's) is said to be so, with no part marked.
+    """
     ruleset = shell.content.rulesets[card.ruleset]
     lang, verdict, grade, record = shell.language, outcome.verdict, outcome.grade, outcome.record
-    if grade.correct:
+    results = [grade.infraction, grade.penalty, grade.fixes] + ([grade.players] if grade.players is not None else [])
+    if not answered:
+        st.error(shell.t("feedback.not_answered"))
+    elif grade.correct:
         st.success(shell.t("feedback.all_right"))
+    elif all(result == "wrong" for result in results):
+        st.error(shell.t("feedback.all_wrong"))
     else:
         st.error(shell.t("feedback.some_wrong"))
     chosen_infraction = ruleset.infraction(record.chosen_infraction or "")
@@ -249,11 +277,11 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
     if grade.players is not None:  # the card asked who receives it
         parts.append(("feedback.players", grade.players, _players_name(shell, record.chosen_players)))
     parts.append(("answer.fixes", grade.fixes, _names(ruleset, record.chosen_fixes, lang) or shell.t("answer.no_fix")))
-    for col, (label, result, chosen) in zip(st.columns(len(parts)), parts):
+    for col, (label, result, chosen) in zip(st.columns(len(parts)) if answered else (), parts):
         with col:
             st.markdown(f"{MARKS[result]} **{shell.t(label)}** · {shell.t('mark.' + result)}")
             st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
-    if grade.penalty == "accepted":
+    if answered and grade.penalty == "accepted":
         st.info(shell.t("feedback.accepted", penalty=chosen_penalty.name.get(lang) if chosen_penalty else ""))
 
     _standard_answer(shell, ruleset, verdict, asked_players=grade.players is not None)
@@ -267,11 +295,11 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
     if grade.penalty == "wrong" and chosen_penalty is not None:
         facts = outcome.showing.facts if outcome.showing is not None else seed_facts(card)
         _when_right(shell, ruleset, card.infraction, verdict, chosen_penalty, facts)
-    if grade.missing_fixes:
+    if answered and grade.missing_fixes:
         st.markdown(
             escape_markdown(shell.t("feedback.missing_fixes", fixes=_names(ruleset, grade.missing_fixes, lang)))
         )
-    if grade.extra_fixes:
+    if answered and grade.extra_fixes:
         st.markdown(escape_markdown(shell.t("feedback.extra_fixes", fixes=_names(ruleset, grade.extra_fixes, lang))))
 
     quotes = Quotes()
@@ -342,10 +370,12 @@ def _when_right(
         st.markdown(escape_markdown(shell.t("feedback.never_here", penalty=name)))
 
 
-def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutcome) -> None:
+def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutcome, answered: bool = True) -> None:
     lang = shell.language
     answer = next(c for c in card.choices if c.id == card.answer)
-    if outcome.grade.correct:
+    if not answered:
+        st.error(shell.t("feedback.knowledge_not_answered", answer=escape_markdown(answer.text.get(lang))))
+    elif outcome.grade.correct:
         st.success(shell.t("feedback.all_right"))
     else:
         st.error(shell.t("feedback.knowledge_wrong", answer=escape_markdown(answer.text.get(lang))))
@@ -354,14 +384,16 @@ def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutc
     source_line(shell, card)
 
 
-def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: KnowledgeOutcome) -> None:
+def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: KnowledgeOutcome, answered: bool = True) -> None:
     """A judgement call answered: right or wrong on the nearest line (all the document
     decides), why the rest is left to the head judge, the nearest lines and the principle."""
     ruleset = shell.content.rulesets[card.ruleset]
     lang, grade = shell.language, outcome.grade
     names = {i.id: i.name.get(lang) for i in ruleset.infractions}
     nearest = names.get(card.nearest or "", card.nearest or "")
-    if grade.correct:
+    if not answered:
+        st.error(shell.t("feedback.not_answered"))
+    elif grade.correct:
         st.success(shell.t("feedback.judgement_right" if card.nearest else "feedback.judgement_right_none"))
     elif card.nearest:
         st.error(shell.t("feedback.judgement_wrong", answer=escape_markdown(nearest)))
@@ -371,8 +403,9 @@ def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: Knowledge
     chosen = shell.t("answer.no_listed_infraction") if grade.chosen == NO_LISTED_INFRACTION else names.get(
         grade.chosen or "", "—")
     result = "correct" if grade.correct else "wrong"
-    st.markdown(f"{MARKS[result]} **{shell.t('feedback.nearest')}** · {shell.t('mark.' + result)}")
-    st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
+    if answered:
+        st.markdown(f"{MARKS[result]} **{shell.t('feedback.nearest')}** · {shell.t('mark.' + result)}")
+        st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
 
     st.markdown(f"#### {shell.t('feedback.why')}")
     st.markdown(escape_markdown(card.explanation.get(lang)))

@@ -45,7 +45,7 @@ def test_a_zip_slip_pack_is_refused_and_writes_nothing(page, server) -> None:
     expect(main(page).get_by_test_id("stFileUploader")).to_have_count(0)  # locked
     log_in(page)
     upload(page, "evil.zip", zip_of({"../../evil.yaml": scenario("pack-evil"), "ok.yaml": knowledge()}))
-    expect(main(page).get_by_text("This pack cannot be imported: 1 problem(s).")).to_be_visible()
+    expect(main(page).get_by_text("This pack cannot be imported: 1 problem.")).to_be_visible()
     expect(main(page).get_by_role("button", name="Import", exact=False)).to_have_count(0)
     assert not server.content_dir.exists() or not list(server.content_dir.rglob("*.yaml"))
     assert not list(server.workdir.parent.rglob("evil.yaml"))
@@ -57,10 +57,10 @@ def test_a_valid_pack_is_imported_and_playable(page, server) -> None:
     expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS} cards")).to_be_visible()
     log_in(page)
     upload(page, "store-pack.zip", zip_of({"late.yaml": scenario(), "piles.yaml": knowledge()}))
-    expect(main(page).get_by_text("Every card is valid: 2 card(s) ready to import.")).to_be_visible()
-    main(page).get_by_role("button", name="Import 2 card(s)").click()
+    expect(main(page).get_by_text("Every card is valid: 2 cards ready to import.")).to_be_visible()
+    main(page).get_by_role("button", name="Import 2 cards").click()
     settle(page)
-    expect(main(page).get_by_text("Imported 2 card(s) as store-pack-")).to_be_visible()
+    expect(main(page).get_by_text("Imported 2 cards as store-pack-")).to_be_visible()
     expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS + 2} cards")).to_be_visible()
     assert len(list(server.content_dir.rglob("*.yaml"))) == 2
     driver.docs_screenshot(page, "content")

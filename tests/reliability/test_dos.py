@@ -151,7 +151,7 @@ def test_a_deeply_nested_card_file_does_not_kill_the_server(tmp_path: Path, brow
             pytest.fail(f"the page was not drawn; server exit code {exit_code} (-11: SIGSEGV)\n{server.log_tail()}")
         assert server.running, server.log_tail()
         driver.open_page(page, server.url, "content", title="Content", lang="en")
-        expect(driver.main(page).get_by_text("1 problem(s) found.", exact=False)).to_be_visible()
+        expect(driver.main(page).get_by_text("1 problem found.", exact=False)).to_be_visible()
         assert server.running, server.log_tail()
     finally:
         context.close()

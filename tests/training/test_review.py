@@ -137,6 +137,7 @@ def test_readiness_averages_each_categorys_answered_cards_and_skips_the_rest():
     categories = {"a1": "g/a", "a2": "g/a", "a3": "g/a", "b1": "g/b", "never-answered": "g/c"}
     now = T0 + timedelta(days=5)
     chance = {card: SCHEDULER.get_card_retrievability(s, now) for card, s in schedules.items()}
+    chance["a2"] = 0.0  # its last answer was wrong: not counted as remembered
 
     table = readiness(schedules, categories, now)
 

@@ -75,7 +75,7 @@ def test_one_broken_file_is_shown_and_every_other_card_still_served(open_app, fo
     broken = scenario("pack-broken").replace("facts: {minutes_late: 15}", "facts: {minutes_late: 15, rain: true}")
     (games / "broken.yaml").write_text(broken, encoding="utf-8")
     at = open_app(page=PAGE)
-    assert at.warning[0].value.startswith("1 problem(s) found.")
+    assert at.warning[0].value.startswith("1 problem found.")
     problems = at.dataframe[0].value
     assert list(problems.columns) == ["File", "Line", "Field", "Problem"]
     row = problems.iloc[0]
@@ -90,7 +90,7 @@ def test_an_invalid_pack_lists_its_problems_and_offers_no_import(open_app, folde
     at = unlock(open_app(page=PAGE))
     data = zip_of({"../evil.yaml": scenario("pack-evil"), "dup.yaml": scenario("ygo-tardiness-1min-store")})
     at.file_uploader[0].set_value(("bad.zip", data, "application/zip")).run()
-    assert at.error[0].value == "This pack cannot be imported: 2 problem(s)."
+    assert at.error[0].value == "This pack cannot be imported: 2 problems."
     problems = at.dataframe[-2].value  # the problems, then the preview of the card that loaded
     assert list(problems["File"]) == ["../evil.yaml", "dup.yaml"]
     assert "already used by scenarios/yugioh-ocg/tardiness.yaml" in problems.iloc[1]["Problem"]
@@ -102,16 +102,16 @@ def test_a_valid_pack_is_previewed_imported_and_playable_at_once(open_app, folde
     at = unlock(open_app(page=PAGE))
     data = zip_of({"late.yaml": scenario(), "piles.yaml": knowledge()})
     at.file_uploader[0].set_value(("my-pack.zip", data, "application/zip")).run()
-    assert at.success[-1].value == "Every card is valid: 2 card(s) ready to import."
+    assert at.success[-1].value == "Every card is valid: 2 cards ready to import."
     preview = at.dataframe[-1].value
     assert list(preview["Title"]) == ["Fifteen minutes late", "How many piles"]
     assert list(preview["Infraction"]) == ["Tardiness", ""]
     assert list(preview["Verdict (penalty · fixes) or answer"]) == ["Match Loss · No fix", "Shuffling"]
     assert "pack-ygo-late-15" not in loaded_cards(at)
-    next(b for b in at.button if b.label == "Import 2 card(s)").click().run()
+    next(b for b in at.button if b.label == "Import 2 cards").click().run()
     assert not at.exception
     message = next(s.value for s in at.success if s.value.startswith("Imported"))
-    assert message.startswith("Imported 2 card(s) as my\\-pack\\-")  # the folder name, escaped for Markdown
+    assert message.startswith("Imported 2 cards as my\\-pack\\-")  # the folder name, escaped for Markdown
     assert {"pack-ygo-late-15", "pack-pkm-k-piles"} <= set(loaded_cards(at))
     assert at.file_uploader[0].value is None  # a fresh uploader: the same pack is not offered again
     packs = at.dataframe[-1].value

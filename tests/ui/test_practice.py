@@ -77,6 +77,7 @@ def test_wrong_answer_is_stored_and_explained(open_app, store):
     infraction, penalty, fixes, check = _form_widgets(at)
     infraction.set_value(wrong_infraction)
     penalty.set_value(wrong_penalty)
+    fixes.set_value(list(verdict.fixes))  # the fixes right: some parts wrong, not all
     if answering.players_question(at) is not None:
         answering.players_question(at).set_value("offender")
     check.click().run()

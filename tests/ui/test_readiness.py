@@ -34,7 +34,8 @@ def test_readiness_is_the_mean_predicted_chance_per_category(open_app, store):
     seed(store, CONTENT, trainee.id, knowledge[1], False, now - timedelta(days=3))
     schedules = review_store.schedules(store, trainee.id)
     # fsrs counts whole days since the last review, so any moment today gives the same figure.
-    expected = sum(SCHEDULER.get_card_retrievability(schedules[c.id], now) for c in knowledge) / 2
+    # the card answered wrong counts 0 until answered right
+    expected = SCHEDULER.get_card_retrievability(schedules[knowledge[0].id], now) / 2
 
     at = open_app(page=PAGE)
 
@@ -59,3 +60,13 @@ def test_readiness_in_japanese(open_app, store):
     seed(store, CONTENT, trainee.id, CONTENT.knowledge_cards[0], True, utc_now() - timedelta(days=1))
     at = open_app(lang="ja", page=PAGE)
     assert "今日の準備度" in [s.value for s in at.subheader]
+
+
+def test_right_after_a_wrong_answer_readiness_is_not_full(open_app, store):
+    trainee = store.trainee("Aiko")
+    card = next(c for c in CONTENT.knowledge_cards if c.ruleset == "pokemon-card-ja")
+    seed(store, CONTENT, trainee.id, card, False, utc_now() - timedelta(minutes=1))
+    at = open_app(page=PAGE)
+    data = readiness_chart(at)
+    row = data[data["category_key"] == "Pokémon TCG › Knowledge"].iloc[0]
+    assert row["accuracy"] == 0.0 and row["label"] == "0% (1)"

@@ -60,7 +60,8 @@ freshness.caption(shell.t("team.as_of", time=computed_at.strftime("%Y-%m-%d %H:%
 if refresh.button(shell.t("team.refresh"), icon=":material/refresh:"):
     _team_tables.clear()
     st.rerun()
-if overview.empty:
+everyone = [trainee.name for trainee in shell.store.trainees()]  # answers or not, whatever the sidebar's games
+if overview.empty and not everyone:
     st.info(shell.t("team.empty"))
     st.stop()
 
@@ -83,12 +84,18 @@ with trainees_tab:
         st.warning(shell.t("accounts.look_alikes", names="; ".join(
             " / ".join(escape_markdown(visible_name(t.name)) for t in group) for group in look_alikes
         )))
-    show_table(overview_shown, "team-trainees")
+    if overview.empty:
+        st.info(shell.t("team.empty"))
+    else:
+        show_table(overview_shown, "team-trainees")
 with cards_tab:
     st.caption(shell.t("team.cards_help"))
-    show_table(cards_shown, "team-cards")
+    if overview.empty:
+        st.info(shell.t("team.empty"))
+    else:
+        show_table(cards_shown, "team-cards")
 with trainee_tab:
-    picked = st.selectbox(shell.t("team.pick_trainee"), list(overview["trainee"]), index=None,
+    picked = st.selectbox(shell.t("team.pick_trainee"), everyone, index=None,
                           placeholder=shell.t("team.pick_placeholder"), key="team-trainee")
     trainee = shell.store.find_trainee(picked) if picked else None
     if trainee is not None:

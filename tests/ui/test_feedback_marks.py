@@ -1,0 +1,68 @@
+"""Feedback marks: every part wrong is said so; an unanswered exam question is not half right."""
+
+from __future__ import annotations
+
+from quiz.content.loader import load_content
+from quiz.model.cards import ScenarioCard
+from quiz.rules.variants import DEFAULT_SEED, show_card
+from quiz.training.answering import verdict_for
+from quiz.training.grading import ScenarioAnswer
+from tests.ui import answering
+from tests.ui.test_answer_forms import _until
+from tests.ui.test_exam import PAGE as EXAM_PAGE
+from tests.ui.test_exam import answer_right, start_custom
+
+CONTENT = load_content()
+
+
+def all_wrong(card: ScenarioCard, seed: int) -> ScenarioAnswer:
+    ruleset = CONTENT.rulesets[card.ruleset]
+    verdict = verdict_for(CONTENT, card, show_card(card, seed))
+    infraction = next(i.id for i in ruleset.infractions if i.id != verdict.infraction)
+    penalty = next(p.id for p in ruleset.ladder if p.id not in verdict.accepted)
+    allowed = set(verdict.fixes) | set(verdict.optional_fixes)
+    fixes = () if verdict.fixes else tuple(f.id for f in ruleset.fixes if f.id not in allowed)[:1]
+    return ScenarioAnswer(infraction, penalty, fixes, None)
+
+
+def test_every_part_wrong_is_not_called_not_quite(open_app):
+    at = open_app()
+    for _ in range(30):
+        card = _until(at, ScenarioCard)
+        given = all_wrong(card, at.session_state["practice"].get("seed", DEFAULT_SEED))
+        if given.fixes or verdict_for(CONTENT, card, show_card(card, at.session_state["practice"].get("seed", DEFAULT_SEED))).fixes:
+            break
+        at.session_state["practice"]["card"] = None
+        at.run()
+    if answering.players_question(at) is not None:
+        verdict = verdict_for(CONTENT, card, show_card(card, at.session_state["practice"].get("seed", DEFAULT_SEED)))
+        given = ScenarioAnswer(given.infraction, given.penalty, given.fixes,
+                               "offender" if verdict.players == "both" else "both")
+    answering.fill(at, card, given)
+    assert not at.exception, at.exception
+    assert [e.value for e in at.error] == ["Wrong on every part — see below."]
+    assert not any(":material/check_circle:" in m.value for m in at.markdown)
+
+
+def test_an_unanswered_exam_question_is_shown_as_not_answered_without_marks(open_app, store):
+    at = open_app(page=EXAM_PAGE)
+    start_custom(at)
+    answer_right(at, store)
+    at.button(key="exam-hand-in").click().run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert errors[1:] == ["Not answered — the standard answer is below."]
+    assert not any("Not quite" in e for e in errors)
+    assert not any(":material/check_circle:" in m.value for m in at.markdown)  # no part marked right
+    assert any("The standard answer" in m.value for m in at.markdown)
+
+
+def test_an_unanswered_exam_question_in_japanese(open_app, store):
+    at = open_app(lang="ja", page=EXAM_PAGE)
+    next(n for n in at.number_input if n.label == "問題数").set_value(2)
+    at.multiselect(key="exam-custom-games").set_value(["yugioh-ocg"])
+    at.multiselect(key="exam-custom-categories").set_value(["yugioh-ocg/tardiness"])
+    at.button(key="exam-start-custom").click().run()
+    at.button(key="exam-hand-in").click().run()
+    assert not at.exception, at.exception
+    assert "未回答です。下に標準の答えを示します。" in [e.value for e in at.error]
