@@ -40,6 +40,11 @@ def normalise_pin(pin: str) -> str:
     return unicodedata.normalize("NFKC", pin)
 
 
+def same_pin(pin: str, again: str) -> bool:
+    """Whether a PIN typed twice is the same PIN as sign-in compares it (``１２３４`` is ``1234``)."""
+    return normalise_pin(pin) == normalise_pin(again)
+
+
 def check_pin_rule(pin: str) -> str:
     """The normalised PIN, or ``PinRuleError`` when it is not 4 to 64 characters."""
     if len(pin) > PIN_INPUT_MAX:

@@ -29,7 +29,7 @@ from quiz.access.accounts import (
     set_pin,
     sign_in,
 )
-from quiz.access.pins import PIN_MAX, PinRuleError
+from quiz.access.pins import PIN_MAX, PinRuleError, same_pin
 from quiz.access.throttles import LoginThrottle
 from quiz.db.store import NAME_INPUT_MAX, NameRuleError, Store, Trainee
 from quiz.db.tables import NAME_MAX
@@ -96,6 +96,8 @@ def _signed_in_panel(trainee: Trainee, language: str) -> None:
     st.markdown(f":material/person: **{escape_markdown(trainee.name)}**")
     if st.button(t("shell.sign_out", language), icon=":material/logout:", key="sign-out"):
         _sign_out()
+        st.session_state["sign-in-name"] = ""  # a shared store computer keeps no trace of who was here
+        st.query_params.pop("trainee", None)
         st.rerun()
 
 
@@ -151,7 +153,7 @@ def _on_new_trainee(store: Store) -> None:
         problem = ("shell.name_invalid", {"max": NAME_MAX})
     elif not name.strip():
         problem = ("shell.name_missing", {})
-    elif pin != again:
+    elif not same_pin(pin, again):
         problem = ("shell.pins_differ", {})
     else:
         try:
@@ -184,7 +186,7 @@ def _on_change_pin(store: Store, trainee: Trainee) -> None:
     state = st.session_state
     current, new, again = (state.get(key, "") for key in ("change-pin-current", "change-pin-new", "change-pin-again"))
     state["change-pin-current"] = state["change-pin-new"] = state["change-pin-again"] = ""
-    if new != again:
+    if not same_pin(new, again):
         state[MESSAGE_KEY] = ("change-pin", "shell.pins_differ", {})
         return
     try:
@@ -245,7 +247,7 @@ def new_pin_form(store: Store, trainee: Trainee, language: str) -> None:
 
 
 def _pins_agree(pin: str, again: str, language: str) -> bool:
-    if pin != again:
+    if not same_pin(pin, again):
         st.error(t("shell.pins_differ", language))
         return False
     return True

@@ -202,3 +202,25 @@ def test_a_refused_pin_change_keeps_the_old_pin(aiko, store, open_signed_out, cu
     # checked once the wait a wrong current PIN sets off is over (it counts as a wrong sign-in)
     later = name_throttles(clock=lambda: time.time() + NAME_CEILING)
     assert core_sign_in(store, "Aiko", PIN, later, LoginThrottle()).trainee == aiko
+
+
+def test_signing_out_leaves_no_name_in_the_url_or_the_form(aiko, open_signed_out):
+    """A shared store computer: after Sign out, the next person sees neither who was here
+    in the address nor their name in the sign-in field, on this run and after a reload."""
+    at = sign_in(open_signed_out(), "Aiko", PIN)
+    assert at.query_params["trainee"] == "Aiko"
+    at.button(key="sign-out").click().run()
+    assert "trainee" not in at.query_params
+    assert at.text_input(key="sign-in-name").value == ""
+    at.run()
+    assert at.text_input(key="sign-in-name").value == ""
+
+
+@pytest.mark.parametrize("typed, again", [("１１２２", "1122"), ("1122", "１１２２")])
+def test_a_pin_typed_in_full_width_digits_is_the_same_pin(aiko, store, open_signed_out, typed, again):
+    """Sign-in treats full-width digits as ASCII (NFKC); so do the forms that ask twice."""
+    at = add_me(open_signed_out(), "Chie", typed, again)
+    assert signed_in_name(at) == "Chie" and not at.error
+    at = change_my_pin(sign_in(open_signed_out(), "Aiko", PIN), PIN, typed, again)
+    assert "Your PIN is changed" in at.success[0].value
+    assert signed_in_name(sign_in(open_signed_out(), "Aiko", "1122")) == "Aiko"
