@@ -57,12 +57,26 @@ def parse_yaml(text: str) -> Any:
         line = _mark_line(error.problem_mark)
         raise YamlProblem(line, f"unsafe or unknown YAML tag refused: {error.problem}") from None
     except yaml.MarkedYAMLError as error:
-        line = _mark_line(error.problem_mark or error.context_mark)
-        raise YamlProblem(line, f"invalid YAML: {error.problem or error.context}") from None
+        raise _syntax_problem(error) from None
     except yaml.YAMLError as error:
         raise YamlProblem(1, f"invalid YAML: {error}") from None
     except RecursionError:
         raise YamlProblem(1, "YAML nested too deeply") from None
+
+
+def _syntax_problem(error: yaml.MarkedYAMLError) -> YamlProblem:
+    """The problem at the line that causes it. An error found only at the end of the file
+    (an unclosed quote) is caused where the unclosed thing starts, libyaml's context mark,
+    not the last line where libyaml gave up; other errors are where they are found, with
+    the line their construct starts on said too."""
+    problem, context = error.problem or "", re.sub(r"^while (scanning|parsing) ", "", error.context or "")
+    found = _mark_line(error.problem_mark) if error.problem_mark is not None else None
+    start = _mark_line(error.context_mark) if error.context_mark is not None else None
+    if start is None or found is None:
+        return YamlProblem(found or start or 1, f"invalid YAML: {problem or context}")
+    if "end of stream" in problem:
+        return YamlProblem(start, f"invalid YAML: {context} that starts on line {start} is not closed ({problem})")
+    return YamlProblem(found, f"invalid YAML: {problem} ({context} that starts on line {start})")
 
 
 def check_nesting(text: str) -> None:

@@ -57,6 +57,17 @@ def test_bad_yaml_syntax(tree):
     assert problem.line in (3, 4) and problem.field == "yaml" and "invalid YAML" in problem.message
 
 
+def test_an_unclosed_quote_is_reported_where_it_opens_not_at_the_end(tree):
+    """libyaml notices an unclosed quote only at the end of the file; the author needs the
+    line of the quote, with the file and field named, and the rest of the content loads."""
+    text = _card().replace("en: Not seated at the time.}", 'en: "Not seated at the time.}') + "\n".join(
+        f"# a comment line {n}" for n in range(30))
+    quote = next(n for n, line in enumerate(text.splitlines(), start=1) if '"Not seated' in line)
+    problem = _only_problem(_load(tree, "bad.yaml", text), "bad.yaml")
+    assert (problem.line, problem.field) == (quote, "yaml")
+    assert f"quoted scalar that starts on line {quote} is not closed" in problem.message
+
+
 def test_unknown_key(tree):
     text = _card().replace("    difficulty", "    difficulty").replace("    infraction:", "    colour: red\n    infraction:")
     problem = _only_problem(_load(tree, "bad.yaml", text), "bad.yaml")
