@@ -7,12 +7,15 @@ import pandas as pd
 
 
 def accuracy_over_time(daily: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart | alt.FacetChart:
-    """Daily accuracy as bars, with the 7-day rolling accuracy as a line."""
+    """Daily accuracy as bars, with the 7-day rolling accuracy as a line. Dates are written
+    with the language's own formats (``date_axis``, ``date_tooltip``): Vega would write
+    English month and day names whatever the page's language."""
     data = daily.assign(date=pd.to_datetime(daily["date"]))
-    base = alt.Chart(data).encode(x=alt.X("date:T", title=labels["date"]))
+    base = alt.Chart(data).encode(x=alt.X("date:T", title=labels["date"], axis=alt.Axis(format=labels["date_axis"])))
     bars = base.mark_bar(opacity=0.45).encode(
         y=alt.Y("accuracy:Q", title=labels["accuracy"], axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
-        tooltip=[alt.Tooltip("date:T", title=labels["date"]), alt.Tooltip("answered:Q", title=labels["answered"]),
+        tooltip=[alt.Tooltip("date:T", title=labels["date"], format=labels["date_tooltip"]),
+                 alt.Tooltip("answered:Q", title=labels["answered"]),
                  alt.Tooltip("accuracy:Q", title=labels["accuracy"], format=".0%")],
     )
     line = base.mark_line(point=True, color="#d62728").encode(

@@ -8,13 +8,13 @@ import pandas as pd
 
 from quiz.content.loader import Content
 from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard
+from quiz.model.local_time import local_texts
 from quiz.report.i18n import t
 from quiz.rules.variants import list_title
 
 OVERVIEW_TABLE = ["trainee", "answered", "accuracy_recent", "answered_recent", "accuracy",
                   "exams_passed", "weakest", "last_active"]
 CARD_TABLE = ["card", "card_id", "game", "answered", "accuracy", "wrong_infraction", "wrong_penalty", "wrong_choice"]
-TIME_FORMAT = "%Y-%m-%d %H:%M"
 
 
 def percent(ratio: float | None) -> float | None:
@@ -24,8 +24,9 @@ def percent(ratio: float | None) -> float | None:
     return round(float(ratio) * 100, 1)
 
 
-def overview_table(overview: pd.DataFrame, categories: dict[str, str]) -> pd.DataFrame:
-    """``team.team_overview`` as shown: percentages, weakest categories by name, UTC time."""
+def overview_table(overview: pd.DataFrame, categories: dict[str, str], zone: str) -> pd.DataFrame:
+    """``team.team_overview`` as shown: percentages, weakest categories by name, the last
+    answer's time read in ``zone`` (the supervisor's)."""
     table = pd.DataFrame({
         "trainee": overview["trainee"].astype(object),
         "answered": overview["answered"],
@@ -34,7 +35,7 @@ def overview_table(overview: pd.DataFrame, categories: dict[str, str]) -> pd.Dat
         "accuracy": [percent(r) for r in overview["accuracy"]],
         "exams_passed": overview["exams_passed"],
         "weakest": [", ".join(categories.get(key, key) for key in keys) for keys in overview["weakest"]],
-        "last_active": overview["last_active"].dt.strftime(TIME_FORMAT),
+        "last_active": local_texts(overview["last_active"], zone),
     })
     return table[OVERVIEW_TABLE]
 

@@ -10,6 +10,7 @@ import pandas as pd
 from quiz.content.loader import Content
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import AnyCard, ScenarioCard
+from quiz.model.local_time import local_texts
 from quiz.rules.variants import show_card
 from quiz.training.answering import Outcome, answer_card
 from quiz.training.exams import Exam, answers_by_card
@@ -66,11 +67,13 @@ def exam_questions(content: Content, exam: Exam, records: Iterable[AttemptRecord
     return questions
 
 
-def history_table(history: pd.DataFrame, preset_names: Mapping[str, str], results: Mapping[str, str]) -> pd.DataFrame:
+def history_table(
+    history: pd.DataFrame, preset_names: Mapping[str, str], results: Mapping[str, str], zone: str
+) -> pd.DataFrame:
     """``HISTORY_TABLE_COLUMNS`` for ``exam_store.exam_history`` rows, as text to show.
 
     ``preset_names`` maps preset ids to names (unknown ids show as they are); ``results``
-    holds the words for ``passed``, ``failed`` and ``open``.
+    holds the words for ``passed``, ``failed`` and ``open``; times are read in ``zone``.
     """
     def result(row: pd.Series) -> str:
         if pd.isna(row["passed"]):
@@ -86,7 +89,7 @@ def history_table(history: pd.DataFrame, preset_names: Mapping[str, str], result
     if history.empty:
         return pd.DataFrame(columns=list(HISTORY_TABLE_COLUMNS))
     return pd.DataFrame({
-        "started_at": history["started_at"].dt.strftime("%Y-%m-%d %H:%M"),
+        "started_at": local_texts(history["started_at"], zone),
         "exam": history["preset"].map(lambda p: preset_names.get(p, p)),
         "score": history.apply(score, axis=1),
         "percent": history.apply(percent, axis=1),

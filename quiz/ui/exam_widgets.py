@@ -17,6 +17,7 @@ from quiz.training.exams import CUSTOM, Exam, clock_text, score_exam, time_left
 from quiz.training.presets import ExamPreset, load_presets
 from quiz.ui import answering, widgets
 from quiz.ui.shell import Shell
+from quiz.ui.time_zone import viewer_zone
 
 COUNTDOWN_SECONDS = 1
 
@@ -87,6 +88,6 @@ def exam_history(shell: Shell, trainee: Trainee) -> None:
         return
     names = {preset_id: exam_name(shell, preset_id) for preset_id in history["preset"].unique()}
     words = {key: shell.t(f"exam.result_{key}") for key in ("passed", "failed", "open")}
-    table = history_table(history, names, words)
+    table = history_table(history, names, words, viewer_zone(shell))
     table.columns = [shell.t(f"exam.col_{column}") for column in table.columns]
     st.dataframe(table, hide_index=True)

@@ -68,6 +68,7 @@ def render_sidebar(data: SidebarData = APP_SIDEBAR) -> Shell:
     title.markdown(f"### :material/gavel: {t('app.name', language)}")
     with st.sidebar:
         trainee = trainee_panel(store, language)
+        _keep_in_url(language, trainee)
         due_slot = st.empty()
         # Only now: on a fresh server the browser draws the sign-in form while this loads.
         content = data.content()
@@ -101,9 +102,22 @@ def _language() -> str:
     choice = st.sidebar.radio(
         "言語 / Language", LANGUAGES, key="language", format_func=LANGUAGE_NAMES.__getitem__, horizontal=True
     )
-    if st.query_params.get("lang") != choice:  # keep it in the URL for refreshes and links
-        st.query_params["lang"] = choice
     return choice
+
+
+def _keep_in_url(language: str, trainee: Trainee | None) -> None:
+    """Keep the language and the signed-in trainee's name in the URL (refreshes and links
+    keep them), in one change. Streamlit starts a page switch's run without the URL's
+    parameters and puts each change of ``st.query_params`` into the browser's history:
+    setting them one by one gave every page change three Back steps. Set all at once, as
+    the URL already has them, they add none, and the page switch its one."""
+    wanted = {"lang": language}
+    if trainee is not None:
+        wanted["trainee"] = trainee.name
+    elif "trainee" in st.query_params:  # signed out: a name from the URL only fills in the form
+        wanted["trainee"] = st.query_params["trainee"]
+    if st.query_params.to_dict() != wanted:
+        st.query_params.from_dict(wanted)
 
 
 def _due(store: Store, content: Content, trainee_id: int, rulesets: tuple[str, ...], categories: tuple[str, ...],

@@ -33,6 +33,7 @@ from quiz.access.pins import PIN_MAX, PinRuleError, same_pin
 from quiz.access.throttles import LoginThrottle
 from quiz.db.store import NAME_INPUT_MAX, NameRuleError, Store, Trainee
 from quiz.db.tables import NAME_MAX
+from quiz.model.local_time import local_text
 from quiz.report.i18n import t
 from quiz.ui.markdown import escape_markdown
 
@@ -91,8 +92,6 @@ def _credential_holds(store: Store, trainee: Trainee) -> bool:
 
 
 def _signed_in_panel(trainee: Trainee, language: str) -> None:
-    if st.query_params.get("trainee") != trainee.name:  # the URL follows the session, never leads it
-        st.query_params["trainee"] = trainee.name
     st.markdown(f":material/person: **{escape_markdown(trainee.name)}**")
     if st.button(t("shell.sign_out", language), icon=":material/logout:", key="sign-out"):
         _sign_out()
@@ -220,7 +219,7 @@ def _show_message(form: str, language: str) -> None:
         show(t(message[1], language, **message[2]))
 
 
-def new_pin_form(store: Store, trainee: Trainee, language: str) -> None:
+def new_pin_form(store: Store, trainee: Trainee, language: str, zone: str) -> None:
     """A form that gives ``trainee`` a new PIN (for a supervisor, when one is forgotten), under
     the lock-out of their name if there is one, with a button that lifts it. A new PIN lifts it
     too, and signs the trainee's sessions out."""
@@ -228,7 +227,7 @@ def new_pin_form(store: Store, trainee: Trainee, language: str) -> None:
     if lockout is not None:
         notice = st.empty()
         notice.warning(t("accounts.lockout_notice", language, name=escape_markdown(trainee.name),
-                         failures=lockout.failures, time=lockout.locked_at.strftime("%Y-%m-%d %H:%M")))
+                         failures=lockout.failures, time=local_text(lockout.locked_at, zone)))
         if st.button(t("accounts.unlock", language), icon=":material/lock_open:", key=f"unlock-{trainee.id}"):
             lift_lockout(store, trainee.id)
             notice.success(t("accounts.unlocked", language, name=escape_markdown(trainee.name)))

@@ -40,12 +40,13 @@ def _shown(card: AnyCard, showing: CardShowing | None) -> tuple[Text, Text]:
 
 
 def card_header(shell: Shell, card: AnyCard, answered: bool, showing: CardShowing | None = None) -> None:
-    """Title, game and difficulty of a card; its tags (which may give the answer away) once answered."""
+    """Title, game and difficulty of a card. Until it is answered, the title is the card's
+    kind: authors' titles ("A second late arrival today") often name the answer."""
     ruleset = shell.content.rulesets[card.ruleset]
-    st.subheader(escape_markdown(_shown(card, showing)[0].get(shell.language)), anchor=False)
+    title = _shown(card, showing)[0].get(shell.language) if answered else shell.t(f"card.untitled_{card.kind}")
+    st.subheader(escape_markdown(title), anchor=False)
     stars = "★" * card.difficulty + "☆" * (3 - card.difficulty)
-    tags = " ".join(f"`{tag.replace('`', '')}`" for tag in card.tags) if answered else ""
-    st.caption(f"{escape_markdown(ruleset.document.short_name.get(shell.language))} · {stars} {tags}")
+    st.caption(f"{escape_markdown(ruleset.document.short_name.get(shell.language))} · {stars}")
 
 
 def card_body(shell: Shell, card: AnyCard, showing: CardShowing | None = None) -> None:

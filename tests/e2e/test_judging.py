@@ -60,7 +60,7 @@ def test_both_players_and_a_judgement_call(page, server) -> None:
 
     open_page(page, server.url, "review", title="Review", lang="en")
     driver.sign_in(page, TRAINEE, PIN)
-    expect(main(page).get_by_role("heading", name=both.title.en, level=3)).to_be_visible()
+    expect(main(page).get_by_role("heading", name="How do you rule?", level=3)).to_be_visible()  # title hidden
     form = main(page).get_by_test_id("stForm")
     driver.pick_option(page, form.get_by_role("combobox", name="Infraction", exact=True),
                        "› " + ruleset.infraction(verdict.infraction).name.en)
@@ -72,10 +72,11 @@ def test_both_players_and_a_judgement_call(page, server) -> None:
     press(page, form, "Check")
     expect(main(page).get_by_test_id("stAlertContentSuccess")).to_have_text("Right on every part.")
     expect(main(page).get_by_text("Both players receive this penalty.", exact=True)).to_be_visible()
+    expect(main(page).get_by_role("heading", name=both.title.en, level=3)).to_be_visible()  # answered: shown
     driver.docs_screenshot(page, "both-players")
 
     main(page).get_by_role("button", name="Next card", exact=True).click()
-    expect(main(page).get_by_role("heading", name=call.title.en, level=3)).to_be_visible()
+    expect(main(page).get_by_role("heading", name="Which line comes nearest?", level=3)).to_be_visible()
     settle(page)
     left = "The document does not decide this case: it is left to the head judge."
     expect(main(page).get_by_text(left)).to_have_count(0)  # not given away before answering

@@ -203,17 +203,17 @@ def test_hostile_card_texts_are_shown_literally_and_inert(page, watch, server) -
         settle(page)
         if penalty.count():  # a scenario (not by its Infraction box: a page's first selectbox comes later)
             seen.add(SCENARIO_ID)
-            expect(main(page).get_by_role("heading", name=TITLE, exact=True)).to_be_visible()
             expect(main(page).get_by_text(SITUATION, exact=True)).to_be_visible()
         else:
             seen.add(KNOWLEDGE_ID)
-            expect(main(page).get_by_role("heading", name=K_TITLE, exact=True)).to_be_visible()
             expect(main(page).get_by_text(QUESTION, exact=True)).to_be_visible()
             for choice in CHOICES:
                 expect(form.get_by_text(choice, exact=True)).to_be_visible()
         assert_inert(page, watch)
         kind = answer_shown_card(page)
         expect(feedback(page)).to_be_visible()
+        title = K_TITLE if kind == "knowledge" else TITLE  # the card's title, once answered
+        expect(main(page).get_by_role("heading", name=title, exact=True)).to_be_visible()
         if kind == "knowledge":
             expect(main(page).get_by_text(EXPLANATION, exact=True)).to_be_visible()
             expect(main(page).get_by_text(f"Not quite. The answer is: {CHOICES[1]}", exact=True)).to_be_visible()

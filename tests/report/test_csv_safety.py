@@ -94,7 +94,7 @@ def test_team_table_of_hostile_names(tmp_path):
         "weakest": [["yugioh-ocg/tardiness"]] * len(names),
         "last_active": [now] * len(names),
     })
-    table = overview_table(overview, {"yugioh-ocg/tardiness": "-Tardiness"})
+    table = overview_table(overview, {"yugioh-ocg/tardiness": "-Tardiness"}, "UTC")
     table.columns = ["=Trainee", *table.columns[1:]]  # headers go through the same check
     header, *body = rows(csv_bytes(table))
     assert header[0] == "'=Trainee"

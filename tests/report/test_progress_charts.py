@@ -50,3 +50,27 @@ def test_nothing_to_draw_is_none(db_url, content):
     specs = progress_charts(figures, content, "en")
     assert specs["confusion"] is None and specs["leniency"] is None and specs["over_time"] is not None
     store.dispose()
+
+
+def _date_formats(spec) -> tuple[str, list[str]]:
+    """The accuracy-over-time chart's date axis format and its tooltips' date formats."""
+    layers = spec["layer"]
+    axis = layers[0]["encoding"]["x"]["axis"]["format"] if "encoding" in layers[0] else spec["encoding"]["x"]["axis"]["format"]
+    tooltips = [tip.get("format", "") for layer in layers for tip in layer["encoding"].get("tooltip", [])
+                if tip.get("type") == "temporal"]
+    return axis, tooltips
+
+
+def test_dates_are_written_in_the_pages_language(db_url, content):
+    """Vega writes month and day names in English unless told a format: a Japanese page's
+    chart says 11月30日, not Nov 30."""
+    store = Store(db_url)
+    trainee = store.trainee("Aiko").id
+    record(store, AttemptRecord(trainee_id=trainee, card_id="k1", ruleset="pokemon-card-ja", category=None,
+                               card_kind="knowledge", correct=True, seconds=5.0))
+    figures = progress_figures(store, trainee, RULESETS, dt.datetime.now(dt.UTC).date())
+    axis, tooltips = _date_formats(progress_charts(figures, content, "ja")["over_time"])
+    assert axis == "%-m月%-d日" and tooltips == ["%Y年%-m月%-d日"]
+    assert not any(name in axis + "".join(tooltips) for name in ("%b", "%B", "%a", "%A"))  # no English names
+    axis, tooltips = _date_formats(progress_charts(figures, content, "en")["over_time"])
+    assert axis == "%b %-d" and tooltips == ["%a %-d %b %Y"]

@@ -21,12 +21,14 @@ def test_overview_table_names_the_weakest_categories():
         "answered_recent": 0, "correct_recent": 0, "accuracy_recent": float("nan"), "exams_passed": 1,
         "last_active": pd.Timestamp("2024-05-19 08:30", tz="UTC"), "weakest": ("yugioh-ocg/tardiness", "x/gone"),
     }], columns=OVERVIEW_COLUMNS)
-    table = overview_table(overview, {"yugioh-ocg/tardiness": "Yu-Gi-Oh! OCG › Tardiness"})
+    table = overview_table(overview, {"yugioh-ocg/tardiness": "Yu-Gi-Oh! OCG › Tardiness"}, "UTC")
     assert list(table.columns) == OVERVIEW_TABLE
     row = table.iloc[0]
     assert row["accuracy"] == 66.7 and row["accuracy_recent"] is None
     assert row["weakest"] == "Yu-Gi-Oh! OCG › Tardiness, x/gone"  # an unknown key shows as itself
     assert row["last_active"] == "2024-05-19 08:30"
+    tokyo = overview_table(overview, {}, "Asia/Tokyo")  # a supervisor at UTC+9 reads their own clock
+    assert tokyo.iloc[0]["last_active"] == "2024-05-19 17:30"
 
 
 def test_card_table_shows_names_of_wrong_answers(content):

@@ -72,9 +72,12 @@ def test_history_table_shows_score_share_and_result():
     })
     names = {"custom": "Custom exam", "ygo-20": "Yu-Gi-Oh! 20"}
     words = {"passed": "Passed", "failed": "Not passed", "open": "In progress"}
-    table = history_table(history, names, words)
+    table = history_table(history, names, words, "UTC")
     assert list(table.columns) == list(HISTORY_TABLE_COLUMNS)
     assert list(table["started_at"]) == ["2025-03-03 10:00", "2025-03-02 10:00", "2025-03-01 10:00"]
+    # a candidate at UTC+9 reads the same exams on their own clock
+    tokyo = history_table(history, names, words, "Asia/Tokyo")
+    assert list(tokyo["started_at"]) == ["2025-03-03 19:00", "2025-03-02 19:00", "2025-03-01 19:00"]
     assert list(table["exam"]) == ["Custom exam", "Yu-Gi-Oh! 20", "pkm-50"]  # unknown ids as they are
     # 17 of 20 is 85 %; 30 of 50 is 60 %.
     assert list(table["score"]) == ["", "17 / 20", "30 / 50"]
@@ -84,7 +87,7 @@ def test_history_table_shows_score_share_and_result():
 
 def test_an_empty_history_gives_an_empty_table():
     empty = pd.DataFrame(columns=["preset", "started_at", "score", "total", "passed"])
-    assert list(history_table(empty, {}, {}).columns) == list(HISTORY_TABLE_COLUMNS)
+    assert list(history_table(empty, {}, {}, "UTC").columns) == list(HISTORY_TABLE_COLUMNS)
 
 
 JUDGEMENT_CALL = {

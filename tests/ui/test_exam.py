@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from quiz.content.loader import load_content
 from quiz.db.exams import get_exam, start_exam
+from quiz.db.time_zones import set_time_zone
 from quiz.model.attempt import utc_now
 from quiz.model.cards import ScenarioCard
 from quiz.rules.variants import show_card
@@ -24,6 +25,14 @@ def shown_title(exam, index: int) -> str:
     if isinstance(card, ScenarioCard):
         return show_card(card, exam.seeds[index]).title.en
     return card.title.en
+
+
+def shown_situation(exam, index: int) -> str:
+    """The English situation (or question) of the exam's question as shown."""
+    card = CONTENT.cards[exam.card_ids[index]]
+    if isinstance(card, ScenarioCard):
+        return show_card(card, exam.seeds[index]).situation.en
+    return card.question.en if hasattr(card, "question") else card.situation.en
 
 
 def start_custom(at, questions: int = 2, category: str = TARDINESS):
@@ -138,8 +147,9 @@ def test_an_interrupted_exam_is_offered_for_resuming(open_app, store):
     assert any(i.value.startswith("You have an exam in progress: Custom exam — 1 of 2 answered") for i in again.info)
     again.button(key="exam-resume").click().run()
     assert again.session_state["mock_exam"]["exam_id"] == exam.id
-    # the same questions, at the first unanswered one
-    assert any(s.value == escape_markdown(shown_title(exam, 1)) for s in again.subheader)
+    # the same questions, at the first unanswered one (its title hidden until hand-in)
+    assert any(m.value == escape_markdown(shown_situation(exam, 1)) for m in again.markdown)
+    assert escape_markdown(shown_title(exam, 1)) not in [s.value for s in again.subheader]
 
 
 def test_a_resumed_variant_question_shows_the_values_drawn_at_the_start(open_app, store):
@@ -180,8 +190,20 @@ def test_the_progress_page_lists_the_exams(open_app, store):
     progress = open_app(page="quiz/ui/pages/progress.py")
     assert any(s.value == "Mock exams" for s in progress.subheader)
     table = progress.dataframe[-1].value
-    assert list(table.columns) == ["Started (UTC)", "Exam", "Score", "Right", "Result"]
+    assert list(table.columns) == ["Started", "Exam", "Score", "Right", "Result"]
     assert list(table["Score"]) == ["1 / 2"] and list(table["Result"]) == ["Not passed"]
+
+
+def test_a_candidate_at_utc_plus_9_reads_exam_times_on_their_own_clock(open_app, store):
+    trainee = store.trainee("Aiko")
+    set_time_zone(store, trainee.id, "Asia/Tokyo")
+    started = datetime(2026, 11, 30, 23, 30, tzinfo=UTC)  # 08:30 on 1 December in Tokyo
+    spec = ExamSpec(questions=1, minutes=30, pass_percent=80, rulesets=("yugioh-ocg",))
+    start_exam(store, trainee.id, "custom", spec, (CONTENT.scenario_cards[0].id,), (1,), started)
+    at = open_app(page=PAGE)  # its time ran out: closed, shown, then listed in the history
+    at.button(key="exam-back").click().run()
+    history = at.dataframe[0].value
+    assert list(history["Started"]) == ["2026-12-01 08:30"]
 
 
 def test_the_page_in_japanese(open_app):

@@ -73,7 +73,7 @@ def test_a_right_answer_naming_both_players(third_game, open_app, store):
     at = open_app()
     assert at.multiselect(key="games").options == ["Lantern Tiles"]
     card = _show(at, "lt-agreed-both")
-    assert any(card.title.en in s.value for s in at.subheader)
+    assert any(_shown(card.situation.en) in m.value for m in at.markdown)
     verdict = judge(LT, card.infraction, dict(card.facts))
     assert (verdict.penalty, verdict.players) == ("ejection", "both")  # line 39
     _widget(at.selectbox, "Infraction").set_value("agreed_result")

@@ -9,10 +9,12 @@ from quiz.content.loader import CARD_KINDS
 from quiz.content.packs import check_pack, content_dir, import_pack, imported_packs, problems_frame, shown_folder
 from quiz.content.previews import preview_table
 from quiz.content.uploads import MIB, UploadLimits
+from quiz.model.local_time import local_texts
 from quiz.ui import resources
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.supervisor_gate import supervisor_unlocked
+from quiz.ui.time_zone import viewer_zone
 
 LIMITS = UploadLimits()
 UPLOAD_ROUND = "content_upload_round"  # bumped after an import, which empties the uploader
@@ -77,5 +79,5 @@ packs = imported_packs(folder)
 if packs.empty:
     st.caption(shell.t("content.no_packs", folder=escape_markdown(shown_folder(folder))))
 else:
-    packs["imported_at"] = packs["imported_at"].dt.strftime("%Y-%m-%d %H:%M")
+    packs["imported_at"] = local_texts(packs["imported_at"], viewer_zone(shell))
     show(packs)

@@ -12,6 +12,7 @@ from quiz.content.categories import category_labels
 from quiz.content.loader import Content
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
+from quiz.model.local_time import local_text
 from quiz.report.csv_export import csv_bytes
 from quiz.report.i18n import t
 from quiz.report.team import card_statistics, team_overview
@@ -20,6 +21,7 @@ from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.sign_in import new_pin_form
 from quiz.ui.supervisor_gate import lock, supervisor_unlocked
+from quiz.ui.time_zone import viewer_zone
 from quiz.ui.trainee_report import render_trainee_report
 
 shell = shell_module.current()
@@ -33,8 +35,10 @@ REFRESH_MINUTES = 5
 
 
 @st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _team_tables(_store: Store, _content: Content, url: str, rulesets: tuple[str, ...], language: str,
-                 cards_loaded: int, period: str) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def _team_tables(
+    _store: Store, _content: Content, url: str, rulesets: tuple[str, ...], language: str, content_fingerprint: str,
+    period: str, zone: str,
+) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """When they were computed, the overview (raw and as shown) and the per-card table.
 
     They read every attempt of every trainee (seconds on a million answers), so they are
@@ -43,20 +47,21 @@ def _team_tables(_store: Store, _content: Content, url: str, rulesets: tuple[str
     overview = team_overview(_store.engine, utc_now(), rulesets)
     names = category_labels(_content, language, t("shell.knowledge", language))
     cards = card_table(card_statistics(_store.engine, rulesets), _content, language)
-    return utc_now(), overview, overview_table(overview, names), cards
+    return utc_now(), overview, overview_table(overview, names, zone), cards
 
 
 def _period(now: dt.datetime) -> str:
     return now.replace(minute=now.minute - now.minute % REFRESH_MINUTES, second=0, microsecond=0).isoformat()
 
 
+zone = viewer_zone(shell)
 with st.spinner(shell.t("team.computing")):
     computed_at, overview, overview_shown, cards_shown = _team_tables(
-        shell.store, shell.content, str(shell.store.url), shell.rulesets, shell.language, len(shell.content.cards),
-        _period(utc_now()),
+        shell.store, shell.content, str(shell.store.url), shell.rulesets, shell.language, shell.content.fingerprint(),
+        _period(utc_now()), zone,
     )
 freshness, refresh = st.columns([4, 1], vertical_alignment="center")
-freshness.caption(shell.t("team.as_of", time=computed_at.strftime("%Y-%m-%d %H:%M UTC"), minutes=REFRESH_MINUTES))
+freshness.caption(shell.t("team.as_of", time=f"{local_text(computed_at, zone)} ({zone})", minutes=REFRESH_MINUTES))
 if refresh.button(shell.t("team.refresh"), icon=":material/refresh:"):
     _team_tables.clear()
     st.rerun()
@@ -102,4 +107,4 @@ with trainee_tab:
         st.subheader(shell.t("team.viewing", name=escape_markdown(trainee.name)), anchor=False)
         render_trainee_report(shell, trainee, own=False, key="team-progress")
         with st.expander(shell.t("team.new_pin"), icon=":material/key:"):
-            new_pin_form(shell.store, trainee, shell.language)
+            new_pin_form(shell.store, trainee, shell.language, zone)
