@@ -16,7 +16,10 @@ from quiz.report import charts
 from quiz.report.i18n import t
 from quiz.report.progress import ProgressFigures
 
-CHART_LABELS = ("date", "date_axis", "date_tooltip", "accuracy", "answered", "rolling", "chosen", "standard", "steps", "count", "lenient", "harsh")
+CHART_LABELS = (
+    "date", "date_axis", "date_tooltip", "accuracy", "answered", "rolling", "chosen", "standard", "steps", "count",
+    "lenient", "harsh",
+)
 Spec = dict[str, Any]
 
 
