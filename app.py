@@ -22,6 +22,7 @@ PAGE_TABLE = (
     ("reference.py", "nav.reference", ":material/menu_book:", "reference"),
     ("team.py", "nav.team", ":material/groups:", "team"),
     ("content.py", "nav.content", ":material/upload_file:", "content"),
+    ("items.py", "nav.items", ":material/fact_check:", "items"),
 )
 
 st.set_page_config(page_title="Judge Trainer", page_icon=FAVICON, layout="wide")

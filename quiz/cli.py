@@ -47,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _validate(args: argparse.Namespace) -> int:
     content = load_content(RULESETS_DIR, args.paths or [SCENARIOS_DIR], Path.cwd())
-    content.problems += load_presets(content.rulesets, RULESETS_DIR / PRESETS_PATH, Path.cwd())[1]
+    content.problems += load_presets(content.rulesets, RULESETS_DIR / PRESETS_PATH, Path.cwd(), content=content)[1]
     for problem in content.problems:
         print(problem)
     print(content.summary())

@@ -123,3 +123,63 @@ def _tally(right: pd.Series, keys: pd.Series) -> pd.DataFrame:
     tally = pd.DataFrame({"answered": grouped.size(), "correct": grouped.sum().astype("int64")})
     tally["accuracy"] = tally["correct"] / tally["answered"]
     return tally[TALLY_COLUMNS]
+
+
+# Item statistics (``quiz.report.item_statistics``)
+
+
+def item_statistics(df: pd.DataFrame, open_reports: dict[str, int] | None = None) -> pd.DataFrame:
+    """Per card: answers, correct, difficulty, the point-biserial r of each answer's being right
+    against its trainee's accuracy on every other card (answers without one left out), the
+    median seconds and the open reports."""
+    right = df["correct"].astype(bool).astype(int)
+    per_trainee = right.groupby(df["trainee_id"]).agg(["size", "sum"])
+    per_pair = right.groupby([df["trainee_id"], df["card_id"]]).agg(["size", "sum"])
+    rest_n = df["trainee_id"].map(per_trainee["size"]).to_numpy() - [
+        per_pair.loc[(t, c), "size"] for t, c in zip(df["trainee_id"], df["card_id"])]
+    rest_c = df["trainee_id"].map(per_trainee["sum"]).to_numpy() - [
+        per_pair.loc[(t, c), "sum"] for t, c in zip(df["trainee_id"], df["card_id"])]
+    answers = pd.DataFrame({"card_id": df["card_id"].to_numpy(), "x": right.to_numpy(),
+                            "rest_n": rest_n, "rest_c": rest_c})
+    answers = answers[answers["rest_n"] > 0]
+    answers["y"] = answers["rest_c"] / answers["rest_n"]
+
+    def r(group: pd.DataFrame) -> float:
+        if len(group) < 2 or group["x"].nunique() < 2 or group["y"].nunique() < 2:
+            return float("nan")
+        return float(np.corrcoef(group["x"], group["y"])[0, 1])
+
+    grouped = df.groupby("card_id")
+    frame = pd.DataFrame({
+        "ruleset": grouped["ruleset"].first(),
+        "answers": grouped.size(),
+        "correct": right.groupby(df["card_id"]).sum(),
+        "median_seconds": grouped["seconds"].median(),
+    })
+    frame["difficulty"] = frame["correct"] / frame["answers"]
+    frame["discrimination"] = pd.Series({card: r(group) for card, group in answers.groupby("card_id")})
+    frame["open_reports"] = pd.Series(open_reports or {}, dtype="int64").reindex(frame.index).fillna(0).astype("int64")
+    frame = frame.rename_axis("card_id").reset_index()
+    columns = ["card_id", "ruleset", "answers", "correct", "difficulty", "discrimination", "median_seconds",
+               "open_reports"]
+    return frame[columns].sort_values("card_id", ignore_index=True)
+
+
+def distractors(df: pd.DataFrame) -> pd.DataFrame:
+    """Per card and part (infraction, penalty, fixes on scenario cards; choice on the others):
+    each chosen value, how many chose it and how many of those were wrong on that part."""
+    parts = []
+    scenario = df[df["card_kind"] == "scenario"]
+    for part, chosen, result in (("infraction", "chosen_infraction", "infraction_result"),
+                                 ("penalty", "chosen_penalty", "penalty_result"),
+                                 ("fixes", "chosen_fixes", "fixes_result")):
+        rows = scenario[scenario[chosen].notna()]
+        values = rows[chosen].map(lambda v: ",".join(v) if isinstance(v, tuple) else v)
+        parts.append(pd.DataFrame({"card_id": rows["card_id"], "part": part, "chosen": values,
+                                   "wrong": (rows[result] == "wrong").astype(int)}))
+    others = df[(df["card_kind"] != "scenario") & df["chosen_choice"].notna()]
+    parts.append(pd.DataFrame({"card_id": others["card_id"], "part": "choice", "chosen": others["chosen_choice"],
+                               "wrong": (~others["correct"].astype(bool)).astype(int)}))
+    long = pd.concat(parts, ignore_index=True)
+    table = long.groupby(["card_id", "part", "chosen"]).agg(count=("wrong", "size"), wrong=("wrong", "sum"))
+    return table.reset_index()[["card_id", "part", "chosen", "count", "wrong"]]

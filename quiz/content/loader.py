@@ -105,13 +105,14 @@ FINGERPRINT_MEMO = "content_fingerprint"
 
 
 def content_fingerprint(rulesets: Iterable[Ruleset], cards: Iterable[AnyCard]) -> str:
-    """sha256 over the canonical JSON of the rulesets, their source lines and the cards."""
+    """sha256 over the canonical JSON of the rulesets, their source lines and the cards (without
+    ``retired``: retiring a card changes no answer's grade)."""
     digest = hashlib.sha256()
     for ruleset in sorted(rulesets, key=lambda r: r.id):
         digest.update(ruleset.model_dump_json(by_alias=True).encode("utf-8"))
         digest.update("\n".join(ruleset.source_lines).encode("utf-8"))
     for card in sorted(cards, key=lambda c: c.id):
-        digest.update(card.model_dump_json(by_alias=True).encode("utf-8"))
+        digest.update(card.model_dump_json(by_alias=True, exclude={"retired"}).encode("utf-8"))
     return digest.hexdigest()[:16]
 
 

@@ -1,28 +1,33 @@
 """Mock exams in the database: starting, finding an open one to resume, closing and listing.
 
 An exam's answers are ordinary attempts (``mode="exam"``, ``exam_id`` set), stored the
-moment each is given; closing an exam scores them with ``quiz.training.exams.score_exam``. Every
-function takes the time as ``now`` so tests can move the clock.
+moment each is given. Until hand-in a changed answer replaces the stored one (one attempt per
+question, so statistics count each question once), and the review schedules wait: closing
+an exam scores its answers with ``quiz.training.exams.score_exam`` and only then moves each
+card's schedule on by its final answer. Every function takes the time as ``now`` so tests
+can move the clock.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 
 if TYPE_CHECKING:
     import pandas as pd
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from quiz.db.answers import record_answer
+from quiz.db.reviews import reschedule
 from quiz.db.store import Store, inserted_id
-from quiz.db.tables import attempts, exams, trainees
+from quiz.db.tables import attempts, exam_flags, exams, trainees
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
 from quiz.model.errors import ExamInProgressError
 from quiz.training.exams import Exam, ExamSpec, accepts_answer, answers_by_card, deadline_for, score_exam
 
+T = TypeVar("T")
 HISTORY_COLUMNS = (
     "id", "trainee_id", "preset", "started_at", "finished_at", "score", "total", "pass_percent", "passed",
 )
@@ -76,50 +81,61 @@ def close_expired(store: Store, trainee_id: int, now: datetime) -> list[Exam]:
     query = select(exams).where(
         exams.c.trainee_id == trainee_id, exams.c.finished_at.is_(None), exams.c.deadline <= now
     )
-    with store.engine.begin() as conn:
-        expired = [_exam(row._mapping) for row in conn.execute(query)]
-        return [_close(conn, exam, exam.deadline) for exam in expired]
+
+    def close_all() -> list[Exam]:
+        with store.engine.begin() as conn:
+            expired = [_exam(row._mapping) for row in conn.execute(query)]
+            return [_close(conn, exam, exam.deadline) for exam in expired]
+
+    return _once_more_on_conflict(close_all)
 
 
 def hand_in(store: Store, exam_id: int, now: datetime) -> Exam:
     """Close and score the exam (at its deadline if that came first); a closed exam is returned as it is."""
-    with store.engine.begin() as conn:
-        row = conn.execute(select(exams).where(exams.c.id == exam_id)).one_or_none()
-        if row is None:
-            raise LookupError(f"no exam {exam_id}")
-        exam = _exam(row._mapping)
-        return _close(conn, exam, min(now, exam.deadline)) if exam.is_open else exam
+
+    def close() -> Exam:
+        with store.engine.begin() as conn:
+            row = conn.execute(select(exams).where(exams.c.id == exam_id)).one_or_none()
+            if row is None:
+                raise LookupError(f"no exam {exam_id}")
+            exam = _exam(row._mapping)
+            return _close(conn, exam, min(now, exam.deadline)) if exam.is_open else exam
+
+    return _once_more_on_conflict(close)
+
+
+def _once_more_on_conflict(work: Callable[[], T]) -> T:
+    """``work()``, run once more if a card's review schedule was created meanwhile by another
+    session (the unique key refused the second insert; the second run updates it)."""
+    try:
+        return work()
+    except IntegrityError:
+        return work()
 
 
 def save_exam_answer(store: Store, record: AttemptRecord, now: datetime) -> bool:
     """Store an answer to a question of the exam ``record.exam_id`` if it still counts.
 
-    It counts when the exam is open and in time and the question has no answer yet; then it
-    is saved as ``quiz.db.answers.save_answer`` saves (the attempt and the card's review schedule).
-    Otherwise nothing is stored and False is returned.
+    It counts when the exam is open and in time; a question answered before has its answer
+    replaced. The card's review schedule waits for the exam to close. Otherwise nothing is
+    stored and False is returned.
     """
     if record.exam_id is None or record.mode != "exam":
         raise ValueError("an exam answer needs mode 'exam' and its exam_id")
-    try:
-        return _save_exam_answer(store, record, now)
-    except IntegrityError:  # the card's review schedule was created meanwhile: once more
-        return _save_exam_answer(store, record, now)
-
-
-def _save_exam_answer(store: Store, record: AttemptRecord, now: datetime) -> bool:
-    """The check and the insert in one transaction that holds the exam's row, so that two
-    tabs answering the same question at once cannot both find it unanswered."""
-    assert record.exam_id is not None, "an exam answer names its exam"
-    with store.engine.begin() as conn:
+    with store.engine.begin() as conn:  # the check and the write hold the exam's row: two tabs take turns
         _lock_exam(conn, record.exam_id)
         row = conn.execute(select(exams).where(exams.c.id == record.exam_id)).one_or_none()
         if row is None:
             raise LookupError(f"no exam {record.exam_id}")
         exam = _exam(row._mapping)
-        answered = answers_by_card(exam, _answers(conn, exam.id))
-        if not accepts_answer(exam, record.card_id, answered, now):
+        if not accepts_answer(exam, record.card_id, now):
             return False
-        record_answer(conn, record)
+        values = asdict(record)
+        replaced = conn.execute(
+            update(attempts).where(attempts.c.exam_id == exam.id, attempts.c.card_id == record.card_id).values(**values)
+        ).rowcount
+        if not replaced:
+            conn.execute(insert(attempts).values(**values))
     return True
 
 
@@ -173,13 +189,19 @@ def _open_rows(conn: Connection, trainee_id: int, now: datetime) -> list[Mapping
 
 
 def _close(conn: Connection, exam: Exam, finished_at: datetime) -> Exam:
-    """Score and close ``exam``; if another session closed it first, that closing stands."""
-    score = score_exam(exam, _answers(conn, exam.id))
-    conn.execute(
+    """Score and close ``exam``, then move each answered card's review schedule on by its final
+    answer, and drop the flags; if another session closed it first, that closing stands."""
+    answers = _answers(conn, exam.id)
+    score = score_exam(exam, answers)
+    closed = conn.execute(
         update(exams)
         .where(exams.c.id == exam.id, exams.c.finished_at.is_(None))
         .values(finished_at=finished_at, score=score.correct, passed=score.passed)
-    )
+    ).rowcount
+    if closed:
+        for record in answers_by_card(exam, answers).values():
+            reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
+        conn.execute(delete(exam_flags).where(exam_flags.c.exam_id == exam.id))
     return _exam(conn.execute(select(exams).where(exams.c.id == exam.id)).one()._mapping)
 
 

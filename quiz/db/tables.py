@@ -229,3 +229,35 @@ trainee_time_zones = Table(
     Column("time_zone", String(64), nullable=False),  # an IANA name: the calendar days of the trainee's figures
     Column("updated_at", UTCDateTime, nullable=False),
 )
+
+# Questions of an open exam the candidate flagged for later (``quiz.db.exam_flags``): kept in
+# the database so that a refresh or another server still shows them; dropped at hand-in.
+exam_flags = Table(
+    "exam_flags",
+    metadata,
+    Column("exam_id", Integer, ForeignKey("exams.id"), primary_key=True, autoincrement=False),
+    Column("card_id", String(120), primary_key=True),
+)
+
+# Problem reports (``quiz.db.problem_reports``): a trainee's report that a card is wrong or
+# unclear, with what the card showed and what the trainee answered; a report never changes a
+# grade. A supervisor resolves it with a note.
+REPORT_TEXT_MAX = 2000
+problem_reports = Table(
+    "problem_reports",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), nullable=False),
+    Column("card_id", String(120), nullable=False),
+    Column("reason", String(32), nullable=False),  # one of quiz.db.problem_reports.REASONS
+    Column("text", Text, nullable=False),  # the trainee's words, at most REPORT_TEXT_MAX characters
+    Column("content_fingerprint", String(16)),  # Content.fingerprint() of the card as shown
+    Column("variant_values", JSON),  # quiz.rules.variants.stored_values of a variant card's showing
+    Column("answer", JSON),  # the trainee's answer: the chosen infraction, penalty, fixes, players or choice
+    Column("attempt_id", Integer, ForeignKey("attempts.id")),  # the stored attempt answered, when found
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("resolved", Boolean, nullable=False),
+    Column("resolution", Text),  # the supervisor's note, at most REPORT_TEXT_MAX characters
+    Column("resolved_at", UTCDateTime),
+    Index("ix_problem_reports_card", "card_id", "resolved"),
+)

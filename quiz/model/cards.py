@@ -30,6 +30,9 @@ class CardBase(StrictModel):
     tags: list[str] = Field(default_factory=list)
     difficulty: int = Field(default=1, ge=1, le=3)
     source: Citation
+    retired: bool = Field(
+        default=False, description="Kept for the history of its answers, never drawn again (practice, review, exams)"
+    )
 
 
 class ScenarioCard(CardBase):

@@ -113,3 +113,12 @@ class ExamInProgressError(QuizError):
 class AnswerNotSavedError(QuizError):
     """An answer was graded but could not be stored (the database failed); ``__cause__`` is the
     database's error. The page says the answer was not saved, never shows it as stored."""
+
+
+class ReportError(QuizError, ValueError):
+    """A problem report or resolution refused; ``rule`` names why (``reason`` not one of the
+    reasons, ``too_long`` text, ``unknown`` report)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(message)

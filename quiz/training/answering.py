@@ -73,7 +73,7 @@ def verdict_for(content: Content, card: ScenarioCard, showing: CardShowing | Non
 
 
 def card_pool(content: Content, rulesets: Iterable[str], categories: Iterable[str] | None = None) -> list[str]:
-    """Ids of the cards of the chosen rulesets, in file order.
+    """Ids of the cards of the chosen rulesets, in file order; retired cards never.
 
     ``categories`` (when given) holds ``ruleset/category`` keys, ``ruleset/knowledge`` for
     knowledge cards.
@@ -86,7 +86,7 @@ def card_pool(content: Content, rulesets: Iterable[str], categories: Iterable[st
         return tuple(
             card.id
             for card in content.cards.values()
-            if card.ruleset in wanted_rulesets and (wanted is None or keys[card.id] in wanted)
+            if card.ruleset in wanted_rulesets and not card.retired and (wanted is None or keys[card.id] in wanted)
         )
 
     return list(content.memo(("card_pool", wanted_rulesets, wanted), compute))

@@ -1,4 +1,5 @@
-"""Exams shaped for display: each question with its graded answer, and the history table."""
+"""Exams shaped for display: each question with its graded answer, the score per blueprint
+section, and the history table."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Iterable, Mapping
 
 import pandas as pd
 
+from quiz.content.categories import category_keys
 from quiz.content.loader import Content
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import AnyCard, ScenarioCard
@@ -17,6 +19,7 @@ from quiz.training.exams import Exam, answers_by_card
 from quiz.training.grading import ScenarioAnswer
 
 HISTORY_TABLE_COLUMNS = ("started_at", "exam", "score", "percent", "result")
+SECTION_TABLE_COLUMNS = ("section", "score", "percent")
 NO_ANSWER = ScenarioAnswer(infraction=None, penalty=None, fixes=())
 
 
@@ -65,6 +68,52 @@ def exam_questions(content: Content, exam: Exam, records: Iterable[AttemptRecord
                               showing=showing)
         questions.append(ExamQuestion(number, card, outcome, record is not None))
     return questions
+
+
+@dataclass(frozen=True, slots=True)
+class SectionScore:
+    """The score of one blueprint section (a ``ruleset/category`` key) of an exam."""
+
+    category: str
+    correct: int
+    answered: int
+    total: int
+
+    @property
+    def percent(self) -> float:
+        """Right answers as a share of the section's questions (0.0 with none)."""
+        return self.correct / self.total if self.total else 0.0
+
+
+def section_scores(content: Content, exam: Exam, records: Iterable[AttemptRecord]) -> list[SectionScore]:
+    """The score of each section: the blueprint's sections in its order (a custom exam without
+    one: each category its questions fall in, in order of first appearance).
+
+    A question counts under its card's category in today's content; an unanswered one as
+    wrong; a question whose card left the content, or left the blueprint's categories, is
+    left out (as ``exam_questions`` leaves it out).
+    """
+    keys = category_keys(content)
+    counted = answers_by_card(exam, records)
+    order = [key for key, _ in exam.spec.blueprint] if exam.spec.blueprint is not None else []
+    tallies: dict[str, list[int]] = {key: [0, 0, 0] for key in order}
+    for card_id in exam.card_ids:
+        key = keys.get(card_id)
+        if key is None or (exam.spec.blueprint is not None and key not in tallies):
+            continue
+        tally = tallies.setdefault(key, [0, 0, 0])
+        record = counted.get(card_id)
+        tally[0] += bool(record is not None and record.correct)
+        tally[1] += record is not None
+        tally[2] += 1
+    return [SectionScore(key, *tally) for key, tally in tallies.items()]
+
+
+def section_table(sections: Iterable[SectionScore], labels: Mapping[str, str]) -> pd.DataFrame:
+    """``section, score, percent`` as text to show; ``labels`` names category keys (unknown
+    keys show as they are)."""
+    rows = [(labels.get(s.category, s.category), f"{s.correct} / {s.total}", f"{s.percent:.0%}") for s in sections]
+    return pd.DataFrame(rows, columns=list(SECTION_TABLE_COLUMNS))
 
 
 def history_table(

@@ -8,14 +8,22 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Collection, Iterable, Mapping, Sequence
 
+from quiz.content.categories import category_keys
 from quiz.content.loader import Content
 from quiz.model.attempt import AttemptRecord
 from quiz.rules.variants import new_seed
 from quiz.training.answering import card_pool
+from quiz.training.blueprints import (
+    Blueprint,
+    balanced_blueprint,
+    blueprint_total,
+    draw_stratified,
+    pool_by_category,
+)
 
 CUSTOM = "custom"
 QUESTIONS_RANGE = (1, 100)
@@ -34,6 +42,8 @@ class ExamSpec:
         rulesets: the games whose cards are drawn.
         categories: ``ruleset/category`` keys (``ruleset/knowledge`` for knowledge cards)
             the draw is limited to; None for every category.
+        blueprint: how many questions each category gives (``quiz.training.blueprints``), at
+            most ``questions`` in all; None for a draw from the whole pool.
     """
 
     questions: int
@@ -41,6 +51,7 @@ class ExamSpec:
     pass_percent: int
     rulesets: tuple[str, ...]
     categories: tuple[str, ...] | None = None
+    blueprint: Blueprint | None = None
 
     def __post_init__(self) -> None:
         problems = _spec_problems(self)
@@ -55,18 +66,21 @@ class ExamSpec:
             "pass_percent": self.pass_percent,
             "rulesets": list(self.rulesets),
             "categories": None if self.categories is None else list(self.categories),
+            "blueprint": None if self.blueprint is None else [[key, count] for key, count in self.blueprint],
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ExamSpec:
         """The settings ``to_json`` wrote."""
         categories = data.get("categories")
+        blueprint = data.get("blueprint")  # absent in exams stored before blueprints
         return cls(
             questions=int(data["questions"]),
             minutes=int(data["minutes"]),
             pass_percent=int(data["pass_percent"]),
             rulesets=tuple(data["rulesets"]),
             categories=None if categories is None else tuple(categories),
+            blueprint=None if blueprint is None else tuple((str(key), int(count)) for key, count in blueprint),
         )
 
 
@@ -83,6 +97,15 @@ def _spec_problems(spec: ExamSpec) -> list[str]:
         problems.append("at least one game is needed")
     if spec.categories is not None and not spec.categories:
         problems.append("categories must be None (all) or name at least one")
+    if spec.blueprint is not None:
+        keys = [key for key, _ in spec.blueprint]
+        if not spec.blueprint or len(set(keys)) != len(keys):
+            problems.append("a blueprint names at least one category, each once")
+        if any(isinstance(count, bool) or not isinstance(count, int) or count < 1 for _, count in spec.blueprint):
+            problems.append("a blueprint's counts are whole numbers from 1")
+        elif blueprint_total(spec.blueprint) > spec.questions:
+            problems.append(f"the blueprint asks for {blueprint_total(spec.blueprint)} questions, "
+                            f"more than {spec.questions}")
     return problems
 
 
@@ -167,9 +190,25 @@ def draw_seeds(count: int, rng: random.Random) -> tuple[int, ...]:
 
 
 def draw_exam(content: Content, spec: ExamSpec, rng: random.Random) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    """The questions of a new exam (scenario and knowledge cards of the spec's pool) and their seeds."""
-    card_ids = draw_questions(card_pool(content, spec.rulesets, spec.categories), spec.questions, rng)
+    """The questions of a new exam (cards of the spec's pool, retired ones never) and their seeds.
+
+    With a blueprint, each category gives exactly its count (``draw_stratified``).
+    """
+    pool = card_pool(content, spec.rulesets, spec.categories)
+    if spec.blueprint is not None:
+        card_ids = draw_stratified(spec.blueprint, pool_by_category(pool, category_keys(content)), rng)
+    else:
+        card_ids = draw_questions(pool, spec.questions, rng)
     return card_ids, draw_seeds(len(card_ids), rng)
+
+
+def balanced_by_category(content: Content, spec: ExamSpec) -> ExamSpec:
+    """``spec`` with a blueprint that shares its questions evenly across its categories (the
+    ones it names, else every category of its games' pool), as far as each has cards."""
+    grouped = pool_by_category(card_pool(content, spec.rulesets, spec.categories), category_keys(content))
+    categories = list(spec.categories) if spec.categories is not None else list(grouped)
+    blueprint = balanced_blueprint(categories, spec.questions, {key: len(cards) for key, cards in grouped.items()})
+    return replace(spec, blueprint=blueprint or None)
 
 
 def deadline_for(started_at: datetime, minutes: int) -> datetime:
@@ -186,9 +225,10 @@ def is_over(exam: Exam, now: datetime) -> bool:
     return not exam.is_open or now >= exam.deadline
 
 
-def accepts_answer(exam: Exam, card_id: str, answered: Collection[str], now: datetime) -> bool:
-    """Whether an answer to ``card_id`` counts: a question of this exam, not yet answered, in time."""
-    return not is_over(exam, now) and card_id in exam.card_ids and card_id not in answered
+def accepts_answer(exam: Exam, card_id: str, now: datetime) -> bool:
+    """Whether an answer to ``card_id`` counts: a question of this exam, given in time. Until
+    hand-in a candidate may change an answer, as on a paper test: the new one replaces it."""
+    return not is_over(exam, now) and card_id in exam.card_ids
 
 
 def answers_by_card(exam: Exam, records: Iterable[AttemptRecord]) -> dict[str, AttemptRecord]:

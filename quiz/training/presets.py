@@ -1,7 +1,9 @@
 """Mock exam presets, read from ``rulesets/exams/presets.yaml``: data, never code.
 
-A preset names the rulesets it draws from; presets for a game that did not load are left
-out with a located problem, so a broken or outdated preset never stops the app.
+A preset names the rulesets it draws from, and may give a blueprint: how many questions
+come from each category. Presets for a game that did not load, and (when the content is
+given) presets whose blueprint the pool cannot fill, are left out with a located problem,
+so a broken or outdated preset never stops the app.
 """
 
 from __future__ import annotations
@@ -11,9 +13,19 @@ from typing import Collection
 
 from pydantic import Field, ValidationError
 
-from quiz.content.loader import PROJECT_ROOT, RULESETS_DIR, located_problems, pydantic_findings, read_yaml_file
+from quiz.content.categories import KNOWLEDGE, category_keys, split_key
+from quiz.content.loader import (
+    PROJECT_ROOT,
+    RULESETS_DIR,
+    Content,
+    located_problems,
+    pydantic_findings,
+    read_yaml_file,
+)
 from quiz.model.errors import Problem
 from quiz.model.text import StrictModel, Text
+from quiz.training.answering import card_pool
+from quiz.training.blueprints import Blueprint, pool_by_category, shortfalls
 from quiz.training.exams import MINUTES_RANGE, PASS_PERCENT_RANGE, QUESTIONS_RANGE, ExamSpec
 
 PRESETS_PATH = Path("exams") / "presets.yaml"  # within the rulesets folder
@@ -31,6 +43,13 @@ class ExamPreset(StrictModel):
     minutes: int = Field(ge=MINUTES_RANGE[0], le=MINUTES_RANGE[1])
     pass_percent: int = Field(ge=PASS_PERCENT_RANGE[0], le=PASS_PERCENT_RANGE[1])
     categories: list[str] | None = Field(default=None, min_length=1)
+    blueprint: dict[str, int] | None = Field(
+        default=None, description="Questions per ruleset/category key, in all as many as questions")
+
+    @property
+    def sections(self) -> Blueprint | None:
+        """The blueprint as (category key, questions) pairs, in file order."""
+        return None if self.blueprint is None else tuple(self.blueprint.items())
 
     @property
     def spec(self) -> ExamSpec:
@@ -40,6 +59,7 @@ class ExamPreset(StrictModel):
             pass_percent=self.pass_percent,
             rulesets=tuple(self.rulesets),
             categories=None if self.categories is None else tuple(self.categories),
+            blueprint=self.sections,
         )
 
 
@@ -48,9 +68,11 @@ class PresetFile(StrictModel):
 
 
 def load_presets(
-    known_rulesets: Collection[str], path: Path = PRESETS_FILE, base: Path = PROJECT_ROOT
+    known_rulesets: Collection[str], path: Path = PRESETS_FILE, base: Path = PROJECT_ROOT,
+    content: Content | None = None,
 ) -> tuple[list[ExamPreset], list[Problem]]:
-    """The presets whose rulesets are all known, in file order, and every problem found."""
+    """The presets whose rulesets are all known and whose blueprint is sound, in file order,
+    and every problem found. With ``content``, a blueprint the pool cannot fill is a problem too."""
     problems: list[Problem] = []
     read = read_yaml_file(path, base, problems)
     if read is None:
@@ -68,9 +90,40 @@ def load_presets(
         unknown = [rid for rid in preset.rulesets if rid not in known_rulesets]
         for rid in unknown:
             findings.append((("presets", index, "rulesets"), f"unknown ruleset {rid!r}"))
+        unsound = [] if unknown else blueprint_findings(preset, content)
+        findings += [(("presets", index, *loc), message) for loc, message in unsound]
         if preset.id in seen:
             findings.append((("presets", index, "id"), f"duplicate preset id {preset.id!r}"))
-        elif not unknown:
+        elif not unknown and not unsound:
             playable.append(preset)
         seen.add(preset.id)
     return playable, problems + located_problems(shown, text, (), findings)
+
+
+def blueprint_findings(preset: ExamPreset, content: Content | None = None) -> list[tuple[tuple, str]]:
+    """(location within the preset, message) for each flaw of its blueprint: a total other
+    than ``questions``, a key outside the preset's games, categories or their rulesets'
+    categories, a count below 1; and, with ``content``, a section the pool cannot fill."""
+    if preset.blueprint is None:
+        return []
+    findings: list[tuple[tuple, str]] = []
+    total = sum(preset.blueprint.values())
+    if total != preset.questions:
+        findings.append((("blueprint",), f"blueprint of preset {preset.id!r} asks for {total} questions, "
+                                         f"the preset for {preset.questions}"))
+    for key, count in preset.blueprint.items():
+        ruleset_id, category_id = split_key(key)
+        if ruleset_id not in preset.rulesets or (preset.categories is not None and key not in preset.categories):
+            findings.append((("blueprint", key), f"blueprint of preset {preset.id!r}: {key!r} is not in its pool"))
+        elif content is not None and category_id != KNOWLEDGE and (
+            ruleset_id not in content.rulesets or content.rulesets[ruleset_id].category(category_id) is None
+        ):
+            findings.append((("blueprint", key), f"blueprint of preset {preset.id!r}: unknown category {key!r}"))
+        if count < 1:
+            findings.append((("blueprint", key), f"blueprint of preset {preset.id!r}: {key!r} needs at least 1"))
+    if content is not None and not findings:
+        grouped = pool_by_category(card_pool(content, preset.rulesets, preset.categories), category_keys(content))
+        for key, wanted, available in shortfalls(tuple(preset.blueprint.items()), grouped):
+            findings.append((("blueprint", key), f"the pool cannot fill blueprint of preset {preset.id!r}: "
+                                                 f"{key} needs {wanted} cards, the pool has {available}"))
+    return findings

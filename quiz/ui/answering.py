@@ -12,6 +12,7 @@ from quiz.rules.variants import CardShowing
 from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome
 from quiz.training.grading import ScenarioAnswer
 from quiz.ui import widgets
+from quiz.ui.report_problem import report_problem
 from quiz.ui.shell import ANSWERS_KEY, Shell
 
 
@@ -62,3 +63,4 @@ def feedback(shell: Shell, card: AnyCard, outcome: Outcome, answered: bool = Tru
         widgets.judgement_feedback(shell, card, outcome, answered)
     elif isinstance(card, KnowledgeCard) and isinstance(outcome, KnowledgeOutcome):
         widgets.knowledge_feedback(shell, card, outcome, answered)
+    report_problem(shell, card, outcome.record)

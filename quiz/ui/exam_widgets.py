@@ -7,12 +7,15 @@ from typing import Sequence
 
 import streamlit as st
 
+from quiz.content.categories import category_keys, category_labels
+from quiz.content.loader import Content
 from quiz.db import exams as exam_store
 from quiz.db.store import Trainee
 from quiz.model.attempt import AttemptRecord, utc_now
+from quiz.model.cards import AnyCard
 from quiz.model.errors import Problem
 from quiz.training.answering import ScenarioOutcome
-from quiz.training.exam_results import exam_questions, history_table
+from quiz.training.exam_results import exam_questions, history_table, section_scores, section_table
 from quiz.training.exams import CUSTOM, Exam, clock_text, score_exam, time_left
 from quiz.training.presets import ExamPreset, load_presets
 from quiz.ui import answering, widgets
@@ -22,14 +25,16 @@ from quiz.ui.time_zone import viewer_zone
 COUNTDOWN_SECONDS = 1
 
 
-@st.cache_resource(show_spinner=False)
-def _presets(known_rulesets: tuple[str, ...]) -> tuple[list[ExamPreset], list[Problem]]:
-    return load_presets(known_rulesets)
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _presets(known_rulesets: tuple[str, ...], content_fingerprint: str, _content: Content) -> tuple[
+        list[ExamPreset], list[Problem]]:
+    return load_presets(known_rulesets, content=_content)
 
 
 def presets(shell: Shell) -> tuple[list[ExamPreset], list[Problem]]:
-    """The presets of the games that loaded, and the problems of the presets file."""
-    return _presets(tuple(sorted(shell.content.rulesets)))
+    """The presets of the games that loaded whose blueprint the cards can fill, and the
+    problems of the presets file."""
+    return _presets(tuple(sorted(shell.content.rulesets)), shell.content.fingerprint(), shell.content)
 
 
 def exam_name(shell: Shell, preset_id: str) -> str:
@@ -49,6 +54,18 @@ def countdown(shell: Shell, deadline: datetime) -> None:
         st.rerun(scope="app")
 
 
+def navigator(shell: Shell, exam: Exam, index: int, answered: set[str], flags: frozenset[str]) -> int | None:
+    """Every question as a pill (✓ answered, ⚑ flagged for later), the one on screen selected;
+    the index of the question picked."""
+    def label(number: int) -> str:
+        card_id = exam.card_ids[number]
+        return f"{number + 1} {'✓' if card_id in answered else ''}{'⚑' if card_id in flags else ''}".strip()
+
+    picked = st.pills(shell.t("exam.navigator"), list(range(exam.total)), format_func=label, default=index,
+                      key=f"exam-nav-{exam.id}-{index}", help=shell.t("exam.navigator_help"))
+    return picked if isinstance(picked, int) else None
+
+
 def results(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:
     """Score, pass or fail, and every wrong or unanswered question explained as in practice."""
     score = score_exam(exam, records)
@@ -66,17 +83,39 @@ def results(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:
     cols[2].metric(shell.t("exam.pass_mark"), f"{exam.spec.pass_percent}%")
     cols[3].metric(shell.t("exam.unanswered"), score.unanswered)
 
+    sections(shell, exam, records)
     wrong = [q for q in exam_questions(shell.content, exam, records) if not q.correct]
     st.subheader(shell.t("exam.wrong_answers", n=len(wrong)), anchor=False)
     if not wrong:
         st.caption(shell.t("exam.no_wrong"))
-    for question in wrong:
-        with st.container(border=True):
-            st.caption(shell.t("exam.question_number", n=question.number))
-            showing = question.outcome.showing if isinstance(question.outcome, ScenarioOutcome) else None
+    else:
+        st.caption(shell.t("exam.wrong_help"))
+    for question in wrong:  # each closed until opened: a 50-question exam is not one long wall
+        showing = question.outcome.showing if isinstance(question.outcome, ScenarioOutcome) else None
+        title = widgets.shown_title(shell, question.card, showing)
+        label = shell.t("exam.wrong_label", n=question.number, title=title,
+                        category=category_name(shell, question.card))
+        with st.expander(label, icon=":material/close:" if question.answered else ":material/remove:"):
             widgets.card_header(shell, question.card, answered=True, showing=showing)
             widgets.card_body(shell, question.card, showing)
             answering.feedback(shell, question.card, question.outcome, answered=question.answered)
+
+
+def sections(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:
+    """The score of each section of the exam (its blueprint's, else the categories it drew)."""
+    labels = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
+    table = section_table(section_scores(shell.content, exam, records), labels)
+    if table.empty:
+        return
+    st.subheader(shell.t("exam.sections"), anchor=False)
+    table.columns = [shell.t(f"exam.col_{column}") for column in table.columns]
+    st.dataframe(table, hide_index=True)
+
+
+def category_name(shell: Shell, card: AnyCard) -> str:
+    """The card's category as the sidebar names it (game › category, or game › knowledge)."""
+    labels = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
+    return labels.get(category_keys(shell.content).get(card.id, ""), "")
 
 
 def exam_history(shell: Shell, trainee: Trainee) -> None:

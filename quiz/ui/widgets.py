@@ -7,6 +7,7 @@ from typing import Any, Mapping
 
 import streamlit as st
 
+from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.errors import QuizError, UndecidedCaseError
 from quiz.model.rulesets import Penalty, Ruleset
@@ -39,11 +40,16 @@ def _shown(card: AnyCard, showing: CardShowing | None) -> tuple[Text, Text]:
     return showing.title, showing.situation
 
 
+def shown_title(shell: Shell, card: AnyCard, showing: CardShowing | None = None) -> str:
+    """The card's own title as shown (a variant's filled with its drawn values), in the language."""
+    return _shown(card, showing)[0].get(shell.language)
+
+
 def card_header(shell: Shell, card: AnyCard, answered: bool, showing: CardShowing | None = None) -> None:
     """Title, game and difficulty of a card. Until it is answered, the title is the card's
     kind: authors' titles ("A second late arrival today") often name the answer."""
     ruleset = shell.content.rulesets[card.ruleset]
-    title = _shown(card, showing)[0].get(shell.language) if answered else shell.t(f"card.untitled_{card.kind}")
+    title = shown_title(shell, card, showing) if answered else shell.t(f"card.untitled_{card.kind}")
     st.subheader(escape_markdown(title), anchor=False)
     stars = "★" * card.difficulty + "☆" * (3 - card.difficulty)
     st.caption(f"{escape_markdown(ruleset.document.short_name.get(shell.language))} · {stars}")
@@ -453,3 +459,25 @@ def _refusal(ruleset: Ruleset, card: JudgementCallCard) -> UndecidedCaseError | 
     except QuizError:
         return None
     return None
+
+
+def answer_summary(shell: Shell, card: AnyCard, record: AttemptRecord) -> str:
+    """A stored answer in words, as the trainee chose it (Markdown-escaped): a scenario's
+    infraction, penalty, who receives it and fixes; a knowledge card's choice; a judgement
+    call's nearest line."""
+    lang = shell.language
+    if isinstance(card, KnowledgeCard):
+        texts = {c.id: c.text.get(lang) for c in card.choices}
+        return escape_markdown(texts.get(record.chosen_choice or "", "—"))
+    ruleset = shell.content.rulesets[card.ruleset]
+    names = {i.id: i.name.get(lang) for i in ruleset.infractions}
+    if isinstance(card, JudgementCallCard):
+        chosen = record.chosen_choice or ""
+        return escape_markdown(shell.t("answer.no_listed_infraction") if chosen == NO_LISTED_INFRACTION
+                               else names.get(chosen, "—"))
+    penalty = ruleset.penalty(record.chosen_penalty) if record.chosen_penalty else None
+    parts = [names.get(record.chosen_infraction or "", "—"), penalty.name.get(lang) if penalty else "—"]
+    if record.chosen_players:
+        parts.append(_players_name(shell, record.chosen_players))
+    parts.append(_names(ruleset, record.chosen_fixes, lang) or shell.t("answer.no_fix"))
+    return " · ".join(escape_markdown(part) for part in parts)

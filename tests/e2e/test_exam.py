@@ -17,6 +17,7 @@ from playwright.sync_api import expect  # noqa: E402 - only once the browser is 
 
 TRAINEE, PIN = "Examinee", "exam-9753"
 CLOCK = re.compile(r"^\d\d:\d\d$")
+SAVED = re.compile(r"^Saved: .+\. You can change it until you hand in; it is marked then\.$")
 
 
 def answer_the_question(page) -> None:
@@ -62,9 +63,12 @@ def test_a_two_question_exam_from_start_to_results(page, server) -> None:
     assert first_reading.startswith(("30:", "29:"))
 
     answer_the_question(page)
-    expect(main(page).get_by_text("Question 2 of 2", exact=True)).to_be_visible()
     expect(main(page).get_by_text("1 of 2 answered", exact=True)).to_be_visible()
+    expect(main(page).get_by_text(SAVED)).to_be_visible()  # Save does not skip ahead
+    expect(main(page).get_by_text("Question 1 of 2", exact=True)).to_be_visible()
     no_marks(page)
+    main(page).get_by_role("button", name="Next", exact=True).click()
+    expect(main(page).get_by_text("Question 2 of 2", exact=True)).to_be_visible()
     assert len(stored_answers(server)) == 1  # in the database before the exam is handed in
 
     # a refresh loses the tab's state (signed out too); signed in again, the exam is found in
@@ -78,7 +82,7 @@ def test_a_two_question_exam_from_start_to_results(page, server) -> None:
     main(page).get_by_role("button", name="Resume").click()
     expect(main(page).get_by_text("Question 2 of 2", exact=True)).to_be_visible()
     answer_the_question(page)
-    expect(main(page).get_by_text("Your answer is saved. It is marked when you hand in.")).to_be_visible()
+    expect(main(page).get_by_text(SAVED)).to_be_visible()
     no_marks(page)
 
     main(page).get_by_role("button", name="Hand in", exact=True).click()

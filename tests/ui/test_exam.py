@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 from quiz.content.loader import load_content
+from quiz.db.exam_flags import flagged
 from quiz.db.exams import get_exam, start_exam
 from quiz.db.time_zones import set_time_zone
 from quiz.model.attempt import utc_now
@@ -49,12 +51,26 @@ def shown_card(at, store):
     return exam, CONTENT.cards[exam.card_ids[at.session_state["mock_exam"]["index"]]]
 
 
-def answer_right(at, store):
+def answer_right(at, store, button: str = "Save answer"):
     """Answer the question on screen right, judged on the facts of the showing the exam drew for it."""
     exam, card = shown_card(at, store)
     index = exam.card_ids.index(card.id)
     showing = show_card(card, exam.seeds[index]) if isinstance(card, ScenarioCard) else None
-    answering.fill(at, card, answering.right_answer(CONTENT, card, showing), button="Save answer")
+    answering.fill(at, card, answering.right_answer(CONTENT, card, showing), button=button)
+    assert not at.exception, at.exception
+
+
+def go_next(at):
+    at.button(key="exam-next").click().run()
+    assert not at.exception, at.exception
+
+
+def hand_in_confirmed(at):
+    """Press Hand in, and confirm when asked (questions unanswered or flagged)."""
+    at.button(key="exam-hand-in").click().run()
+    confirm = [b for b in at.button if b.key == "exam-hand-in-confirm"]
+    if confirm:
+        confirm[0].click().run()
     assert not at.exception, at.exception
 
 
@@ -89,7 +105,10 @@ def test_an_answer_is_stored_at_once_without_feedback(open_app, store):
     assert bool(row["correct"])
     assert not at.success and not at.error  # no marks while the exam runs
     assert not any(":material/check_circle:" in m.value for m in at.markdown)
-    assert at.session_state["mock_exam"]["index"] == 1  # on to the next unanswered question
+    assert at.session_state["mock_exam"]["index"] == 0  # Save does not skip ahead
+    assert any(m.value.startswith("**Question 1 of 2") for m in at.markdown)
+    assert any(i.value.startswith("Saved: ") for i in at.info)  # the saved answer, in words
+    go_next(at)
     assert any(m.value.startswith("**Question 2 of 2") for m in at.markdown)
 
 
@@ -98,15 +117,16 @@ def test_handing_in_shows_the_score_and_explains_the_wrong_answer(open_app, stor
     start_custom(at)
     exam, card = shown_card(at, store)
     answer_right(at, store)
-    at.button(key="exam-hand-in").click().run()
-    assert not at.exception, at.exception
+    hand_in_confirmed(at)
     # One right, one unanswered: 1 of 2 is 50 %, below the 80 % mark.
     # The verdict first, then the unanswered question said to be so.
     assert [e.value for e in at.error] == ["Not passed — 1 of 2 right (50%); the pass mark is 80%.",
                                            "Not answered — the standard answer is below."]
     metrics = {m.label: m.value for m in at.metric}
     assert (metrics["Score"], metrics["Unanswered"], metrics["Pass mark"]) == ("1 / 2", "1", "80%")
-    assert at.subheader[0].value == "Wrong answers (1)"
+    assert [s.value for s in at.subheader][:2] == ["Score by section", "Wrong answers (1)"]
+    sections = at.dataframe[0].value
+    assert list(sections["Section"]) == ["Yu-Gi-Oh! OCG › Tardiness"] and list(sections["Score"]) == ["1 / 2"]
     assert any(s.value == escape_markdown(shown_title(exam, 1)) for s in at.subheader)
     assert any("The standard answer" in m.value for m in at.markdown)  # explained as in practice
     closed = get_exam(store, exam.id)
@@ -116,9 +136,10 @@ def test_handing_in_shows_the_score_and_explains_the_wrong_answer(open_app, stor
 def test_all_right_passes(open_app, store):
     at = open_app(page=PAGE)
     start_custom(at)
-    for _ in range(2):
-        answer_right(at, store)
-    at.button(key="exam-hand-in").click().run()
+    answer_right(at, store)
+    go_next(at)
+    answer_right(at, store)
+    at.button(key="exam-hand-in").click().run()  # all answered, none flagged: no question asked
     assert [s.value for s in at.success] == ["Passed — 2 of 2 right (100%); the pass mark is 80%."]
     assert "No wrong answers — every question right." in [c.value for c in at.caption]
 
@@ -135,7 +156,9 @@ def test_a_knowledge_question_is_answered_with_its_choices(open_app, store):
     row = store.attempts().iloc[0]
     assert (row["chosen_choice"], row["mode"], bool(row["correct"])) == (wrong, "exam", False)
     assert not at.error
-    assert [i.value for i in at.info] == ["Your answer is saved. It is marked when you hand in."]
+    chosen = next(c.text.en for c in card.choices if c.id == wrong)
+    assert [i.value for i in at.info] == [
+        f"Saved: {escape_markdown(chosen)}. You can change it until you hand in; it is marked then."]
 
 
 def test_an_interrupted_exam_is_offered_for_resuming(open_app, store):
@@ -186,7 +209,7 @@ def test_the_progress_page_lists_the_exams(open_app, store):
     at = open_app(page=PAGE)
     start_custom(at)
     answer_right(at, store)
-    at.button(key="exam-hand-in").click().run()
+    hand_in_confirmed(at)
     progress = open_app(page="quiz/ui/pages/progress.py")
     assert any(s.value == "Mock exams" for s in progress.subheader)
     table = progress.dataframe[-1].value
@@ -210,3 +233,53 @@ def test_the_page_in_japanese(open_app):
     at = open_app(lang="ja", page=PAGE)
     assert at.title[0].value == "模擬試験"
     assert any("20問・30分・合格ライン80%" in m.value for m in at.markdown)
+
+
+def test_an_answer_can_be_changed_until_hand_in_and_the_last_one_counts(open_app, store):
+    at = open_app(page=PAGE)
+    start_custom(at, questions=1)
+    exam, card = shown_card(at, store)
+    showing = show_card(card, exam.seeds[0]) if isinstance(card, ScenarioCard) else None
+    right = answering.right_answer(CONTENT, card, showing)
+    wrong_penalty = next(p.id for p in CONTENT.rulesets[card.ruleset].ladder if p.id != right.penalty)
+    answering.fill(at, card, dataclasses.replace(right, penalty=wrong_penalty), button="Save answer")
+    assert not bool(store.attempts().iloc[0]["correct"])
+    answer_right(at, store, button="Save the change")  # the form stays, to change the answer
+    rows = store.attempts()
+    assert len(rows) == 1 and bool(rows.iloc[0]["correct"])  # replaced, not added
+    at.button(key="exam-hand-in").click().run()
+    assert [s.value for s in at.success] == ["Passed — 1 of 1 right (100%); the pass mark is 80%."]
+
+
+def test_the_navigator_marks_answered_and_flagged_questions_and_jumps(open_app, store):
+    at = open_app(page=PAGE)
+    start_custom(at, questions=3)
+    exam, _ = shown_card(at, store)
+    answer_right(at, store)
+    at.button(key=f"exam-flag-{exam.id}-0").click().run()
+    pills = at.get("button_group")[0]
+    assert list(pills.options) == ["1 ✓⚑", "2", "3"]  # answered and flagged, then two untouched
+    assert flagged(store, exam.id) == {exam.card_ids[0]}
+    pills.set_value(2).run()  # straight to question 3
+    assert at.session_state["mock_exam"]["index"] == 2
+    assert any(m.value.startswith("**Question 3 of 3") for m in at.markdown)
+    again = open_app(page=PAGE)  # a refresh: the flag is kept
+    again.button(key="exam-resume").click().run()
+    assert flagged(store, exam.id) == {exam.card_ids[0]}
+
+
+def test_handing_in_with_unanswered_or_flagged_questions_asks_first(open_app, store):
+    at = open_app(page=PAGE)
+    start_custom(at)
+    exam, _ = shown_card(at, store)
+    answer_right(at, store)
+    at.button(key="exam-hand-in").click().run()
+    assert get_exam(store, exam.id).is_open  # not yet
+    assert [w.value for w in at.warning] == [
+        "Hand in now? 1 questions are unanswered (they count as wrong) and 0 are flagged for later."]
+    at.button(key="exam-hand-in-cancel").click().run()
+    assert get_exam(store, exam.id).is_open and not at.warning
+    at.button(key="exam-hand-in").click().run()
+    at.button(key="exam-hand-in-confirm").click().run()
+    assert not get_exam(store, exam.id).is_open
+    assert flagged(store, exam.id) == frozenset()

@@ -310,6 +310,7 @@ def test_a_mock_exam_asks_a_judgement_call_and_explains_it_in_the_results(open_a
     assert LEFT_TO_JUDGE not in page_text(at)
     answering.fill(at, content.cards[ids[0]], NO_LISTED_INFRACTION, button="Save answer")
     assert not at.exception, at.exception
+    at.button(key="exam-next").click().run()
     assert answering.players_question(at) is not None  # the next question: an act of both players
     answering.fill(at, content.cards[ids[1]], ScenarioAnswer("result_by_chance", "disqualification", (), "offender"),
                    button="Save answer")

@@ -14,6 +14,7 @@ import streamlit as st
 
 from quiz.content.categories import category_labels
 from quiz.db import exams as exam_store
+from quiz.db.exam_flags import flagged, set_flag
 from quiz.db.submissions import submit_answer
 from quiz.model.attempt import utc_now
 from quiz.model.cards import AnyCard, ScenarioCard
@@ -27,6 +28,7 @@ from quiz.training.exams import (
     Exam,
     ExamSpec,
     answers_by_card,
+    balanced_by_category,
     clock_text,
     draw_exam,
     next_unanswered,
@@ -49,7 +51,7 @@ state = st.session_state.setdefault(STATE_KEY, {"exam_id": None, "index": 0, "sh
 
 def show(exam_id: int | None, result_id: int | None = None) -> None:
     """Take ``exam_id`` from its first unanswered question, or show the results of ``result_id``."""
-    state.update(exam_id=exam_id, result_id=result_id, index=0, shown_at=time.time())
+    state.update(exam_id=exam_id, result_id=result_id, index=0, shown_at=time.time(), confirm_hand_in=False)
 
 
 def start(preset_id: str, spec: ExamSpec) -> None:
@@ -113,10 +115,12 @@ def custom_exam() -> None:
             st.caption(shell.t("exam.pool_short", n=len(pool)))
         else:
             st.caption(shell.t("exam.pool_size", n=len(pool)))
+        balance = st.toggle(shell.t("exam.custom_balance"), key="exam-custom-balance",
+                            help=shell.t("exam.custom_balance_help"))
         if st.button(shell.t("exam.start"), key="exam-start-custom", type="primary", disabled=not pool):
             spec = ExamSpec(int(questions), int(minutes), int(pass_percent), tuple(games),
                             tuple(categories) if categories else None)
-            start(CUSTOM, spec)
+            start(CUSTOM, balanced_by_category(shell.content, spec) if balance else spec)
 
 
 def offer_resume(exam: Exam) -> None:
@@ -134,9 +138,16 @@ def offer_resume(exam: Exam) -> None:
             hand_in(exam)
 
 
+def go_to(index: int) -> None:
+    state.update(index=index, shown_at=time.time(), confirm_hand_in=False)
+    st.rerun()
+
+
 def take_exam(exam: Exam) -> None:
-    """One question at a time, no marks shown; answers are stored as they are given."""
+    """One question at a time, no marks shown, a navigator of every question (answered,
+    flagged for later); answers are stored as they are given and can be changed until hand-in."""
     answered = answers_by_card(exam, exam_store.exam_answers(shell.store, exam.id))
+    flags = flagged(shell.store, exam.id)
     index = min(max(state["index"], 0), exam.total - 1)
     head, clock = st.columns([4, 1])
     with head:
@@ -146,6 +157,9 @@ def take_exam(exam: Exam) -> None:
         st.progress(len(answered) / exam.total, text=progress)
     with clock:
         exam_widgets.countdown(shell, exam.deadline)
+    picked = exam_widgets.navigator(shell, exam, index, set(answered), flags)
+    if picked is not None and picked != index:
+        go_to(picked)
 
     card_id = exam.card_ids[index]
     card = shell.content.cards.get(card_id)
@@ -155,32 +169,52 @@ def take_exam(exam: Exam) -> None:
         showing = show_card(card, exam.seeds[index]) if isinstance(card, ScenarioCard) else None
         widgets.card_header(shell, card, answered=False, showing=showing)
         widgets.card_body(shell, card, showing)
-        if card_id in answered:
-            st.info(shell.t("exam.saved"))
-        else:
-            answer_question(exam, card, showing, index, set(answered))
+        saved = answered.get(card_id)
+        if saved is not None:
+            st.info(shell.t("exam.saved_answer", answer=widgets.answer_summary(shell, card, saved)))
+        answer_question(exam, card, showing, index, changing=saved is not None)
+        on = card_id in flags
+        if st.button(shell.t("exam.unflag" if on else "exam.flag"), key=f"exam-flag-{exam.id}-{index}",
+                     icon=":material/flag:", type="tertiary"):
+            set_flag(shell.store, exam.id, card_id, not on)
+            st.rerun()
 
     unanswered = exam.total - len(answered)
     with st.container(horizontal=True, vertical_alignment="center"):
         if st.button(shell.t("exam.previous"), key="exam-previous", disabled=index == 0, icon=":material/arrow_back:"):
-            state.update(index=index - 1, shown_at=time.time())
-            st.rerun()
+            go_to(index - 1)
         if st.button(shell.t("exam.next"), key="exam-next", disabled=index == exam.total - 1,
                      icon=":material/arrow_forward:", icon_position="right"):
-            state.update(index=index + 1, shown_at=time.time())
-            st.rerun()
+            go_to(index + 1)
         st.space("stretch")
         if unanswered:
             st.caption(shell.t("exam.unanswered_warning", n=unanswered), width="content")
         if st.button(shell.t("exam.hand_in"), key="exam-hand-in", type="primary", icon=":material/done_all:"):
-            hand_in(exam)
+            if unanswered or flags:
+                state["confirm_hand_in"] = True
+            else:
+                hand_in(exam)
+    if state.get("confirm_hand_in"):
+        confirm_hand_in(exam, unanswered, len(flags))
 
 
-def answer_question(
-    exam: Exam, card: AnyCard, showing: CardShowing | None, index: int, answered: set[str]
-) -> None:
-    """The card's answer form; a given answer is stored at once and the next unanswered question shows."""
-    given = answering.answer_form(shell, card, f"exam-{exam.id}-{index}", submit_label=shell.t("exam.save"))
+def confirm_hand_in(exam: Exam, unanswered: int, flags: int) -> None:
+    """Handing in with questions unanswered or flagged asks once more."""
+    with st.container(border=True):
+        st.warning(shell.t("exam.confirm_hand_in", unanswered=unanswered, flagged=flags))
+        with st.container(horizontal=True):
+            if st.button(shell.t("exam.hand_in_anyway"), key="exam-hand-in-confirm", type="primary"):
+                hand_in(exam)
+            if st.button(shell.t("exam.keep_answering"), key="exam-hand-in-cancel"):
+                state["confirm_hand_in"] = False
+                st.rerun()
+
+
+def answer_question(exam: Exam, card: AnyCard, showing: CardShowing | None, index: int, changing: bool) -> None:
+    """The card's answer form; a given answer (or a change to it) is stored at once, and the
+    question stays on screen: moving on is the candidate's choice."""
+    label = shell.t("exam.save_change" if changing else "exam.save")
+    given = answering.answer_form(shell, card, f"exam-{exam.id}-{index}", submit_label=label)
     if given is None:
         return
     seconds = time.time() - state["shown_at"]
@@ -188,8 +222,6 @@ def answer_question(
                               exam_id=exam.id, showing=showing, now=utc_now())
     if submitted.stored:
         answering.note_answer()
-        following = next_unanswered(exam.card_ids, answered | {card.id}, index)
-        state.update(index=index if following is None else following, shown_at=time.time())
     st.rerun()  # a late answer is not stored; the rerun closes the exam
 
 

@@ -1,0 +1,31 @@
+"""Questions of an exam flagged "for later" by the candidate (table ``exam_flags``)."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.exc import IntegrityError
+
+from quiz.db.store import Store
+from quiz.db.tables import exam_flags
+
+
+def flagged(store: Store, exam_id: int) -> frozenset[str]:
+    """The card ids of the exam's flagged questions."""
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(exam_flags.c.card_id).where(exam_flags.c.exam_id == exam_id))
+        return frozenset(str(card_id) for (card_id,) in rows)
+
+
+def set_flag(store: Store, exam_id: int, card_id: str, on: bool) -> None:
+    """Flag the question (``on``) or take its flag off; doing either twice changes nothing."""
+    where = (exam_flags.c.exam_id == exam_id, exam_flags.c.card_id == card_id)
+    try:
+        with store.engine.begin() as conn:
+            if on:
+                if conn.execute(select(exam_flags.c.card_id).where(*where)).first() is None:
+                    conn.execute(insert(exam_flags).values(exam_id=exam_id, card_id=card_id))
+            else:
+                conn.execute(delete(exam_flags).where(*where))
+    except IntegrityError:  # flagged at the same moment in another tab: it is flagged
+        if not on:
+            raise

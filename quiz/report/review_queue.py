@@ -1,0 +1,185 @@
+"""The review queue: cards ranked by how suspicious their answers make them, for authors.
+
+Four signals, each from the database (``quiz.report.item_statistics``, problem reports and
+re-grades), each adding to a card's suspicion:
+
+- open problem reports (``REPORT_WEIGHT`` each);
+- a negative or near-zero discrimination on enough answers: strong trainees do no better on
+  the card than weak ones, as with a wrong key;
+- strong trainees agreeing on one wrong answer (a part's most chosen wrong value among the
+  answers of trainees whose accuracy is high): they may know better than the key;
+- answers of the card changed by re-grading (``quiz.db.regrade``): its content changed.
+
+Only cards with some signal are queued, most suspicious first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import pandas as pd
+from sqlalchemy import case, func, select
+
+from quiz.content.card_sources import card_source
+from quiz.content.loader import Content
+from quiz.db.store import Store
+from quiz.db.tables import attempt_regrades, attempts
+from quiz.report.item_statistics import DISTRACTOR_PARTS, item_statistics
+
+A = attempts.c
+REASONS = ("reports", "discrimination", "agreement", "regraded")
+QUEUE_COLUMNS = [
+    "card_id", "suspicion", "reasons", "open_reports", "answers", "difficulty", "discrimination", "median_seconds",
+    "strong_answers", "strong_wrong_part", "strong_wrong", "strong_agreement", "regraded", "retired", "file", "line",
+    "document_lines",
+]
+REPORT_WEIGHT = 3.0
+DISCRIMINATION_WEIGHT = 5.0
+AGREEMENT_WEIGHT = 10.0
+REGRADE_WEIGHT = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class QueueRules:
+    """When a signal counts.
+
+    Attributes:
+        min_answers: answers a card needs before its discrimination counts.
+        near_zero: a discrimination below this counts (negative ones count most).
+        strong_accuracy: the accuracy (over every answer in scope) that makes a trainee strong.
+        strong_min_answers: answers a trainee needs to be judged strong at all.
+        min_strong_answers: strong trainees' answers a card needs before their agreement counts.
+        agreement: the share of those answers on one wrong value that counts.
+    """
+
+    min_answers: int = 20
+    near_zero: float = 0.1
+    strong_accuracy: float = 0.75
+    strong_min_answers: int = 10
+    min_strong_answers: int = 5
+    agreement: float = 0.5
+
+
+def strong_wrong_answers(store: Store, rulesets: Iterable[str] | None = None, rules: QueueRules = QueueRules()
+                         ) -> pd.DataFrame:
+    """Per card: ``strong_answers`` (answers by strong trainees) and the part and value most
+    of them chose wrongly (``strong_wrong_part``, ``strong_wrong``, ``strong_wrong_count``)."""
+    games = [] if rulesets is None else [A.ruleset.in_(list(rulesets))]
+    right = case((A.correct, 1), else_=0)
+    accuracy = (
+        select(A.trainee_id)
+        .where(*games)
+        .group_by(A.trainee_id)
+        .having(func.count() >= rules.strong_min_answers,
+                func.sum(right) >= rules.strong_accuracy * func.count())
+    )
+    strong = [*games, A.trainee_id.in_(accuracy)]
+    with store.engine.connect() as conn:
+        per_card = select(A.card_id, func.count()).where(*strong).group_by(A.card_id)
+        totals: dict[str, int] = {card: int(count) for card, count in conn.execute(per_card)}
+        rows = []
+        for part, (chosen, result) in DISTRACTOR_PARTS.items():
+            wrong = A.correct.is_(False) if result is None else result == "wrong"
+            asked = A.card_kind != "scenario" if result is None else A.card_kind == "scenario"
+            query = (select(A.card_id, chosen, func.count())
+                     .where(*strong, asked, wrong, chosen.is_not(None)).group_by(A.card_id, chosen))
+            rows += [(card, part, value, int(count)) for card, value, count in conn.execute(query)]
+    wrong_frame = pd.DataFrame(rows, columns=["card_id", "strong_wrong_part", "strong_wrong", "strong_wrong_count"])
+    top = (wrong_frame.sort_values(["card_id", "strong_wrong_count", "strong_wrong_part", "strong_wrong"],
+                                   ascending=[True, False, True, True])
+           .drop_duplicates("card_id"))
+    frame = pd.DataFrame({"card_id": list(totals), "strong_answers": list(totals.values())}, dtype=object)
+    frame["strong_answers"] = frame["strong_answers"].astype("int64")
+    frame = frame.merge(top, on="card_id", how="left")
+    frame["strong_wrong_count"] = frame["strong_wrong_count"].fillna(0).astype("int64")
+    return frame
+
+
+def regraded_counts(store: Store) -> dict[str, int]:
+    """Card id -> how many of its answers re-grading changed."""
+    query = (
+        select(A.card_id, func.count(func.distinct(attempt_regrades.c.attempt_id)))
+        .join(attempts, attempts.c.id == attempt_regrades.c.attempt_id)
+        .group_by(A.card_id)
+    )
+    with store.engine.connect() as conn:
+        return {card: int(count) for card, count in conn.execute(query)}
+
+
+def review_queue(
+    store: Store, content: Content, rulesets: Iterable[str] | None = None, rules: QueueRules = QueueRules()
+) -> pd.DataFrame:
+    """The queued cards (``QUEUE_COLUMNS``), most suspicious first (ties by card id).
+
+    ``reasons`` lists the signals (``REASONS``) that put each card in the queue.
+    """
+    games = None if rulesets is None else list(rulesets)
+    stats = item_statistics(store, games)
+    frame = stats.merge(strong_wrong_answers(store, games, rules), on="card_id", how="left")
+    frame["strong_answers"] = frame["strong_answers"].fillna(0).astype("int64")
+    frame["strong_wrong_count"] = frame["strong_wrong_count"].fillna(0).astype("int64")
+    frame["strong_agreement"] = (frame["strong_wrong_count"] / frame["strong_answers"]).where(
+        frame["strong_answers"] > 0, 0.0)
+    regraded = regraded_counts(store)
+    frame["regraded"] = frame["card_id"].map(regraded).fillna(0).astype("int64")
+    scored = [_suspicion(row, rules) for row in frame.itertuples(index=False)]
+    frame["suspicion"] = [score for score, _ in scored]
+    frame["reasons"] = [reasons for _, reasons in scored]
+    frame = frame[frame["suspicion"] > 0]
+    frame = _with_sources(frame, content)
+    frame = frame.sort_values(["suspicion", "card_id"], ascending=[False, True], ignore_index=True)
+    return frame[QUEUE_COLUMNS]
+
+
+def _suspicion(row: Any, rules: QueueRules) -> tuple[float, tuple[str, ...]]:
+    """The card's suspicion and the signals behind it."""
+    score, reasons = 0.0, []
+    if row.open_reports > 0:
+        score += REPORT_WEIGHT * row.open_reports
+        reasons.append("reports")
+    discrimination = row.discrimination
+    if row.answers >= rules.min_answers and pd.notna(discrimination) and discrimination < rules.near_zero:
+        score += DISCRIMINATION_WEIGHT * (rules.near_zero - discrimination)
+        reasons.append("discrimination")
+    agreement = row.strong_agreement
+    if row.strong_answers >= rules.min_strong_answers and agreement >= rules.agreement:
+        score += AGREEMENT_WEIGHT * agreement
+        reasons.append("agreement")
+    if row.regraded > 0:
+        score += REGRADE_WEIGHT
+        reasons.append("regraded")
+    return round(score, 6), tuple(reasons)
+
+
+def _with_sources(frame: pd.DataFrame, content: Content) -> pd.DataFrame:
+    """Each card's file, line and document lines (empty for a card no longer in the content)."""
+    frame = frame.copy()
+    sources = {card_id: card_source(content, content.cards[card_id])
+               for card_id in frame["card_id"] if card_id in content.cards}
+    frame["file"] = [sources[c].path if c in sources else "" for c in frame["card_id"]]
+    frame["line"] = [sources[c].line if c in sources else 0 for c in frame["card_id"]]
+    frame["document_lines"] = [sources[c].document_lines if c in sources else () for c in frame["card_id"]]
+    frame["retired"] = [bool(content.cards[c].retired) if c in content.cards else False for c in frame["card_id"]]
+    return frame
+
+
+def queue_table(queue: pd.DataFrame, reason_names: dict[str, str]) -> pd.DataFrame:
+    """The queue as text and numbers to show or export: reasons named, the place as
+    ``file:line``, document lines as a list, figures rounded."""
+    return pd.DataFrame({
+        "card_id": queue["card_id"],
+        "suspicion": queue["suspicion"].round(2),
+        "reasons": [", ".join(reason_names.get(r, r) for r in reasons) for reasons in queue["reasons"]],
+        "open_reports": queue["open_reports"],
+        "answers": queue["answers"],
+        "difficulty": queue["difficulty"].round(3),
+        "discrimination": queue["discrimination"].round(3),
+        "median_seconds": queue["median_seconds"].round(1),
+        "strong_wrong": [f"{part}: {value}" if isinstance(part, str) else ""
+                         for part, value in zip(queue["strong_wrong_part"], queue["strong_wrong"])],
+        "strong_agreement": queue["strong_agreement"].round(3),
+        "regraded": queue["regraded"],
+        "place": [f"{f}:{line}" if line else f for f, line in zip(queue["file"], queue["line"])],
+        "document_lines": [", ".join(map(str, lines)) for lines in queue["document_lines"]],
+    })

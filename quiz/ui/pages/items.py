@@ -1,0 +1,152 @@
+"""Card review (supervisor): the review queue, every card's item statistics, and problem reports."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pandas as pd
+import streamlit as st
+
+from quiz.content.card_sources import card_source
+from quiz.content.loader import Content
+from quiz.db.problem_reports import answer_text, card_reports, reports_frame, reports_version, resolve_report
+from quiz.db.store import Store
+from quiz.db.tables import REPORT_TEXT_MAX
+from quiz.model.attempt import utc_now
+from quiz.model.errors import ReportError
+from quiz.report.csv_export import csv_bytes
+from quiz.report.item_statistics import DISCRIMINATION_METHOD, distractors, item_statistics
+from quiz.report.review_queue import REASONS, QueueRules, queue_table, review_queue
+from quiz.ui import shell as shell_module
+from quiz.ui.markdown import escape_markdown
+from quiz.ui.supervisor_gate import lock, supervisor_unlocked
+
+RULES = QueueRules()
+REFRESH_MINUTES = 5
+REPORT_COLUMNS = ("id", "card_id", "trainee", "reason", "text", "answer", "created_at", "resolved", "resolution")
+
+shell = shell_module.current()
+st.title(shell.t("items.title"), anchor=False)
+if not supervisor_unlocked(shell, "items"):
+    st.stop()
+lock(shell)
+st.caption(shell.t("items.intro"))
+st.caption(shell.t(f"items.method_{DISCRIMINATION_METHOD}"))
+
+
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
+def _figures(_store: Store, _content: Content, url: str, fingerprint: str, rulesets: tuple[str, ...],
+             period: str, reports: tuple[int, int, str]) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame]:
+    """When they were computed, the queue and every card's statistics.
+
+    They read every answer (seconds on a large history), so they are computed once per
+    ``period`` of a few minutes, when a report is filed or resolved, or when asked.
+    """
+    return utc_now(), review_queue(_store, _content, rulesets, RULES), item_statistics(_store, rulesets)
+
+
+def _period(now: dt.datetime) -> str:
+    return now.replace(minute=now.minute - now.minute % REFRESH_MINUTES, second=0, microsecond=0).isoformat()
+
+
+def show_table(table: pd.DataFrame, name: str) -> None:
+    """A table with translated headers (text shown literally), and its CSV as shown."""
+    table = table.copy()
+    table.columns = [shell.t(f"items.col_{column}") for column in table.columns]
+    st.dataframe(table, hide_index=True, width="stretch")
+    st.download_button(shell.t("items.download"), data=lambda: csv_bytes(table), file_name=f"{name}.csv",
+                       mime="text/csv", key=f"items-download-{name}", icon=":material/download:")
+
+
+with st.spinner(shell.t("team.computing")):
+    computed_at, queue, stats = _figures(shell.store, shell.content, str(shell.store.url), shell.content.fingerprint(),
+                                         shell.rulesets, _period(utc_now()), reports_version(shell.store))
+freshness, refresh = st.columns([4, 1], vertical_alignment="center")
+freshness.caption(shell.t("team.as_of", time=computed_at.strftime("%Y-%m-%d %H:%M UTC"), minutes=REFRESH_MINUTES))
+if refresh.button(shell.t("team.refresh"), icon=":material/refresh:", key="items-refresh"):
+    _figures.clear()
+    st.rerun()
+reason_names = {reason: shell.t(f"items.reason_{reason}") for reason in REASONS}
+queue_tab, cards_tab, reports_tab = st.tabs(
+    [shell.t("items.tab_queue"), shell.t("items.tab_cards"), shell.t("items.tab_reports")]
+)
+with queue_tab:
+    st.caption(shell.t("items.queue_help", near_zero=RULES.near_zero, min_answers=RULES.min_answers,
+                       strong=f"{RULES.strong_accuracy:.0%}"))
+    if queue.empty:
+        st.info(shell.t("items.queue_empty"))
+    else:
+        show_table(queue_table(queue, reason_names), "card-review-queue")
+with cards_tab:
+    if stats.empty:
+        st.info(shell.t("items.empty"))
+    else:
+        shown = stats.copy()
+        for column, digits in (("difficulty", 3), ("discrimination", 3), ("median_seconds", 1)):
+            shown[column] = shown[column].round(digits)
+        show_table(shown, "card-statistics")
+with reports_tab:
+    open_only = st.toggle(shell.t("items.open_only"), value=True, key="items-open-only")
+    reports = reports_frame(shell.store, open_only=open_only)
+    if reports.empty:
+        st.info(shell.t("items.no_open_reports" if open_only else "items.no_reports_at_all"))
+    else:
+        reports["reason"] = reports["reason"].map(lambda r: shell.t(f"report.reason_{r}"))
+        reports["answer"] = reports["answer"].map(answer_text)
+        reports["created_at"] = reports["created_at"].dt.strftime("%Y-%m-%d %H:%M")
+        show_table(reports[list(REPORT_COLUMNS)], "problem-reports")
+
+st.divider()
+choices = list(dict.fromkeys([*queue["card_id"], *stats["card_id"], *reports_frame(shell.store)["card_id"]]))
+picked = st.selectbox(shell.t("items.pick_card"), choices, index=None, placeholder=shell.t("items.pick_placeholder"),
+                      key="items-card")
+if picked is None:
+    st.stop()
+card = shell.content.cards.get(picked)
+if card is not None:
+    st.subheader(escape_markdown(card.title.get(shell.language)), anchor=False)
+    source = card_source(shell.content, card)
+    lines = ", ".join(map(str, source.document_lines)) or "?"
+    st.markdown(escape_markdown(shell.t("items.card_place", place=source.where, lines=lines)))
+    if card.retired:
+        st.caption(shell.t("items.card_retired"))
+row = stats[stats["card_id"] == picked]
+if not row.empty:
+    figures = row.iloc[0]
+    st.markdown(escape_markdown(shell.t(
+        "items.card_statistics", answers=int(figures["answers"]), difficulty=f"{figures['difficulty']:.2f}",
+        discrimination="—" if pd.isna(figures["discrimination"]) else f"{figures['discrimination']:.2f}",
+        seconds=f"{figures['median_seconds']:.1f}",
+    )))
+    chosen = distractors(shell.store, shell.rulesets, [picked])
+    if not chosen.empty:
+        st.markdown(f"**{shell.t('items.distractors')}**")
+        chosen["part"] = chosen["part"].map(lambda part: shell.t(f"items.part_{part}"))
+        chosen["chosen"] = chosen["chosen"].map(lambda value: value or shell.t("items.no_fix"))
+        show_table(chosen[["part", "chosen", "count", "wrong"]], f"choices-{picked}")
+
+st.markdown(f"**{shell.t('items.reports')}**")
+on_card = card_reports(shell.store, picked)
+if not on_card:
+    st.caption(shell.t("items.no_reports"))
+for report in reversed(on_card):  # newest first
+    with st.container(border=True):
+        st.markdown(escape_markdown(
+            f"#{report.id} · {report.created_at:%Y-%m-%d %H:%M} UTC · {shell.t(f'report.reason_{report.reason}')}"))
+        if report.text:
+            st.text(report.text)
+        st.caption(escape_markdown(answer_text(report.answer)))
+        if report.resolved:
+            st.success(f"{shell.t('items.col_resolved')}: {escape_markdown(report.resolution or '')}")
+            continue
+        with st.form(f"items-resolve-{report.id}", clear_on_submit=True, border=False):
+            note = st.text_input(shell.t("items.resolve_note"), max_chars=REPORT_TEXT_MAX,
+                                 key=f"items-note-{report.id}")
+            if st.form_submit_button(shell.t("items.resolve"), icon=":material/task_alt:"):
+                try:
+                    resolve_report(shell.store, report.id, note or "")
+                except ReportError:
+                    st.error(shell.t("items.note_too_long", max=REPORT_TEXT_MAX))
+                else:
+                    st.toast(shell.t("items.resolved_saved"))
+                    st.rerun()

@@ -1,0 +1,53 @@
+""""Report a problem with this card": a small form shown with the feedback of an answer.
+
+The report is stored with what the trainee saw and answered (``quiz.db.problem_reports``);
+the trainee is told it was received. A report never changes a grade.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from quiz.db.problem_reports import REASONS, file_report
+from quiz.db.tables import REPORT_TEXT_MAX
+from quiz.model.attempt import AttemptRecord
+from quiz.model.cards import AnyCard
+from quiz.model.errors import ReportError
+from quiz.ui.shell import Shell
+
+SENT_KEY = "problem_reports_sent"  # the form keys of this session's reports: each answer is reported once
+
+
+def report_key(card: AnyCard, record: AttemptRecord) -> str:
+    """The form's key: one per answer. An exam question's is its exam's and card's (its results
+    grade the answer again on every run); a practice answer's its trainee's and moment's."""
+    if record.exam_id is not None:
+        return f"report-exam-{record.exam_id}-{card.id}"
+    return f"report-{card.id}-{record.trainee_id}-{record.answered_at.timestamp():.6f}"
+
+
+def report_problem(shell: Shell, card: AnyCard, record: AttemptRecord, key: str | None = None) -> None:
+    """An expander with the report form for the answer ``record`` to ``card``; once sent, it
+    says the report was received. ``key`` (default ``report_key``) must be stable across reruns."""
+    key = key or report_key(card, record)
+    sent = st.session_state.setdefault(SENT_KEY, set())
+    with st.expander(shell.t("report.title"), icon=":material/flag:"):
+        if key in sent:
+            st.success(shell.t("report.received"))
+            return
+        st.caption(shell.t("report.help"))
+        with st.form(key, clear_on_submit=True, border=False):
+            reason = st.radio(shell.t("report.reason"), REASONS, format_func=lambda r: shell.t(f"report.reason_{r}"),
+                              key=f"{key}-reason")
+            text = st.text_area(shell.t("report.text"), max_chars=REPORT_TEXT_MAX, key=f"{key}-text",
+                                help=shell.t("report.text_help", max=REPORT_TEXT_MAX))
+            pressed = st.form_submit_button(shell.t("report.send"), icon=":material/send:")
+        if not pressed:
+            return
+        try:
+            file_report(shell.store, record, str(reason), text or "")
+        except ReportError:
+            st.error(shell.t("report.too_long", max=REPORT_TEXT_MAX))
+            return
+        sent.add(key)
+        st.success(shell.t("report.received"))

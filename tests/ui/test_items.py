@@ -1,0 +1,103 @@
+"""The card review page: locked by the supervisor password; the queue, statistics and reports; resolving."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from quiz.access.supervisor import PASSWORD_ENV
+from quiz.content.loader import load_content
+from quiz.db.problem_reports import file_report, get_report, reports_frame
+from quiz.model.attempt import AttemptRecord
+from quiz.ui.supervisor_gate import process_throttle
+from tests.recording import record
+
+CONTENT = load_content()
+PAGE = "quiz/ui/pages/items.py"
+PASSWORD = "kantoku-2025"
+CARD = "ygo-tardiness-1min-store"  # the standard penalty is a warning
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttle(monkeypatch):
+    monkeypatch.delenv(PASSWORD_ENV, raising=False)
+    process_throttle.clear()
+    yield
+    process_throttle.clear()
+
+
+def answer(trainee_id: int, correct: bool, chosen: str, minute: int) -> AttemptRecord:
+    card = CONTENT.cards[CARD]
+    return AttemptRecord(
+        trainee_id=trainee_id, card_id=CARD, ruleset=card.ruleset, category="tardiness", card_kind="scenario",
+        chosen_infraction="tardiness", standard_infraction="tardiness", chosen_penalty=chosen,
+        standard_penalty="warning", infraction_result="correct", penalty_result="correct" if correct else "wrong",
+        fixes_result="correct", correct=correct, seconds=8.0 + minute,
+        answered_at=dt.datetime(2026, 5, 1, 9, minute, tzinfo=dt.UTC),
+    )
+
+
+@pytest.fixture
+def reported(store):
+    """Two answers to the card, and one open report on it with markup in its text."""
+    aiko, ben = store.trainee("Aiko"), store.trainee("Ben")
+    first = answer(aiko.id, False, "duel_loss", 1)
+    record(store, first)
+    record(store, answer(ben.id, True, "warning", 2))
+    return file_report(store, first, "key_wrong", "[click](https://example.com) **line 65** says 5 minutes")
+
+
+def unlock(at, password: str = PASSWORD):
+    at.main.text_input[0].input(password)
+    at.main.button[0].click().run()
+    return at
+
+
+def test_without_a_password_the_page_explains_how_to_enable_it(open_app, reported):
+    at = open_app(trainee=None, page=PAGE)
+    assert at.title[0].value == "Card review"
+    assert "QUIZ_SUPERVISOR_PASSWORD" in at.info[0].value
+    assert not at.dataframe and not at.tabs
+
+
+def test_the_queue_lists_the_reported_card_and_exports_it(open_app, reported, monkeypatch):
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    at = unlock(open_app(trainee=None, page=PAGE))
+    assert not at.exception and not at.error
+    assert any("point-biserial correlation" in c.value for c in at.caption)  # the method is named
+    queue = at.dataframe[0].value
+    assert queue["Card"].tolist() == [CARD]
+    row = queue.iloc[0]
+    assert (row["Open reports"], row["Answers"], row["Why"]) == (1, 2, "open reports")
+    assert row["File and line"] == "scenarios/yugioh-ocg/tardiness.yaml:3"
+    assert row["Document lines"] == "64, 65"
+    cards = at.dataframe[1].value
+    assert (cards.iloc[0]["Difficulty (share right)"], cards.iloc[0]["Median time (s)"]) == (0.5, 9.5)
+    reports = at.dataframe[2].value
+    assert reports["Reason"].tolist() == ["The answer key is wrong"]
+    assert reports["Details"].tolist() == ["[click](https://example.com) **line 65** says 5 minutes"]
+    assert reports["Answer given"].tolist() == ["infraction: tardiness; penalty: duel_loss"]
+    labels = [b.label for b in at.download_button]
+    assert labels == ["Download this table (CSV)"] * 3
+
+
+def test_a_supervisor_resolves_a_report_with_a_note(open_app, reported, store, monkeypatch):
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    at = unlock(open_app(trainee=None, page=PAGE, lang="ja"))
+    at.selectbox(key="items-card").select(CARD).run()
+    assert not at.exception
+    text = "\n".join(m.value for m in at.markdown)
+    assert "scenarios/yugioh\\-ocg/tardiness\\.yaml\\:3 に書かれています。規定の 64, 65 行目を引用しています。" in text
+    assert [t.value for t in at.text] == ["[click](https://example.com) **line 65** says 5 minutes"]  # never markup
+    choices = at.dataframe[-1].value
+    assert choices[["項目", "選んだもの", "回答数", "不正解"]].values.tolist() == [
+        ["違反", "tardiness", 2, 0], ["罰則", "duel_loss", 1, 1], ["罰則", "warning", 1, 0], ["処置", "（処置なし）", 2, 0]]
+    at.text_input(key=f"items-note-{reported.id}").input("規定64行目どおり。正解は警告のままで正しい。")
+    next(b for b in at.button if b.label == "解決済みにする").click().run()
+    assert not at.exception
+    resolved = get_report(store, reported.id)
+    assert resolved.resolved and resolved.resolution == "規定64行目どおり。正解は警告のままで正しい。"
+    assert reports_frame(store, open_only=True).empty
+    assert "選んだゲームには、疑わしいカードはありません。" in [i.value for i in at.info]  # off the queue
+    assert any(s.value.startswith("解決済み") for s in at.success)
