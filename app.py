@@ -7,6 +7,7 @@ import streamlit as st
 
 from quiz.report.i18n import t
 from quiz.ui.errors import database_guard
+from quiz.ui.rerun_limit import install as install_rerun_limit
 from quiz.ui.shell import render_sidebar
 
 PAGES = Path(__file__).resolve().parent / "quiz" / "ui" / "pages"
@@ -25,6 +26,9 @@ PAGE_TABLE = (
     ("items.py", "nav.items", ":material/fact_check:", "items"),
 )
 
+# Reruns at a person's pace per session and per client: a flood of rerun requests on one
+# websocket held every other tab off for seconds to minutes (quiz.ui.rerun_limit, issue 17.3).
+install_rerun_limit()
 st.set_page_config(page_title="Judge Trainer", page_icon=FAVICON, layout="wide")
 # A database that cannot be opened or written shows what is wrong and what to do, never a
 # traceback (quiz.ui.errors); the server's log keeps the detail.

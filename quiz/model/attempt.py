@@ -67,6 +67,11 @@ class AttemptRecord:
     standard_players: str | None = None
     players_result: str | None = None
 
+    @property
+    def blank(self) -> bool:
+        """Nothing chosen: an exam question left unanswered, or "I don't know" in practice."""
+        return self.chosen_infraction is None and self.chosen_penalty is None and self.chosen_choice is None
+
     def __post_init__(self) -> None:
         problems = _problems(self)
         if problems:

@@ -40,6 +40,13 @@ class KnowledgeOutcome:
 
 
 Outcome = ScenarioOutcome | KnowledgeOutcome
+NO_ANSWER = ScenarioAnswer(infraction=None, penalty=None, fixes=())
+
+
+def blank_answer(card: AnyCard) -> ScenarioAnswer | None:
+    """The answer of someone who chose nothing ("I don't know", or an exam question left
+    unanswered): graded wrong on every part, the standard answer then shown."""
+    return NO_ANSWER if isinstance(card, ScenarioCard) else None
 
 
 def asks_players(content: Content, card: ScenarioCard) -> bool:

@@ -14,13 +14,12 @@ from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import AnyCard, ScenarioCard
 from quiz.model.local_time import local_texts
 from quiz.rules.variants import show_card
-from quiz.training.answering import Outcome, answer_card
+from quiz.training.answering import NO_ANSWER, Outcome, answer_card
 from quiz.training.exams import Exam, answers_by_card
 from quiz.training.grading import ScenarioAnswer
 
 HISTORY_TABLE_COLUMNS = ("started_at", "exam", "score", "percent", "result")
 SECTION_TABLE_COLUMNS = ("section", "score", "percent")
-NO_ANSWER = ScenarioAnswer(infraction=None, penalty=None, fixes=())
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ import streamlit as st
 from quiz.db.submissions import submit_answer
 from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.rules.variants import CardShowing
-from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome
+from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome, blank_answer
 from quiz.training.grading import ScenarioAnswer
 from quiz.ui import widgets
 from quiz.ui.report_problem import report_problem
@@ -40,8 +40,11 @@ def answer_card(
     """
     assert shell.trainee is not None, "answering needs a trainee"
     given = answer_form(shell, card, form_key)
-    if given is None:
+    if given is None and not st.button(shell.t("answer.dont_know"), key=f"{form_key}-dont-know", type="tertiary",
+                                       icon=":material/help:", help=shell.t("answer.dont_know_help")):
         return None
+    if given is None:  # "I don't know": counted wrong, and the answer shown
+        given = blank_answer(card)
     submitted = submit_answer(
         shell.store, shell.content, card, given, shell.trainee.id, time.time() - shown_at, mode=mode, showing=showing
     )
@@ -54,9 +57,18 @@ def note_answer() -> None:
     st.session_state[ANSWERS_KEY] = st.session_state.get(ANSWERS_KEY, 0) + 1
 
 
-def feedback(shell: Shell, card: AnyCard, outcome: Outcome, answered: bool = True) -> None:
+def next_card_button(shell: Shell, key: str) -> bool:
+    """The "Next card" button, drawn between the card and its feedback (where the Check
+    button was), so it is reached without scrolling past a long explanation; the N key presses it."""
+    return st.button(shell.t("practice.next"), type="primary", key=key, icon=":material/arrow_forward:",
+                     icon_position="right", shortcut="N")
+
+
+def feedback(shell: Shell, card: AnyCard, outcome: Outcome, answered: bool | None = None) -> None:
     """The marks and explanations of an answered card, as on the practice page; a question
-    left unanswered (in an exam) is said to be so, with the standard answer and no marks."""
+    left unanswered (in an exam, or "I don't know") is said to be so, with the standard answer
+    and no marks. ``answered`` defaults to whether anything was chosen."""
+    answered = not outcome.record.blank if answered is None else answered
     if isinstance(card, ScenarioCard) and isinstance(outcome, ScenarioOutcome):
         widgets.scenario_feedback(shell, card, outcome, answered)
     elif isinstance(card, JudgementCallCard) and isinstance(outcome, KnowledgeOutcome):

@@ -91,6 +91,11 @@ def keep_choice(key: str, options: list[str], many: bool = False) -> str:
     return key
 
 
+def check_button(shell: Shell, submit_label: str | None = None) -> bool:
+    """The answer form's submit button (Check, or ``submit_label``); Ctrl+Enter (⌘+Enter) presses it."""
+    return st.form_submit_button(submit_label or shell.t("answer.check"), type="primary", shortcut="Mod+Enter")
+
+
 def scenario_form(
     shell: Shell, card: ScenarioCard, form_key: str, submit_label: str | None = None
 ) -> ScenarioAnswer | None:
@@ -126,7 +131,7 @@ def scenario_form(
             placeholder=shell.t("answer.no_fix"), help=shell.t("answer.fixes_help"),
             key=keep_choice(f"{form_key}-fixes", [f.id for f in ruleset.fixes], many=True),
         )
-        pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
+        pressed = check_button(shell, submit_label)
     if not pressed:
         return None
     if infraction is None or penalty is None or (ask_players and players is None):
@@ -141,7 +146,7 @@ def knowledge_form(shell: Shell, card: KnowledgeCard, form_key: str, submit_labe
     with st.form(form_key):
         chosen = st.radio(shell.t("answer.choose"), list(texts), index=None, format_func=texts.__getitem__,
                           key=keep_choice(f"{form_key}-choice", list(texts)))
-        pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
+        pressed = check_button(shell, submit_label)
     return _chosen(shell, pressed, chosen)
 
 
@@ -160,7 +165,7 @@ def judgement_form(
             shell.t("answer.nearest"), list(labels), index=None, format_func=labels.__getitem__,
             placeholder=shell.t("answer.pick_infraction"), key=keep_choice(f"{form_key}-nearest", list(labels)),
         )
-        pressed = st.form_submit_button(submit_label or shell.t("answer.check"), type="primary")
+        pressed = check_button(shell, submit_label)
     return _chosen(shell, pressed, chosen)
 
 
@@ -386,6 +391,8 @@ def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutc
         st.success(shell.t("feedback.all_right"))
     else:
         st.error(shell.t("feedback.knowledge_wrong", answer=escape_markdown(answer.text.get(lang))))
+    if answered:
+        st.caption(shell.t("feedback.your_answer") + ": " + answer_summary(shell, card, outcome.record))
     st.markdown(f"#### {shell.t('feedback.why')}")
     st.markdown(escape_markdown(card.explanation.get(lang)))
     source_line(shell, card)

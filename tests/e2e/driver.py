@@ -153,7 +153,7 @@ def answer_with_first_choices(page, button: str = "Check") -> str:
     from playwright.sync_api import expect
 
     form = main(page).get_by_test_id("stForm")
-    submit = form.get_by_role("button", name=button, exact=True)
+    submit = form.get_by_role("button", name=label(button))
     expect(submit).to_be_visible()
     settle(page)
     # a scenario form has a Penalty group, a knowledge card a "Your answer" group, a judgement
@@ -352,6 +352,12 @@ def expect_signed_out(page, lang: str = "en", prefilled: str = "") -> None:
     expect(form.get_by_label(words.name, exact=True)).to_have_value(prefilled)
     expect(sidebar(page).get_by_role("button", name=words.sign_out, exact=True)).to_have_count(0)
     expect(main(page).get_by_text(words.ask_to_sign_in)).to_be_visible()
+
+
+def label(text: str) -> re.Pattern[str]:
+    """A button's accessible name: ``text``, with the keyboard shortcut Streamlit shows beside
+    it if there is one ("Check" is named "Check Shortcut Ctrl + Enter")."""
+    return re.compile(rf"^{re.escape(text)}(\s+Shortcut\b.*)?$")
 
 
 def url_param(name: str, value: str) -> re.Pattern[str]:

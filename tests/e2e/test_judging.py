@@ -29,7 +29,7 @@ def press(page, form, label: str) -> None:
     """Press the form's button and wait for the mark (a press during a redraw is pressed again)."""
     alert = main(page).get_by_test_id("stAlertContentSuccess").or_(main(page).get_by_test_id("stAlertContentError"))
     for _ in range(3):
-        button = form.get_by_role("button", name=label, exact=True)
+        button = form.get_by_role("button", name=driver.label(label))
         if button.count():
             button.click()
         try:
@@ -75,7 +75,7 @@ def test_both_players_and_a_judgement_call(page, server) -> None:
     expect(main(page).get_by_role("heading", name=both.title.en, level=3)).to_be_visible()  # answered: shown
     driver.docs_screenshot(page, "both-players")
 
-    main(page).get_by_role("button", name="Next card", exact=True).click()
+    main(page).get_by_role("button", name=driver.label("Next card")).click()
     expect(main(page).get_by_role("heading", name="Which line comes nearest?", level=3)).to_be_visible()
     settle(page)
     left = "The document does not decide this case: it is left to the head judge."

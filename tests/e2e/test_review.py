@@ -49,7 +49,7 @@ def test_a_due_card_is_served_answered_and_rescheduled(page, server) -> None:
     choices = form.get_by_role("radiogroup", name="Your answer", exact=True)
     choices.locator("label").filter(has_text=wrong.text.en).click()
     expect(choices.get_by_role("radio", name=wrong.text.en, exact=True)).to_be_checked()
-    form.get_by_role("button", name="Check", exact=True).click()
+    form.get_by_role("button", name=driver.label("Check")).click()
     settle(page)
 
     expect(main(page).get_by_test_id("stAlertContentError")).to_be_visible()
@@ -65,7 +65,7 @@ def test_a_due_card_is_served_answered_and_rescheduled(page, server) -> None:
     assert (row["card_id"], row["mode"], bool(row["correct"])) == (CARD.id, "review", False)
     assert schedule.due - row["answered_at"].to_pydatetime() == timedelta(minutes=10)
 
-    main(page).get_by_role("button", name="Next card", exact=True).click()
+    main(page).get_by_role("button", name=driver.label("Next card")).click()
     expect(main(page).get_by_text("Nothing is due for review right now.", exact=True)).to_be_visible()
     expect(main(page).get_by_text("The next card is due in 10 minutes.", exact=True)).to_be_visible()
     assert_no_exception(page)

@@ -90,8 +90,8 @@ def answer_and_see_feedback(page) -> None:
     expect(feedback.first).to_be_visible()
     settle(page)
     assert_no_exception(page)
-    main(page).get_by_role("button", name="Next card", exact=True).click()
-    expect(main(page).get_by_test_id("stForm").get_by_role("button", name="Check", exact=True)).to_be_visible()
+    main(page).get_by_role("button", name=driver.label("Next card")).click()
+    expect(main(page).get_by_test_id("stForm").get_by_role("button", name=driver.label("Check"))).to_be_visible()
     settle(page)
 
 

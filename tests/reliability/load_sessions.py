@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
-from tests.e2e.driver import CHROMIUM_ARGS, NEAREST_QUESTION, PLAYERS_QUESTION
+from tests.e2e.driver import CHROMIUM_ARGS, NEAREST_QUESTION, PLAYERS_QUESTION, label
 
 MAIN, SIDEBAR = 0, 1  # the first number of a delta path: the page's root containers
 SIGN_IN_FORM = "sign-in"  # the sidebar's sign-in form (quiz.ui.sign_in)
@@ -121,7 +121,7 @@ async def _fill_and_check(page) -> None:
     """Fill the card's form with its first choices and press Check (any answer will do)."""
     main = page.get_by_test_id("stMain")
     form = main.get_by_test_id("stForm")
-    check = form.get_by_role("button", name="Check", exact=True)
+    check = form.get_by_role("button", name=label("Check"))
     penalty = form.get_by_role("radiogroup", name="Penalty", exact=True)
     choices = form.get_by_role("radiogroup", name="Your answer", exact=True)
     nearest = form.get_by_role("combobox", name=NEAREST_QUESTION, exact=True)
@@ -184,7 +184,7 @@ async def _browser_session(browser, base: str, tally: SessionTally, pin: str, lo
     main = page.get_by_test_id("stMain")
     feedback = main.get_by_test_id("stAlertContentSuccess").or_(main.get_by_test_id("stAlertContentError"))
     incomplete = main.get_by_test_id("stAlertContentWarning")
-    check = main.get_by_test_id("stForm").get_by_role("button", name="Check", exact=True)
+    check = main.get_by_test_id("stForm").get_by_role("button", name=label("Check"))
     try:
         async with load_gate:  # a few pages load at a time; the loaded ones answer meanwhile
             await page.goto(f"{base}/?{urlencode({'lang': 'en'})}")
@@ -201,7 +201,7 @@ async def _browser_session(browser, base: str, tally: SessionTally, pin: str, lo
             tally.feedbacks.append(time.monotonic() - started)
             tally.exceptions = max(tally.exceptions, await page.get_by_test_id("stException").count())
             await _settle(page)
-            await main.get_by_role("button", name="Next card").click()
+            await main.get_by_role("button", name=label("Next card")).click()
             await feedback.first.wait_for(state="detached")  # the answered card is gone: the next one is drawing
             await check.wait_for(state="visible")
     except Exception as error:  # noqa: BLE001 - reported by the test, with the session's name

@@ -6,6 +6,10 @@
 - The server's upload limit and error details, read through Streamlit's own config module
   from the project's ``.streamlit/config.toml``; and the upload limit at work: bodies of
   3 and 20 MiB sent straight to an upload URL are refused (413), 1 MiB is taken.
+- A flood of 2,000 rerun requests on one websocket: Streamlit started a script thread for
+  each, and the health endpoint and every other tab waited seconds (minutes for bigger
+  floods); now a session's reruns beyond a person's pace are held and only the latest runs
+  (``quiz.ui.rerun_limit``), and both answer within a bound relative to a plain page run.
 - Bare URLs and e-mail addresses in escaped text, rendered by a real Streamlit in a real
   Chromium: Streamlit's Markdown (remark-gfm) turned them into links; now no ``<a>``
   appears and the text reads the same.
@@ -13,10 +17,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import shutil
 import textwrap
+import threading
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -24,6 +35,7 @@ import pytest
 from quiz.content.loader import SCENARIOS_DIR
 from quiz.content.uploads import MIB, UploadLimits
 from tests.e2e import driver
+from tests.e2e.configured_server import running
 from tests.e2e.server import ROOT, AppServer
 
 pytestmark = pytest.mark.reliability
@@ -232,3 +244,127 @@ def test_urls_and_addresses_in_escaped_text_are_not_links(browser, markdown_serv
         text = LINK_TEXTS[int(index)]
         expected = ("Progress of " + text) if kind == "heading" else text
         assert item["text"].replace(WORD_JOINER, "").strip() == expected, item  # reads the same
+
+
+# --- rerun floods: thousands of rerun requests on one websocket -------------------------------------
+
+FLOOD_MESSAGES = 2_000  # BackMsg.rerun_script of 11 bytes each, sent as fast as the socket takes them
+FLOOD_FLOOR_RUNS = 3  # fresh sessions timed before the flood: the floor is the slowest of them
+FLOOD_BOUND = 20  # how many floors the health endpoint and another tab may take while the flood is handled
+FLOOD_QUERY = "lang=en"
+FLOOD_QUIET = 1.0  # seconds of watching after the flooding session's first finished run after the flood
+
+
+def _stream_url(base: str) -> str:
+    return base.replace("http://", "ws://", 1) + "/_stcore/stream"
+
+
+async def _fresh_session_run(base: str, timeout: float) -> float:
+    """Seconds for a new tab: open the websocket, run the default page to its end."""
+    from websockets.asyncio.client import connect
+    from websockets.typing import Subprotocol
+
+    from quizbench.capacity.protocol import Tab
+
+    started = time.monotonic()
+    async with connect(_stream_url(base), subprotocols=[Subprotocol("streamlit")], max_size=64 * 2**20, open_timeout=timeout,
+                       proxy=None, ping_interval=None) as socket:
+        await Tab(socket, FLOOD_QUERY, timeout).run()
+    return time.monotonic() - started
+
+
+def _poll_health(base: str, timeout: float, latencies: list[float], stop: threading.Event) -> None:
+    """GET /_stcore/health every 50 ms until ``stop``; each answer's seconds (inf: none in ``timeout``)."""
+    while not stop.is_set():
+        started = time.monotonic()
+        try:
+            with urllib.request.urlopen(f"{base}/_stcore/health", timeout=timeout) as response:  # noqa: S310 - local
+                response.read()
+            latencies.append(time.monotonic() - started)
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            latencies.append(float("inf"))
+        stop.wait(0.05)  # the polling period, not a wait for the app
+
+
+@dataclass
+class FloodRun:
+    floor: float  # seconds: the slowest of the fresh sessions' first runs before the flood
+    sent_in: float = 0.0  # seconds to send the flood
+    second_session: float = float("inf")  # seconds for a new tab's first run, started as the flood ends
+    health: list[float] = field(default_factory=list)  # latencies of /_stcore/health from the flood's start
+    runs_started: int = 0  # runs the flooding session was given (new_session messages it got)
+    finished_after_flood: bool = False  # the flooding session got a finished run after its last message
+
+    @property
+    def bound(self) -> float:
+        return FLOOD_BOUND * self.floor
+
+
+async def _rerun_flood(base: str) -> FloodRun:
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from websockets.asyncio.client import connect
+    from websockets.typing import Subprotocol
+
+    await _fresh_session_run(base, 60)  # the first run loads the content (and installs the limit)
+    run = FloodRun(floor=max([await _fresh_session_run(base, 60) for _ in range(FLOOD_FLOOR_RUNS)]))
+    back = BackMsg()
+    back.rerun_script.query_string = FLOOD_QUERY
+    flood_message = back.SerializeToString()
+    flood_sent = asyncio.Event()
+
+    finished = asyncio.Event()
+
+    async def read(socket) -> None:  # the flooder reads everything, so the server never drops it as slow
+        async for frame in socket:
+            message = ForwardMsg()
+            message.ParseFromString(frame)
+            kind = message.WhichOneof("type")
+            run.runs_started += kind == "new_session"
+            if (kind == "script_finished" and message.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY
+                    and flood_sent.is_set()):
+                run.finished_after_flood = True
+                finished.set()
+
+    stop = threading.Event()
+    poller = threading.Thread(target=_poll_health, args=(base, run.bound, run.health, stop), daemon=True)
+    async with connect(_stream_url(base), subprotocols=[Subprotocol("streamlit")], max_size=64 * 2**20, proxy=None,
+                       ping_interval=None) as socket:
+        reader = asyncio.create_task(read(socket))
+        poller.start()
+        started = time.monotonic()
+        try:
+            for _ in range(FLOOD_MESSAGES):
+                await socket.send(flood_message)
+            flood_sent.set()
+            run.sent_in = time.monotonic() - started
+            with contextlib.suppress(TimeoutError):
+                run.second_session = await asyncio.wait_for(_fresh_session_run(base, run.bound), run.bound)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(finished.wait(), run.bound)
+            await asyncio.sleep(FLOOD_QUIET)  # runs still to come are counted, the health endpoint still polled
+        finally:
+            stop.set()
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+            await asyncio.to_thread(poller.join, run.bound + 5)
+    return run
+
+
+def test_a_rerun_flood_on_one_websocket_does_not_hold_the_server(tmp_path: Path) -> None:
+    """2,000 rerun requests sent at once on one websocket (issue 17.3): the health endpoint and
+    a new tab answer within 20 times the time of a plain page run measured just before. Before
+    the limit (quiz.ui.rerun_limit) Streamlit started a script thread per message: the health
+    endpoint and the new tab waited 5.7 s, over 100 such floors."""
+    server = AppServer(tmp_path)
+    with running(server):
+        run = asyncio.run(_rerun_flood(server.url))
+        log = server.log_path.read_text(encoding="utf-8", errors="replace")
+    worst_health = max(run.health, default=float("inf"))
+    print(f"\nrerun flood: floor {run.floor:.3f} s, bound {run.bound:.2f} s; {FLOOD_MESSAGES} messages sent in "
+          f"{run.sent_in:.2f} s; second session's run {run.second_session:.2f} s; health worst {worst_health:.3f} s "
+          f"over {len(run.health)} polls; the flooding session was given {run.runs_started} runs")
+    assert run.second_session <= run.bound, f"another tab took {run.second_session:.2f} s (bound {run.bound:.2f} s)"
+    assert worst_health <= run.bound, f"the health endpoint took {worst_health:.2f} s (bound {run.bound:.2f} s)"
+    assert run.finished_after_flood, "the flooding session's last request never ran"  # held, not dropped
+    assert log.count("asks for reruns faster than") == 1, server.log_tail()  # logged once, for that session

@@ -218,7 +218,7 @@ def test_hostile_card_texts_are_shown_literally_and_inert(page, watch, server) -
             expect(main(page).get_by_text(EXPLANATION, exact=True)).to_be_visible()
             expect(main(page).get_by_text(f"Not quite. The answer is: {CHOICES[1]}", exact=True)).to_be_visible()
         assert_inert(page, watch)
-        main(page).get_by_role("button", name="Next card").click()
+        main(page).get_by_role("button", name=driver.label("Next card")).click()
         settle(page)
     assert seen == {SCENARIO_ID, KNOWLEDGE_ID}
 

@@ -112,7 +112,7 @@ def test_a_restart_mid_session_keeps_the_history_and_the_open_exam(page, server)
     main(page).get_by_role("button", name="Previous").click()
     expect(main(page).get_by_text(f"Question 1 of {QUESTIONS}", exact=True)).to_be_visible()
     expect(main(page).get_by_text(saved_text, exact=True)).to_be_visible()
-    expect(main(page).get_by_test_id("stForm").get_by_role("button", name="Save the change")).to_be_visible()
+    expect(main(page).get_by_test_id("stForm").get_by_role("button", name=driver.label("Save the change"))).to_be_visible()
     driver.assert_no_exception(page)
 
     store = Store(server.database_url)

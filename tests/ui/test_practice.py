@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pandas as pd
+
 from quiz.content.loader import load_content
 from quiz.model.cards import KnowledgeCard, ScenarioCard
 from quiz.rules.engine import judge
 from quiz.rules.variants import DEFAULT_SEED, show_card
 from quiz.training.answering import asks_players
+from quiz.ui.markdown import escape_markdown
 from tests.ui import answering
 
 CONTENT = load_content()
@@ -118,3 +121,41 @@ def test_switching_language_changes_the_texts(open_app):
     at.radio(key="language").set_value("ja").run()
     assert at.title[0].value == "練習"
     assert at.query_params["lang"] == ["ja"] or at.query_params["lang"] == "ja"
+
+
+def test_i_dont_know_counts_wrong_and_shows_the_answer(open_app, store):
+    at = open_app()
+    card = _until_scenario(at)
+    next(b for b in at.button if b.label == "I don't know — show the answer").click().run()
+    assert not at.exception, at.exception
+    assert [e.value for e in at.error] == ["Not answered — the standard answer is below."]
+    assert any("The standard answer" in m.value for m in at.markdown)
+    row = store.attempts().iloc[0]
+    assert (row["card_id"], bool(row["correct"])) == (card.id, False)  # stored, as wrong
+    assert pd.isna(row["chosen_infraction"]) and pd.isna(row["chosen_penalty"])  # nothing chosen
+
+
+def test_next_card_comes_before_the_explanation(open_app, store):
+    """Reached without scrolling past the feedback: the button is drawn right after the card."""
+    at = open_app()
+    card = _until_scenario(at)
+    _answer_the_standard(at, card)
+    main = list(at.main)
+    order = [type(e).__name__ + ":" + str(getattr(e, "label", getattr(e, "value", ""))) for e in main]
+    nxt = next(i for i, item in enumerate(order) if item == "Button:Next card")
+    verdict = next(i for i, item in enumerate(order) if item.startswith("Success:"))
+    assert nxt < verdict
+
+
+def test_a_knowledge_answer_shows_the_choice_made(open_app, store):
+    at = open_app()
+    for _ in range(80):
+        if isinstance(_current(at), KnowledgeCard):
+            break
+        at.session_state["practice"]["card"] = None
+        at.run()
+    card = _current(at)
+    assert isinstance(card, KnowledgeCard)
+    wrong = next(c for c in card.choices if c.id != card.answer)
+    answering.fill(at, card, wrong.id)
+    assert any(c.value == f"Your answer: {escape_markdown(wrong.text.en)}" for c in at.caption)

@@ -48,6 +48,15 @@ if state["card"] not in pool and state["outcome"] is None:
 card = shell.content.cards[state["card"]]
 # a variant card draws its values from the seed kept with it: the same showing on every rerun
 showing = show_card(card, state.get("seed", DEFAULT_SEED)) if isinstance(card, ScenarioCard) else None
+def go_on() -> None:
+    if round_ids and not state["queue"]:  # the round is over: back to the chosen pool
+        st.session_state.pop(ROUND_KEY, None)
+        state.update(card=None, outcome=None, queue=[])
+    else:
+        deal_next()
+    st.rerun()
+
+
 widgets.card_header(shell, card, answered=state["outcome"] is not None, showing=showing)
 widgets.card_body(shell, card, showing)
 form_key = f"answer-{state['n']}"
@@ -59,11 +68,6 @@ if state["outcome"] is None:
         st.rerun()
 
 if state["outcome"] is not None:
+    if answering.next_card_button(shell, f"next-{state['n']}"):  # above the feedback: no scrolling past it
+        go_on()
     answering.feedback(shell, card, state["outcome"])
-    if st.button(shell.t("practice.next"), type="primary", key=f"next-{state['n']}"):
-        if round_ids and not state["queue"]:  # the round is over: back to the chosen pool
-            st.session_state.pop(ROUND_KEY, None)
-            state.update(card=None, outcome=None, queue=[])
-        else:
-            deal_next()
-        st.rerun()

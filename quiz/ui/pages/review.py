@@ -79,9 +79,9 @@ if state["outcome"] is None:
         state["outcome"] = outcome
         st.rerun()
 else:
-    answering.feedback(shell, card, state["outcome"])
-    if card.id in schedules:
-        st.info(shell.t("review.comes_back", when=when(schedules[card.id].due)), icon=":material/event_repeat:")
-    if st.button(shell.t("practice.next"), type="primary", key=f"review-next-{state['n']}"):
+    if answering.next_card_button(shell, f"review-next-{state['n']}"):  # above the feedback: no scrolling past it
         state.update(card=None, outcome=None)
         st.rerun()
+    if card.id in schedules:
+        st.info(shell.t("review.comes_back", when=when(schedules[card.id].due)), icon=":material/event_repeat:")
+    answering.feedback(shell, card, state["outcome"])
