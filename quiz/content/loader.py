@@ -268,6 +268,10 @@ def _load_card_file(path: Path, base: Path, content: Content) -> None:
             card = CARD_ADAPTER.validate_python(raw)
         except ValidationError as error:
             content.problems += located_problems(shown, text, prefix, pydantic_findings(error))
+            # an unknown field changes no meaning: check the rest of the card too, so that an
+            # author sees every problem at once
+            content.problems += located_problems(shown, text, prefix, _checks_without_unknown_fields(
+                raw, error, content.rulesets, folder))
             continue
         if card.id in content.cards:
             where = content.card_files[card.id]
@@ -281,6 +285,33 @@ def _load_card_file(path: Path, base: Path, content: Content) -> None:
             continue
         content.cards[card.id] = card
         content.card_files[card.id] = shown
+
+
+def _checks_without_unknown_fields(
+    raw: Any, error: ValidationError, rulesets: dict[str, Ruleset], folder: str | None
+) -> list[tuple[tuple, str]]:
+    """The cross-reference checks of a card whose only schema problems are unknown fields, run
+    on the card without them; nothing when any other schema problem remains."""
+    unknown = [tuple(item["loc"]) for item in error.errors(include_url=False) if item["type"] == "extra_forbidden"]
+    if not unknown or len(unknown) != error.error_count():
+        return []
+    stripped = _without(raw, [loc[1:] if loc and loc[0] in CARD_KINDS else loc for loc in unknown])
+    try:
+        card = CARD_ADAPTER.validate_python(stripped)
+    except ValidationError:
+        return []
+    return check_card(card, rulesets, folder)
+
+
+def _without(data: Any, paths: Iterable[tuple]) -> Any:
+    """A copy of nested mappings and lists ``data`` without the keys at ``paths``."""
+    if isinstance(data, dict):
+        here = {path[0] for path in paths if len(path) == 1}
+        return {key: _without(value, [p[1:] for p in paths if len(p) > 1 and p[0] == key])
+                for key, value in data.items() if key not in here}
+    if isinstance(data, list):
+        return [_without(value, [p[1:] for p in paths if len(p) > 1 and p[0] == n]) for n, value in enumerate(data)]
+    return data
 
 
 def _load_themes(path: Path, base: Path, content: Content, report_unknown_rulesets: bool) -> None:

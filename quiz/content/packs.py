@@ -45,6 +45,7 @@ from quiz.rules.variants import seed_facts
 if TYPE_CHECKING:  # imported by the tables below only: every page reads content_dir
     import pandas as pd
 
+AUTHORING_GUIDE = PROJECT_ROOT / "docs" / "AUTHORING.md"
 CONTENT_DIR_ENV = "QUIZ_CONTENT_DIR"
 DEFAULT_CONTENT_DIR = PROJECT_ROOT / "content"
 STAGING_PREFIX = ".staging-"
@@ -55,6 +56,14 @@ _UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
 _IMPORT_LOCK = threading.Lock()  # one pack at a time: two packs must not claim the same ids
 STAGING_GRACE_S = 60.0  # a staging folder this young may be an import that has not locked it yet
 STAGING_STALE_S = 3600.0  # where folders cannot be locked: older than this, no import is using it
+
+
+def authoring_guide(path: Path = AUTHORING_GUIDE) -> str | None:
+    """The authoring guide (Markdown, written by the project), or None when it is not installed."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def content_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -179,6 +188,35 @@ def _holding(staging: Path) -> Iterator[None]:
             os.close(fd)
 
 
+class PackRemovalError(ValueError):
+    """A pack that cannot be removed: no such pack in the content folder, or a name that is none."""
+
+
+def remove_pack(folder: Path, pack: str) -> Path:
+    """Remove the imported pack named ``pack`` (a folder directly in ``folder``) and return its path.
+
+    The name must be one ``imported_packs`` lists: a plain folder name (no path, not hidden,
+    not a link) of a folder that is there. Under the content folder's lock (an import cannot
+    be committing meanwhile), the pack is first renamed to a hidden staging name, so that the
+    loader stops seeing all of its cards in one step, then deleted; whatever a failed delete
+    leaves behind is deleted by ``clean_staging`` later.
+    """
+    if not pack or pack.startswith(".") or PurePosixPath(pack).name != pack or "\\" in pack or "\x00" in pack:
+        raise PackRemovalError(f"not a pack name: {pack!r}")
+    with _IMPORT_LOCK:
+        clean_staging(folder)
+        if not folder.is_dir():
+            raise PackRemovalError(f"no pack {pack!r}: there is no content folder")
+        with _folder_locked(folder):
+            target = folder / pack
+            if target.is_symlink() or not target.is_dir() or target.resolve().parent != folder.resolve():
+                raise PackRemovalError(f"no pack {pack!r} in {shown_folder(folder)}")
+            doomed = folder / f"{STAGING_PREFIX}removed-{secrets.token_hex(6)}"
+            os.rename(target, doomed)  # atomic: every card of the pack goes at once
+        shutil.rmtree(doomed, ignore_errors=True)
+    return target
+
+
 def shown_folder(folder: Path) -> str:
     """The folder relative to the project when it is inside it (``content``), else as given."""
     try:
@@ -279,6 +317,7 @@ def _process(
                     for card in loaded.cards.values()
                 ]
                 report.cards = sorted(previews, key=lambda p: report.files.index(p.file))  # upload order
+                report.problems.sort(key=lambda p: (_file_order(report, p.path), p.line))  # one list, file by file
                 if not report.cards and not report.problems:
                     report.problems.append(Problem(upload, 1, "cards", "the pack holds no card"))
                 if commit and report.ok:
@@ -293,6 +332,11 @@ def _process(
                 if report.imported_to is None:
                     shutil.rmtree(staging, ignore_errors=True)
         return report
+
+
+def _file_order(report: PackReport, path: str) -> int:
+    """Where a problem's file is in the upload (problems with the upload itself come first)."""
+    return report.files.index(path) if path in report.files else -1
 
 
 def _parsed(text: str) -> Any:

@@ -12,19 +12,55 @@ from quiz.model.text import StrictModel, Text
 FactValue = bool | int
 
 
+AMOUNT = "{amount}"  # where a whole-number fact's phrase puts the amount, e.g. "5 or more minutes"
+
+
 class FactSpec(StrictModel):
-    """A fact a scenario may state: its type, default and meaning."""
+    """A fact a scenario may state: its type, default and meaning, and how to say it.
+
+    The wording fields let explanations read as sentences instead of formulas (each is
+    optional; without them a fact is shown as ``name: value``):
+
+    - ``phrase``: the fact holding, as a clause (``done on purpose``); for a whole-number
+      fact it holds ``{amount}`` (``the player was {amount} late after the call``).
+    - ``negation``: a true/false fact not holding (``not done on purpose``).
+    - ``unit``: a whole-number fact's unit (``{ja: 分, en: minutes}``), with ``unit_one``
+      the English singular (``minute``).
+    - ``phrase_none``: a whole-number fact at zero (``the player was not late``).
+    """
 
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     type: Literal["bool", "int"]
     default: FactValue | None = None
     min: int | None = None
     name: Text
+    phrase: Text | None = None
+    negation: Text | None = None
+    unit: Text | None = None
+    unit_one: str | None = Field(default=None, min_length=1)
+    phrase_none: Text | None = None
 
     @model_validator(mode="after")
     def _default_matches_type(self) -> FactSpec:
         if self.default is not None and coerce_value(self, self.default) != self.default:
             raise ValueError(f"default {self.default!r} is not a {self.type}")
+        return self
+
+    @model_validator(mode="after")
+    def _wording_matches_type(self) -> FactSpec:
+        problems = []
+        if self.type == "bool":
+            problems += [f"{name} is only for a whole-number fact" for name in ("unit", "unit_one", "phrase_none")
+                         if getattr(self, name) is not None]
+            if self.phrase is not None and AMOUNT in self.phrase.ja + self.phrase.en:
+                problems.append(f"a true/false fact's phrase has no {AMOUNT}")
+        else:
+            if self.negation is not None:
+                problems.append("negation is only for a true/false fact")
+            if self.phrase is not None and not (AMOUNT in self.phrase.ja and AMOUNT in self.phrase.en):
+                problems.append(f"a whole-number fact's phrase must hold {AMOUNT} in both languages")
+        if problems:
+            raise ValueError("; ".join(problems))
         return self
 
 

@@ -4,7 +4,8 @@ A condition is a mapping. Each key is a fact name, tested against a literal valu
 (equality) or a comparison mapping (``{gte: 5, lt: 10}``); all keys must hold. The keys
 ``all`` and ``any`` take lists of conditions, ``not`` takes one condition.
 
-The tree both evaluates (``holds``) and describes itself (``describe``), and says which
+The tree both evaluates (``holds``) and describes itself as a sentence in either language
+(``describe``, from the wording each fact declares, never a formula), and says which
 facts it reads and at which values its answer can change (``cut_points``), which is what
 lets the engine answer "under which facts" questions exactly.
 """
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from quiz.model.errors import ConditionError
-from quiz.model.facts import FactSpec
+from quiz.model.facts import FactSpec, FactValue
 from quiz.model.text import Text
 
 Facts = Mapping[str, Any]
@@ -29,14 +30,30 @@ COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
     "lt": operator.lt,
     "lte": operator.le,
 }
-SYMBOLS = {"eq": "=", "ne": "≠", "gt": ">", "gte": "≥", "lt": "<", "lte": "≤"}
+COMPLEMENTS = {"eq": "ne", "ne": "eq", "gt": "lte", "lte": "gt", "gte": "lt", "lt": "gte"}
+# How a whole-number fact's amount is said; ``{unit}`` is the fact's unit (or nothing).
+AMOUNTS = {
+    "exactly": Text(ja="{n}{unit}", en="{n} {unit}"),
+    "or_more": Text(ja="{n}{unit}以上", en="{n} or more {unit}"),
+    "fewer_than": Text(ja="{n}{unit}未満", en="fewer than {n} {unit}"),
+    "range": Text(ja="{low}〜{high}{unit}", en="{low} to {high} {unit}"),
+    "other_than": Text(ja="{n}{unit}以外", en="other than {n} {unit}"),
+}
 WORDS = {
     "yes": Text(ja="はい", en="yes"),
     "no": Text(ja="いいえ", en="no"),
-    "and": Text(ja="かつ", en="and"),
-    "or": Text(ja="または", en="or"),
-    "not": Text(ja="次ではない", en="not"),
+    "named": Text(ja="{name}：{value}", en="{name}: {value}"),  # a fact declared without a phrase
+    "and_last": Text(ja="、かつ", en=" and "),
+    "and_list": Text(ja="、", en=", "),
+    "or_list": Text(ja="、または", en=", "),
+    "or_last": Text(ja="、または", en=" or "),
+    "all_of": Text(ja="次のすべて（{items}）", en="all of ({items})"),
+    "any_of": Text(ja="次のいずれか（{items}）", en="any of ({items})"),
+    "both": Text(ja="次のすべて（{items}）", en="both {first} and {second}"),
+    "either": Text(ja="次のいずれか（{items}）", en="either {first} or {second}"),
+    "item_separator": Text(ja="／", en="; "),
 }
+Specs = Mapping[str, FactSpec]
 
 
 class Condition:
@@ -45,8 +62,13 @@ class Condition:
     def holds(self, facts: Facts) -> bool:
         raise NotImplementedError
 
-    def describe(self, names: Mapping[str, str], language: str) -> str:
-        """The condition in words, e.g. ``Minutes late after the call ≥ 5``."""
+    def describe(self, specs: Specs, language: str) -> str:
+        """The condition as a sentence, from the facts' declared wording, e.g. ``The player was
+        5 or more minutes late after the call`` / ``集合時間から5分以上遅れていた``."""
+        return sentence(self.words(specs, language), language)
+
+    def words(self, specs: Specs, language: str, nested: bool = False) -> str:
+        """The condition as a clause (``nested``: inside another ``all``/``any``, so grouped)."""
         raise NotImplementedError
 
     def facts(self) -> frozenset[str]:
@@ -60,7 +82,7 @@ class Condition:
 
 @dataclass(frozen=True, slots=True)
 class Test(Condition):
-    """One fact against one comparison: ``minutes_late ≥ 5``, ``intentional = true``."""
+    """One fact against one comparison: ``minutes_late >= 5``, ``intentional == true``."""
 
     fact: str
     op: str
@@ -70,12 +92,19 @@ class Test(Condition):
         actual = facts.get(self.fact)
         return actual is not None and COMPARISONS[self.op](actual, self.operand)
 
-    def describe(self, names: Mapping[str, str], language: str) -> str:
-        name = names.get(self.fact, self.fact)
+    def words(self, specs: Specs, language: str, nested: bool = False) -> str:
+        spec = specs.get(self.fact)
         if isinstance(self.operand, bool):
-            value = self.operand if self.op == "eq" else not self.operand
-            return f"{name}: {WORDS['yes' if value else 'no'].get(language)}"
-        return f"{name} {SYMBOLS[self.op]} {self.operand}"
+            return fact_clause(spec, self.fact, self.operand if self.op == "eq" else not self.operand, language)
+        if self.op == "ne":
+            return _amount_clause(spec, self.fact, _amount("other_than", self.operand, spec, language), language)
+        low, high = self.span()
+        return span_clause(spec, self.fact, low, high, language)
+
+    def span(self) -> tuple[int | None, int | None]:
+        """The whole numbers the test holds for, (low, high), either end None for open."""
+        n = int(self.operand)
+        return {"eq": (n, n), "gte": (n, None), "gt": (n + 1, None), "lte": (None, n), "lt": (None, n - 1)}[self.op]
 
     def facts(self) -> frozenset[str]:
         return frozenset((self.fact,))
@@ -95,8 +124,9 @@ class All(Condition):
     def holds(self, facts: Facts) -> bool:
         return all(part.holds(facts) for part in self.parts)
 
-    def describe(self, names: Mapping[str, str], language: str) -> str:
-        return _join(self.parts, "and", names, language)
+    def words(self, specs: Specs, language: str, nested: bool = False) -> str:
+        clauses = _clauses(_flat(self.parts, All), specs, language)
+        return _joined(clauses, "and", language, nested)
 
     def facts(self) -> frozenset[str]:
         return frozenset().union(*(part.facts() for part in self.parts))
@@ -112,9 +142,9 @@ class Any_(Condition):
     def holds(self, facts: Facts) -> bool:
         return any(part.holds(facts) for part in self.parts)
 
-    def describe(self, names: Mapping[str, str], language: str) -> str:
-        text = _join(self.parts, "or", names, language)
-        return f"({text})" if len(self.parts) > 1 else text
+    def words(self, specs: Specs, language: str, nested: bool = False) -> str:
+        clauses = list(dict.fromkeys(p.words(specs, language, nested=True) for p in _flat(self.parts, Any_)))
+        return _joined(clauses, "or", language, nested)
 
     def facts(self) -> frozenset[str]:
         return frozenset().union(*(part.facts() for part in self.parts))
@@ -130,8 +160,8 @@ class Not(Condition):
     def holds(self, facts: Facts) -> bool:
         return not self.part.holds(facts)
 
-    def describe(self, names: Mapping[str, str], language: str) -> str:
-        return f"{WORDS['not'].get(language)}: ({self.part.describe(names, language)})"
+    def words(self, specs: Specs, language: str, nested: bool = False) -> str:
+        return negate(self.part).words(specs, language, nested)
 
     def facts(self) -> frozenset[str]:
         return self.part.facts()
@@ -140,8 +170,123 @@ class Not(Condition):
         return self.part.cut_points()
 
 
-def _join(parts: tuple[Condition, ...], word: str, names: Mapping[str, str], language: str) -> str:
-    return f" {WORDS[word].get(language)} ".join(part.describe(names, language) for part in parts)
+def negate(condition: Condition) -> Condition:
+    """The condition that holds exactly when ``condition`` does not, without a ``Not`` at the
+    top (De Morgan's laws; a test takes its complementary comparison)."""
+    if isinstance(condition, Test):
+        return Test(condition.fact, COMPLEMENTS[condition.op], condition.operand)
+    if isinstance(condition, All):
+        return Any_(tuple(negate(part) for part in condition.parts))
+    if isinstance(condition, Any_):
+        return All(tuple(negate(part) for part in condition.parts))
+    if isinstance(condition, Not):
+        return condition.part
+    raise TypeError(f"not a condition: {condition!r}")
+
+
+def sentence(clause: str, language: str) -> str:
+    """A clause as a sentence: in English, its first letter a capital."""
+    return clause[:1].upper() + clause[1:] if language == "en" else clause
+
+
+def fact_clause(spec: FactSpec | None, fact: str, value: FactValue, language: str) -> str:
+    """A fact with a value in words: a true/false fact by its phrase or negation, a number as
+    exactly that many."""
+    if isinstance(value, bool):
+        wording = (spec.phrase if value else spec.negation) if spec is not None else None
+        if wording is not None:
+            return wording.get(language)
+        answer = WORDS["yes" if value else "no"].get(language)
+        return _named(spec, fact, answer, language)
+    return span_clause(spec, fact, value, value, language)
+
+
+def span_clause(spec: FactSpec | None, fact: str, low: int | None, high: int | None, language: str) -> str:
+    """A whole-number fact between ``low`` and ``high`` (inclusive; None for no end) in words."""
+    floor = spec.min if spec is not None else None
+    open_below = low is None or (floor is not None and low <= floor)
+    if high is not None and (low == high or (open_below and floor is not None and high <= floor)):
+        if high == 0 and spec is not None and spec.phrase_none is not None:
+            return spec.phrase_none.get(language)
+        amount = _amount("exactly", high, spec, language)
+    elif high is None:
+        amount = _amount("or_more", low if low is not None else (floor or 0), spec, language)
+    elif open_below or low is None:
+        amount = _amount("fewer_than", high + 1, spec, language)
+    else:
+        amount = _amount("range", (low, high), spec, language)
+    return _amount_clause(spec, fact, amount, language)
+
+
+def _amount(kind: str, n: int | tuple[int, int], spec: FactSpec | None, language: str) -> str:
+    one = n == 1 and kind == "exactly"
+    unit = ""
+    if spec is not None and spec.unit is not None:
+        unit = spec.unit_one if one and language == "en" and spec.unit_one else spec.unit.get(language)
+    template = AMOUNTS[kind].get(language)
+    if isinstance(n, tuple):
+        text = template.replace("{low}", str(n[0])).replace("{high}", str(n[1]))
+    else:
+        text = template.replace("{n}", str(n))
+    return text.replace("{unit}", unit).strip()
+
+
+def _amount_clause(spec: FactSpec | None, fact: str, amount: str, language: str) -> str:
+    if spec is not None and spec.phrase is not None:
+        return spec.phrase.get(language).replace("{amount}", amount)
+    return _named(spec, fact, amount, language)
+
+
+def _named(spec: FactSpec | None, fact: str, value: str, language: str) -> str:
+    name = spec.name.get(language) if spec is not None else fact
+    return WORDS["named"].get(language).replace("{name}", name).replace("{value}", value)
+
+
+def _flat(parts: tuple[Condition, ...], kind: type) -> list[Condition]:
+    """``parts`` with the parts of nested nodes of the same ``kind`` lifted up."""
+    found: list[Condition] = []
+    for part in parts:
+        found += _flat(part.parts, kind) if isinstance(part, kind) else [part]  # type: ignore[attr-defined]
+    return found
+
+
+def _clauses(parts: list[Condition], specs: Specs, language: str) -> list[str]:
+    """The clauses of conjoined ``parts``: the tests of one whole-number fact said once, as the
+    numbers all of them allow (``5 to 9 minutes``), each clause once."""
+    spans: dict[str, tuple[int | None, int | None]] = {}
+    for part in parts:
+        if isinstance(part, Test) and not isinstance(part.operand, bool) and part.op != "ne":
+            low, high = spans.get(part.fact, (None, None))
+            new_low, new_high = part.span()
+            spans[part.fact] = (
+                new_low if low is None else (low if new_low is None else max(low, new_low)),
+                new_high if high is None else (high if new_high is None else min(high, new_high)),
+            )
+    clauses: list[str] = []
+    said: set[str] = set()
+    for part in parts:
+        if isinstance(part, Test) and part.fact in spans:
+            if part.fact in said:
+                continue
+            said.add(part.fact)
+            low, high = spans[part.fact]
+            clauses.append(span_clause(specs.get(part.fact), part.fact, low, high, language))
+        else:
+            clauses.append(part.words(specs, language, nested=True))
+    return list(dict.fromkeys(clauses))
+
+
+def _joined(clauses: list[str], word: str, language: str, nested: bool) -> str:
+    if len(clauses) == 1:
+        return clauses[0]
+    if nested:
+        if len(clauses) == 2 and language == "en":
+            pair = WORDS["both" if word == "and" else "either"].get(language)
+            return pair.replace("{first}", clauses[0]).replace("{second}", clauses[1])
+        items = WORDS["item_separator"].get(language).join(clauses)
+        return WORDS["all_of" if word == "and" else "any_of"].get(language).replace("{items}", items)
+    head = WORDS[f"{word}_list"].get(language).join(clauses[:-1])
+    return head + WORDS[f"{word}_last"].get(language) + clauses[-1]
 
 
 def _merge_cuts(parts: tuple[Condition, ...]) -> dict[str, set[int]]:

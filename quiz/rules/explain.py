@@ -10,14 +10,12 @@ from typing import Any, Mapping
 from quiz.model.rulesets import Infraction, Ruleset
 from quiz.model.text import Text
 from quiz.model.verdict import Verdict
+from quiz.rules.conditions import All, Condition, fact_clause, negate, sentence
 from quiz.rules.engine import compile_ruleset
 from quiz.rules.outcomes import describe_changes, infractions_with_penalty, route_to_penalty
 
 WORDS = {
-    "yes": Text(ja="はい", en="yes"),
-    "no": Text(ja="いいえ", en="no"),
-    "otherwise": Text(ja="上記のいずれにも当たらない場合", en="otherwise (none of the cases above)"),
-    "always": Text(ja="常に（この違反のすべての場合）", en="always (every case of this infraction)"),
+    "always": Text(ja="常に（この違反のすべての場合）", en="Always (every case of this infraction)"),
 }
 
 
@@ -26,11 +24,28 @@ def fact_names(ruleset: Ruleset, language: str) -> dict[str, str]:
 
 
 def describe_rule(ruleset: Ruleset, infraction: Infraction, index: int, language: str) -> str:
-    """The condition of the ``index``-th rule in words; a first rule without one applies always."""
-    compiled = compile_ruleset(ruleset).infractions[infraction.id][1][index]
-    if compiled.when is None:
-        return WORDS["always" if index == 0 else "otherwise"].get(language)
-    return compiled.when.describe(fact_names(ruleset, language), language)
+    """When the ``index``-th rule applies, as a sentence; a first rule without a condition applies always.
+
+    Rules are tried in order, so a rule applies only when none before it does: what the earlier
+    rules rule out is said too (``5 to 9 minutes late`` after a rule for 10 or more, ``fewer
+    than 5 minutes late`` for the last rule, which has no condition of its own).
+    """
+    clause = rule_clause(ruleset, infraction, index, language)
+    return WORDS["always"].get(language) if clause is None else sentence(clause, language)
+
+
+def rule_clause(ruleset: Ruleset, infraction: Infraction, index: int, language: str) -> str | None:
+    """``describe_rule`` as a clause to go inside a sentence (``the player was 5 to 9 minutes
+    late after the call``); None when the rule applies in every case."""
+    book = compile_ruleset(ruleset)
+    rules = book.infractions[infraction.id][1]
+    parts: list[Condition] = [negate(earlier.when) for earlier in rules[:index] if earlier.when is not None]
+    when = rules[index].when
+    if when is not None:
+        parts.append(when)
+    if not parts:
+        return None
+    return (parts[0] if len(parts) == 1 else All(tuple(parts))).words(book.facts, language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +95,6 @@ def explain_penalty(
 
 
 def describe_facts(ruleset: Ruleset, facts: Mapping[str, Any], language: str) -> list[str]:
-    """Facts in words, one per line, e.g. ``Minutes late after the call: 7``."""
-    names = fact_names(ruleset, language)
-    return [
-        f"{names.get(key, key)}: {WORDS['yes' if value else 'no'].get(language) if isinstance(value, bool) else value}"
-        for key, value in facts.items()
-    ]
+    """Facts as sentences, one per line, e.g. ``The player was 7 minutes late after the call``."""
+    specs = {f.id: f for f in ruleset.facts}
+    return [sentence(fact_clause(specs.get(key), key, value, language), language) for key, value in facts.items()]

@@ -18,16 +18,11 @@ from typing import Any, Mapping
 from quiz.model.errors import UndecidedCaseError
 from quiz.model.facts import FactValue, resolve_facts
 from quiz.model.rulesets import Ruleset
-from quiz.model.text import Text
 from quiz.model.verdict import Verdict
-from quiz.rules.conditions import Condition
+from quiz.rules.conditions import Condition, fact_clause, sentence, span_clause
 from quiz.rules.engine import CompiledRuleset, compile_ruleset, judge
 
 Outcome = Verdict | UndecidedCaseError
-INTERVAL_WORDS = {
-    "or_more": Text(ja="{value}以上", en="{value} or more"),
-    "range": Text(ja="{low}〜{high}", en="{low} to {high}"),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,22 +173,17 @@ def interval(ruleset: Ruleset, infraction: str, name: str, value: int) -> tuple[
 
 
 def describe_changes(ruleset: Ruleset, infraction: str, changes: Mapping[str, FactValue], language: str) -> list[str]:
-    """The facts of a route in words, a whole-number fact as the interval it stands for."""
-    names = {f.id: f.name.get(language) for f in ruleset.facts}
-    yes, no = Text(ja="はい", en="yes").get(language), Text(ja="いいえ", en="no").get(language)
+    """The facts of a route as sentences, a whole-number fact as the interval it stands for
+    (``The player was 5 to 9 minutes late after the call``)."""
+    specs = {f.id: f for f in ruleset.facts}
     lines = []
     for name, value in changes.items():
         if isinstance(value, bool):
-            lines.append(f"{names[name]}: {yes if value else no}")
-            continue
-        low, high = interval(ruleset, infraction, name, value)
-        if high is None:
-            text = INTERVAL_WORDS["or_more"].get(language).format(value=low)
-        elif high == low:
-            text = str(low)
+            clause = fact_clause(specs.get(name), name, value, language)
         else:
-            text = INTERVAL_WORDS["range"].get(language).format(low=low, high=high)
-        lines.append(f"{names[name]}: {text}")
+            low, high = interval(ruleset, infraction, name, value)
+            clause = span_clause(specs.get(name), name, low, high, language)
+        lines.append(sentence(clause, language))
     return lines
 
 

@@ -219,7 +219,8 @@ def _broken_ruleset(tree: Path, name: str, old: str, new: str, count: int = 1):
 
 def test_a_declared_fact_that_nothing_reads(tree):
     """Every declared fact must be read: a card must not state a fact that changes nothing."""
-    anchor = "  - {id: both_players, type: bool, default: false, name: {ja: 両プレイヤーが関与した, en: Both players took part}}\n"
+    anchor = ("  - {id: both_players, type: bool, default: false, name: {ja: 両プレイヤーが関与した, en: Both players took part},\n"
+              "     phrase: {ja: 両プレイヤーが関与した, en: both players took part}, negation: {ja: 一方のプレイヤーだけが関与した, en: only one player took part}}\n")
     unread = "  - {id: prior_same_infraction, type: int, default: 0, min: 0, name: {ja: 同じ違反, en: Same infraction}}\n"
     problems, lines = _broken_ruleset(tree, "pokemon-card-ja", anchor, anchor + unread)
     assert len(problems) == 1
@@ -281,3 +282,47 @@ def test_an_infraction_whose_every_rule_is_undecided(tree):
     new = "      - id: standard\n        undecided: true\n        citation: {ja: \"（ⅰ）失格\\n・トラッシュ"
     problems, _ = _broken_ruleset(tree, "pokemon-card-ja", old, new)
     assert any("every rule is undecided" in p.message for p in problems)
+
+
+def test_an_unknown_field_does_not_hide_the_cards_other_problems(tree):
+    """Every problem at once: the schema problem and the engine's disagreement with ``expect``."""
+    text = (
+        "cards:\n"
+        "  - id: ygo-late-colour\n"
+        "    kind: scenario\n"
+        "    ruleset: yugioh-ocg\n"
+        "    title: {ja: 遅れ, en: Late}\n"
+        "    situation: {ja: 7分遅れた。, en: Seven minutes late.}\n"
+        "    infraction: tardiness\n"
+        "    facts: {minutes_late: 7}\n"
+        "    expect: {penalty: warning, fixes: [], colour: red}\n"
+        "    colour: blue\n"
+        "    difficulty: 1\n"
+        "    source: {ja: \"- 指定の集合時間後５分経過しても、自分の席についていなかった。\", en: x}\n"
+    )
+    content = _load(tree, "late.yaml", text)
+    problems = sorted((p.line, p.field, p.message) for p in content.problems if p.path.endswith("late.yaml"))
+    assert [(line, field) for line, field, _ in problems] == [
+        (9, "cards[0].expect.colour"), (9, "cards[0].expect.penalty"), (10, "cards[0].colour")]
+    assert "engine gives duel_loss" in problems[1][2]
+    assert "ygo-late-colour" not in content.cards
+
+
+def test_a_wrong_value_still_stops_the_cards_checks(tree):
+    """Only unknown fields are set aside: a wrong value could make every other finding misleading."""
+    text = (
+        "cards:\n"
+        "  - id: ygo-late-bad\n"
+        "    kind: scenario\n"
+        "    ruleset: yugioh-ocg\n"
+        "    title: {ja: 遅れ, en: Late}\n"
+        "    situation: {ja: 7分遅れた。, en: Seven minutes late.}\n"
+        "    infraction: tardiness\n"
+        "    facts: {minutes_late: 7}\n"
+        "    expect: {penalty: warning, fixes: []}\n"
+        "    difficulty: many\n"
+        "    source: {ja: \"- 指定の集合時間後５分経過しても、自分の席についていなかった。\", en: x}\n"
+    )
+    content = _load(tree, "late.yaml", text)
+    fields = [p.field for p in content.problems if p.path.endswith("late.yaml")]
+    assert fields == ["cards[0].difficulty"]

@@ -223,15 +223,17 @@ def test_outcomes(lt):
     assert possible_penalties(lt, "table_talk") == {"strike", "round_loss"}
     assert possible_penalties(lt, "peeking") == {"reminder", "strike"}
     assert can_name_both_players(lt, "agreed_result") and not can_name_both_players(lt, "cheating")
-    assert describe_changes(lt, "misplaced_tiles", {"tiles_misplaced": 3}, "en") == ["Tiles misplaced: 3 or more"]
-    assert describe_changes(lt, "misplaced_tiles", {"tiles_misplaced": 0}, "ja") == ["置き間違えた牌の枚数: 0〜2"]
-    assert describe_rule(lt, lt.infraction("misplaced_tiles"), 1, "en") == "Tiles misplaced ≥ 3"
-    assert describe_rule(lt, lt.infraction("agreed_result"), 0, "ja") == "両プレイヤーが取り決めた: はい"
+    # the wording is the ruleset's own (its facts' phrase, negation and unit): no code for a new game
+    assert describe_changes(lt, "misplaced_tiles", {"tiles_misplaced": 3}, "en") == ["3 or more tiles were misplaced"]
+    assert describe_changes(lt, "misplaced_tiles", {"tiles_misplaced": 0}, "ja") == ["置き間違えた牌が3枚未満だった"]
+    assert describe_rule(lt, lt.infraction("misplaced_tiles"), 1, "en") == "Not done deliberately and 3 or more tiles were misplaced"
+    # a fact declared without wording is named with its value
+    assert describe_rule(lt, lt.infraction("agreed_result"), 0, "ja") == "両プレイヤーが取り決めた：はい"
 
 
 def test_explanations(lt):
     ejection = explain_penalty(lt, "misplaced_tiles", "ejection", {"tiles_misplaced": 1}, "en")
-    assert ejection.changes == ["Done deliberately: yes"] and ejection.judged_as == "cheating" and ejection.standard
+    assert ejection.changes == ["Done deliberately"] and ejection.judged_as == "cheating" and ejection.standard
     accepted = explain_penalty(lt, "table_talk", "round_loss", {}, "en")
     assert accepted.changes == ["Swayed the outcome: yes"] and not accepted.standard
     never = explain_penalty(lt, "misplaced_tiles", "round_loss", {"tiles_misplaced": 1}, "en")

@@ -1,4 +1,5 @@
-"""Importing a card pack in a real browser: a refused zip writes nothing, a valid one is playable."""
+"""Card packs in a real browser: anyone checks one; a refused zip writes nothing; a supervisor
+imports a valid one, playable at once, and removes it again."""
 
 from __future__ import annotations
 
@@ -27,11 +28,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServe
 
 
 def log_in(page) -> None:
-    """Importing is for supervisors: give the password first."""
+    """Importing and removing are for supervisors: give the password first."""
     main(page).get_by_label("Supervisor password").fill(SUPERVISOR_PASSWORD)
     main(page).get_by_role("button", name="Unlock", exact=True).click()
     settle(page)
-    expect(main(page).get_by_test_id("stFileUploader")).to_be_visible()
+    expect(main(page).get_by_label("Supervisor password")).to_have_count(0)
 
 
 def upload(page, name: str, data: bytes) -> None:
@@ -42,8 +43,6 @@ def upload(page, name: str, data: bytes) -> None:
 
 def test_a_zip_slip_pack_is_refused_and_writes_nothing(page, server) -> None:
     open_page(page, server.url, "content", title="Content", lang="en")
-    expect(main(page).get_by_test_id("stFileUploader")).to_have_count(0)  # locked
-    log_in(page)
     upload(page, "evil.zip", zip_of({"../../evil.yaml": scenario("pack-evil"), "ok.yaml": knowledge()}))
     expect(main(page).get_by_text("This pack cannot be imported: 1 problem.")).to_be_visible()
     expect(main(page).get_by_role("button", name="Import", exact=False)).to_have_count(0)
@@ -55,9 +54,11 @@ def test_a_zip_slip_pack_is_refused_and_writes_nothing(page, server) -> None:
 def test_a_valid_pack_is_imported_and_playable(page, server) -> None:
     open_page(page, server.url, "content", title="Content", lang="en")
     expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS} cards")).to_be_visible()
-    log_in(page)
     upload(page, "store-pack.zip", zip_of({"late.yaml": scenario(), "piles.yaml": knowledge()}))
     expect(main(page).get_by_text("Every card is valid: 2 cards ready to import.")).to_be_visible()
+    expect(main(page).get_by_text("The pack is valid. Importing it needs")).to_be_visible()  # checked by anyone
+    expect(main(page).get_by_role("button", name="Import 2 cards")).to_have_count(0)
+    log_in(page)
     main(page).get_by_role("button", name="Import 2 cards").click()
     settle(page)
     expect(main(page).get_by_text("Imported 2 cards as store-pack-")).to_be_visible()
@@ -67,4 +68,22 @@ def test_a_valid_pack_is_imported_and_playable(page, server) -> None:
     # Playable at once, in another session too: a new page sees the new count.
     open_page(page, server.url, "content", title="Content", lang="en")
     expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS + 2} cards")).to_be_visible()
+    assert_no_exception(page)
+
+
+def test_a_supervisor_removes_a_pack_after_confirming(page, server) -> None:
+    pack = server.content_dir / "old-pack" / "yugioh-ocg"
+    pack.mkdir(parents=True)
+    (pack / "late.yaml").write_text(scenario("pack-old-late"), encoding="utf-8")
+    open_page(page, server.url, "content", title="Content", lang="en")
+    expect(main(page).get_by_role("button", name="Remove: old-pack")).to_have_count(0)  # supervisors only
+    log_in(page)
+    main(page).get_by_role("button", name="Remove: old-pack").click()
+    expect(main(page).get_by_text("Remove the pack old-pack (1 file)?")).to_be_visible()
+    main(page).get_by_role("button", name="Yes, remove it").click()
+    settle(page)
+    expect(main(page).get_by_text("Removed the pack old-pack.")).to_be_visible()
+    assert not (server.content_dir / "old-pack").exists()
+    left = len(list(server.content_dir.rglob("*.yaml")))  # one card a file: what other tests imported
+    expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS + left} cards")).to_be_visible()
     assert_no_exception(page)

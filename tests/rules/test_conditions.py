@@ -14,14 +14,19 @@ from quiz.rules.conditions import Test as Comparison  # not "Test*": pytest woul
 FACTS = {
     spec.id: spec
     for spec in (
-        FactSpec(id="late", type="int", min=0, name=Text(ja="遅れ（分）", en="Minutes late")),
+        FactSpec(id="late", type="int", min=0, name=Text(ja="遅れ（分）", en="Minutes late"),
+                 unit=Text(ja="分", en="minutes"), unit_one="minute",
+                 phrase=Text(ja="{amount}遅れていた", en="the player was {amount} late"),
+                 phrase_none=Text(ja="遅れていなかった", en="the player was on time")),
         FactSpec(id="count", type="int", default=0, min=0, name=Text(ja="回数", en="Count")),
-        FactSpec(id="wilful", type="bool", default=False, name=Text(ja="故意である", en="On purpose")),
-        FactSpec(id="seen", type="bool", default=True, name=Text(ja="見えた", en="Seen")),
+        FactSpec(id="wilful", type="bool", default=False, name=Text(ja="故意である", en="On purpose"),
+                 phrase=Text(ja="故意だった", en="done on purpose"),
+                 negation=Text(ja="故意ではなかった", en="not done on purpose")),
+        FactSpec(id="seen", type="bool", default=True, name=Text(ja="見えた", en="Seen"),
+                 phrase=Text(ja="カードが見えた", en="the card was seen"),
+                 negation=Text(ja="カードは見えなかった", en="the card was not seen")),
     )
 }
-NAMES_EN = {name: spec.name.en for name, spec in FACTS.items()}
-NAMES_JA = {name: spec.name.ja for name, spec in FACTS.items()}
 
 
 def parse(raw):
@@ -111,26 +116,60 @@ def test_facts_read():
 @pytest.mark.parametrize(
     ("raw", "en", "ja"),
     [
-        ({"wilful": True}, "On purpose: yes", "故意である: はい"),
-        ({"wilful": False}, "On purpose: no", "故意である: いいえ"),
-        ({"wilful": {"ne": True}}, "On purpose: no", "故意である: いいえ"),
-        ({"late": {"gte": 5}}, "Minutes late ≥ 5", "遅れ（分） ≥ 5"),
-        ({"late": {"lt": 10}}, "Minutes late < 10", "遅れ（分） < 10"),
-        ({"late": 3}, "Minutes late = 3", "遅れ（分） = 3"),
-        ({"late": {"gte": 5, "lt": 10}}, "Minutes late ≥ 5 and Minutes late < 10", "遅れ（分） ≥ 5 かつ 遅れ（分） < 10"),
-        ({"any": [{"wilful": True}, {"seen": False}]}, "(On purpose: yes or Seen: no)", "(故意である: はい または 見えた: いいえ)"),
-        ({"any": [{"wilful": True}]}, "On purpose: yes", "故意である: はい"),
-        ({"not": {"seen": True}}, "not: (Seen: yes)", "次ではない: (見えた: はい)"),
+        ({"wilful": True}, "Done on purpose", "故意だった"),
+        ({"wilful": False}, "Not done on purpose", "故意ではなかった"),
+        ({"wilful": {"ne": True}}, "Not done on purpose", "故意ではなかった"),
+        ({"late": {"gte": 5}}, "The player was 5 or more minutes late", "5分以上遅れていた"),
+        ({"late": {"gt": 4}}, "The player was 5 or more minutes late", "5分以上遅れていた"),
+        ({"late": {"lt": 10}}, "The player was fewer than 10 minutes late", "10分未満遅れていた"),
+        ({"late": {"lte": 9}}, "The player was fewer than 10 minutes late", "10分未満遅れていた"),
+        ({"late": 3}, "The player was 3 minutes late", "3分遅れていた"),
+        ({"late": 1}, "The player was 1 minute late", "1分遅れていた"),
+        ({"late": 0}, "The player was on time", "遅れていなかった"),
+        ({"late": {"ne": 3}}, "The player was other than 3 minutes late", "3分以外遅れていた"),
+        ({"late": {"gte": 5, "lt": 10}}, "The player was 5 to 9 minutes late", "5〜9分遅れていた"),
+        ({"wilful": True, "late": {"gte": 5}}, "Done on purpose and the player was 5 or more minutes late",
+         "故意だった、かつ5分以上遅れていた"),
+        ({"all": [{"wilful": False}, {"seen": True}, {"late": 2}]},
+         "Not done on purpose, the card was seen and the player was 2 minutes late",
+         "故意ではなかった、カードが見えた、かつ2分遅れていた"),
+        ({"any": [{"wilful": True}, {"seen": False}]}, "Done on purpose or the card was not seen",
+         "故意だった、またはカードは見えなかった"),
+        ({"any": [{"wilful": True}]}, "Done on purpose", "故意だった"),
+        ({"not": {"seen": True}}, "The card was not seen", "カードは見えなかった"),
+        ({"not": {"late": {"gte": 5}}}, "The player was fewer than 5 minutes late", "5分未満遅れていた"),
+        ({"not": {"any": [{"wilful": True}, {"seen": False}]}}, "Not done on purpose and the card was seen",
+         "故意ではなかった、かつカードが見えた"),
+        ({"wilful": False, "any": [{"seen": False}, {"late": {"gte": 5}}]},
+         "Not done on purpose and either the card was not seen or the player was 5 or more minutes late",
+         "故意ではなかった、かつ次のいずれか（カードは見えなかった／5分以上遅れていた）"),
+        ({"any": [{"seen": False}, {"wilful": True, "late": {"gte": 5}}]},
+         "The card was not seen or both done on purpose and the player was 5 or more minutes late",
+         "カードは見えなかった、または次のすべて（故意だった／5分以上遅れていた）"),
     ],
 )
 def test_describe(raw, en, ja):
     condition = parse(raw)
-    assert condition.describe(NAMES_EN, "en") == en
-    assert condition.describe(NAMES_JA, "ja") == ja
+    assert condition.describe(FACTS, "en") == en
+    assert condition.describe(FACTS, "ja") == ja
 
 
-def test_describe_without_a_name_uses_the_id():
-    assert parse({"count": {"gt": 1}}).describe({}, "en") == "count > 1"
+def test_a_fact_without_wording_is_named_with_its_value():
+    assert parse({"count": {"gt": 1}}).describe(FACTS, "en") == "Count: 2 or more"
+    assert parse({"count": {"lt": 3}}).describe(FACTS, "ja") == "回数：3未満"
+    assert parse({"count": {"gt": 1}}).describe({}, "ja") == "count：2以上"  # no spec: the id
+    bare = {"flag": FactSpec(id="flag", type="bool", name=Text(ja="旗", en="Flag"))}
+    assert parse_condition({"flag": False}, bare).describe(bare, "en") == "Flag: no"
+    assert parse_condition({"flag": True}, bare).describe(bare, "ja") == "旗：はい"
+
+
+def test_wording_must_fit_the_type():
+    with pytest.raises(ValueError, match="amount"):
+        FactSpec(id="late", type="int", name=Text(ja="遅れ", en="Late"), phrase=Text(ja="遅れた", en="late"))
+    with pytest.raises(ValueError, match="negation is only"):
+        FactSpec(id="late", type="int", name=Text(ja="遅れ", en="Late"), negation=Text(ja="遅れない", en="on time"))
+    with pytest.raises(ValueError, match="only for a whole-number"):
+        FactSpec(id="wilful", type="bool", name=Text(ja="故意", en="Wilful"), unit=Text(ja="分", en="minutes"))
 
 
 # --- cut points -----------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ and when a chosen penalty would have been right (the issue's examples, from the 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -21,29 +22,37 @@ ALWAYS = {WORDS["always"].en, WORDS["always"].ja}
 def test_tardiness_rules_in_words(ygo):
     tardiness = ygo.infraction("tardiness")
     assert "１０分経過しても" in YGO_SEED[67] and "５分経過しても" in YGO_SEED[65]
-    assert describe_rule(ygo, tardiness, 0, "en") == "Minutes late after the call ≥ 10"
-    assert describe_rule(ygo, tardiness, 1, "en") == "Minutes late after the call ≥ 5"
-    assert describe_rule(ygo, tardiness, 2, "en") == "otherwise (none of the cases above)"
-    assert describe_rule(ygo, tardiness, 0, "ja") == "集合時間からの遅れ（分） ≥ 10"
-    assert describe_rule(ygo, tardiness, 2, "ja") == "上記のいずれにも当たらない場合"
+    assert describe_rule(ygo, tardiness, 0, "en") == "The player was 10 or more minutes late after the call"
+    # rules are tried in order: the second applies from 5 minutes up to the first one's 10
+    assert describe_rule(ygo, tardiness, 1, "en") == "The player was 5 to 9 minutes late after the call"
+    assert describe_rule(ygo, tardiness, 2, "en") == "The player was fewer than 5 minutes late after the call"
+    assert describe_rule(ygo, tardiness, 0, "ja") == "集合時間から10分以上遅れていた"
+    assert describe_rule(ygo, tardiness, 1, "ja") == "集合時間から5〜9分遅れていた"
+    assert describe_rule(ygo, tardiness, 2, "ja") == "集合時間から5分未満遅れていた"
 
 
 def test_extra_draw_duel_loss_rule_in_words(ygo):
     """Line 55 (not identifiable, or otherwise not restorable) and line 56 (decisive)."""
     text = describe_rule(ygo, ygo.infraction("extra_draw"), 1, "en")
-    assert text == ("(The extra card can be identified: no or Can be put back: no or "
-                    "Decisively affects the game: yes)")
+    assert text == ("Not done on purpose and any of (the extra card cannot be identified; "
+                    "it can no longer be put back; it decisively affects the game)")
     assert describe_rule(ygo, ygo.infraction("extra_draw"), 1, "ja") == (
-        "(引いたカードを特定できる: いいえ または 元に戻せる: いいえ または ゲームの展開に決定的な影響を与える: はい)")
+        "故意ではなかった、かつ次のいずれか（引いたカードを特定できない／元に戻せない／ゲームの展開に決定的な影響を与える）")
+    # the last rule: what none of the rules above covers, said in full
+    assert describe_rule(ygo, ygo.infraction("extra_draw"), 2, "en") == (
+        "Not done on purpose, the extra card can be identified, it can be put back "
+        "and it does not decisively affect the game")
 
 
 def test_combined_and_single_rules_in_words(ygo, pkm):
     # Pokémon line 48: 意図的に長引かせ、それが勝敗に影響した
-    assert describe_rule(pkm, pkm.infraction("slow_play"), 0, "en") == "Done on purpose: yes and Affected the result: yes"
-    assert describe_rule(pkm, pkm.infraction("slow_play"), 0, "ja") == "意図的である: はい かつ 勝敗に影響した: はい"
+    assert describe_rule(pkm, pkm.infraction("slow_play"), 0, "en") == "Done on purpose and it affected the result"
+    assert describe_rule(pkm, pkm.infraction("slow_play"), 0, "ja") == "意図的だった、かつ勝敗に影響した"
+    assert describe_rule(pkm, pkm.infraction("slow_play"), 1, "en") == (
+        "Not done on purpose or it did not affect the result")
     # one unconditional rule applies always
-    assert describe_rule(pkm, pkm.infraction("decklist_mismatch"), 0, "en") == "always (every case of this infraction)"
-    assert describe_rule(ygo, ygo.infraction("rules_misplay"), 0, "ja") == "故意である: はい"
+    assert describe_rule(pkm, pkm.infraction("decklist_mismatch"), 0, "en") == "Always (every case of this infraction)"
+    assert describe_rule(ygo, ygo.infraction("rules_misplay"), 0, "ja") == "故意だった"
 
 
 # --- when a chosen penalty would have been right ---------------------------------------------------
@@ -53,11 +62,11 @@ def test_intentional_yugioh_extra_draw_is_judged_as_an_intentional_violation(ygo
     not "given for other infractions" (the engine's ``becomes`` is followed)."""
     found = explain_penalty(ygo, "extra_draw", "disqualification_no_prize", {}, "en")
     assert found.possible and found.standard
-    assert found.changes == ["Done on purpose: yes"]
+    assert found.changes == ["Done on purpose"]
     assert found.judged_as == "intentional_violation"
     assert found.verdict.penalty == "disqualification_no_prize"
     assert found.other_infractions == []
-    assert explain_penalty(ygo, "extra_draw", "disqualification_no_prize", {}, "ja").changes == ["故意である: はい"]
+    assert explain_penalty(ygo, "extra_draw", "disqualification_no_prize", {}, "ja").changes == ["故意だった"]
 
 
 def test_pokemon_caution_after_an_earlier_warning(pkm):
@@ -68,19 +77,19 @@ def test_pokemon_caution_after_an_earlier_warning(pkm):
     assert judge(pkm, "card_revealed", facts).penalty == "prize_penalty"
     found = explain_penalty(pkm, "card_revealed", "caution", facts, "en")
     assert found.possible and found.standard and found.judged_as is None
-    assert found.changes == ["Warnings already received at this event: 0"]
+    assert found.changes == ["The player had received no Warning at this event yet"]
     assert not ALWAYS & set(found.changes)
-    assert explain_penalty(pkm, "card_revealed", "caution", facts, "ja").changes == ["この大会で受けた警告の数: 0"]
+    assert explain_penalty(pkm, "card_revealed", "caution", facts, "ja").changes == ["この大会ではまだ警告を受けていなかった"]
 
 
 def test_tardiness_of_two_minutes_needs_five_to_nine_for_a_duel_loss(ygo):
     """Lines 66-69: a Duel Loss from 5 minutes, a Match Loss from 10: 5 to 9."""
     found = explain_penalty(ygo, "tardiness", "duel_loss", {"minutes_late": 2}, "en")
-    assert found.changes == ["Minutes late after the call: 5 to 9"] and found.standard
+    assert found.changes == ["The player was 5 to 9 minutes late after the call"] and found.standard
     assert explain_penalty(ygo, "tardiness", "duel_loss", {"minutes_late": 2}, "ja").changes == [
-        "集合時間からの遅れ（分）: 5〜9"]
+        "集合時間から5〜9分遅れていた"]
     assert explain_penalty(ygo, "tardiness", "match_loss", {"minutes_late": 2}, "en").changes == [
-        "Minutes late after the call: 10 or more"]
+        "The player was 10 or more minutes late after the call"]
 
 
 def test_the_right_penalty_needs_no_change(ygo, pkm):
@@ -120,5 +129,67 @@ def test_the_explanation_is_the_engines_verdict(ygo, language):
 
 def test_facts_in_words(ygo):
     facts = {"minutes_late": 7, "intentional": False}
-    assert describe_facts(ygo, facts, "en") == ["Minutes late after the call: 7", "Done on purpose: no"]
-    assert describe_facts(ygo, {"identifiable": True}, "ja") == ["引いたカードを特定できる: はい"]
+    assert describe_facts(ygo, facts, "en") == ["The player was 7 minutes late after the call", "Not done on purpose"]
+    assert describe_facts(ygo, {"minutes_late": 1}, "en") == ["The player was 1 minute late after the call"]
+    assert describe_facts(ygo, {"minutes_late": 0}, "ja") == ["集合時間に遅れていなかった"]
+    assert describe_facts(ygo, {"identifiable": True}, "ja") == ["引いたカードを特定できる"]
+    assert describe_facts(ygo, {"identifiable": False}, "en") == ["The extra card cannot be identified"]
+
+
+# --- every condition of both documents in words, never as a formula --------------------------------------
+
+FORMULA = re.compile(r"[≥≤<>=≠∧∨]|\b[a-z]+_[a-z_]+\b|\b(True|False|None)\b")
+
+
+def every_text(ruleset, language):
+    """Every sentence the explanations can say about ``ruleset``: each rule's condition, each
+    escalation, upgrade and scope condition, each fact at each value it can be shown with, and
+    each change a "would be right if" can ask for."""
+    from quiz.rules.engine import compile_ruleset
+    from quiz.rules.outcomes import describe_changes, sample_values
+
+    book = compile_ruleset(ruleset)
+    for infraction in ruleset.infractions:
+        for index in range(len(infraction.rules)):
+            yield f"{infraction.id}/rule {index}", describe_rule(ruleset, infraction, index, language)
+        for fact, values in sample_values(ruleset, infraction.id).items():
+            for value in values:
+                yield f"{infraction.id}/{fact}={value}", describe_changes(ruleset, infraction.id, {fact: value}, language)[0]
+                yield f"{fact}={value}", describe_facts(ruleset, {fact: value}, language)[0]
+    for name, conditions in [("escalation", [e.when for e in book.escalations]),
+                             ("upgrade", [u.when for u in book.upgrades]),
+                             ("scope", [s.when for scopes in book.scopes.values() for s in scopes])]:
+        for n, condition in enumerate(conditions):
+            yield f"{name} {n}", condition.describe(book.facts, language)
+    for spec in ruleset.facts:
+        for value in ((False, True) if spec.type == "bool" else (0, 1, 2, 7)):
+            yield f"{spec.id}={value}", describe_facts(ruleset, {spec.id: value}, language)[0]
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("ruleset_id", ["yugioh-ocg", "pokemon-card-ja"])
+def test_every_condition_reads_as_a_sentence(content, ruleset_id, language):
+    ruleset = content.rulesets[ruleset_id]
+    ids = {f.id for f in ruleset.facts}
+    seen = 0
+    for where, text in every_text(ruleset, language):
+        seen += 1
+        assert text and not FORMULA.search(text), f"{where}: {text!r} reads as a formula"
+        assert not any(re.search(rf"\b{fact}\b", text) for fact in ids if "_" in fact), f"{where}: {text!r}"
+        if language == "ja":
+            assert not re.search(r"[A-Za-z]", text), f"{where}: {text!r} has Latin letters in Japanese"
+            assert "はい" not in text and "いいえ" not in text, f"{where}: {text!r} is a form, not a sentence"
+        else:
+            assert text[0].isupper(), f"{where}: {text!r} does not start a sentence"
+            assert not re.search(r": (yes|no)\b", text), f"{where}: {text!r} is a form, not a sentence"
+    assert seen > 50
+
+
+@pytest.mark.parametrize("ruleset_id", ["yugioh-ocg", "pokemon-card-ja"])
+def test_every_fact_of_the_documents_declares_its_wording(content, ruleset_id):
+    for spec in content.rulesets[ruleset_id].facts:
+        assert spec.phrase is not None, spec.id
+        if spec.type == "bool":
+            assert spec.negation is not None, spec.id
+        else:
+            assert spec.unit is not None and spec.unit_one and spec.phrase_none is not None, spec.id

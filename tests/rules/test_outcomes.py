@@ -256,13 +256,13 @@ def test_an_accepted_only_route(ygo):
 
 
 def test_describe_changes_in_both_languages(ygo):
-    assert describe_changes(ygo, "tardiness", {"minutes_late": 5}, "en") == ["Minutes late after the call: 5 to 9"]
-    assert describe_changes(ygo, "tardiness", {"minutes_late": 5}, "ja") == ["集合時間からの遅れ（分）: 5〜9"]
-    assert describe_changes(ygo, "tardiness", {"minutes_late": 10}, "en") == ["Minutes late after the call: 10 or more"]
-    assert describe_changes(ygo, "tardiness", {"minutes_late": 10}, "ja") == ["集合時間からの遅れ（分）: 10以上"]
-    assert describe_changes(ygo, "tardiness", {"minutes_late": 0}, "en") == ["Minutes late after the call: 0 to 4"]
-    assert describe_changes(ygo, "extra_draw", {"intentional": True}, "en") == ["Done on purpose: yes"]
-    assert describe_changes(ygo, "extra_draw", {"restorable": False}, "ja") == ["元に戻せる: いいえ"]
+    assert describe_changes(ygo, "tardiness", {"minutes_late": 5}, "en") == ["The player was 5 to 9 minutes late after the call"]
+    assert describe_changes(ygo, "tardiness", {"minutes_late": 5}, "ja") == ["集合時間から5〜9分遅れていた"]
+    assert describe_changes(ygo, "tardiness", {"minutes_late": 10}, "en") == ["The player was 10 or more minutes late after the call"]
+    assert describe_changes(ygo, "tardiness", {"minutes_late": 10}, "ja") == ["集合時間から10分以上遅れていた"]
+    assert describe_changes(ygo, "tardiness", {"minutes_late": 0}, "en") == ["The player was fewer than 5 minutes late after the call"]
+    assert describe_changes(ygo, "extra_draw", {"intentional": True}, "en") == ["Done on purpose"]
+    assert describe_changes(ygo, "extra_draw", {"restorable": False}, "ja") == ["元に戻せない"]
 
 
 def test_infractions_with_penalty(pkm, ygo):

@@ -35,25 +35,84 @@ def unlock(at, password: str = PASSWORD):
     return at
 
 
-def test_importing_needs_the_supervisor_password(open_app, folder):
+def test_anyone_can_check_a_pack_but_importing_needs_the_supervisor_password(open_app, folder):
     at = open_app(page=PAGE)
-    assert not at.file_uploader
+    assert at.file_uploader  # checking a pack needs no password
+    at.file_uploader[0].set_value(("late.yaml", scenario().encode("utf-8"), "application/x-yaml")).run()
+    assert at.success[-1].value == "The card is valid: 1 card ready to import."
+    assert at.dataframe[-1].value.iloc[0]["Title"] == "Fifteen minutes late"  # the preview too
+    assert not [b for b in at.button if b.label.startswith("Import")]
+    assert at.info[0].value.startswith("The pack is valid. Importing it needs the supervisor password")
     assert any("needs the supervisor password" in c.value for c in at.caption)
+    unlock(at)  # the pack checked stays checked
+    assert [b.label for b in at.button if b.label.startswith("Import")] == ["Import 1 card"]
+
+
+def test_a_wrong_password_unlocks_nothing(open_app, folder):
+    at = open_app(page=PAGE)
+    at.file_uploader[0].set_value(("late.yaml", scenario().encode("utf-8"), "application/x-yaml")).run()
     unlock(at, "wrong")
-    assert not at.file_uploader
     assert at.error[0].value.startswith("That password is not right.")
-
-
-def test_the_supervisor_password_opens_the_import(open_app, folder):
-    at = unlock(open_app(page=PAGE))
-    assert at.file_uploader
+    assert not [b for b in at.button if b.label.startswith(("Import", "Remove"))]
 
 
 def test_without_a_password_nobody_can_import(open_app, folder, monkeypatch):
     monkeypatch.delenv("QUIZ_SUPERVISOR_PASSWORD")
     at = open_app(page=PAGE)
-    assert not at.file_uploader
     assert "needs a supervisor password, and none is set" in at.info[0].value
+    at.file_uploader[0].set_value(("late.yaml", scenario().encode("utf-8"), "application/x-yaml")).run()
+    assert at.success[-1].value == "The card is valid: 1 card ready to import."
+    assert not [b for b in at.button if b.label.startswith("Import")]
+
+
+def test_every_problem_of_a_pack_at_once(open_app, folder):
+    """A schema problem (an unknown field) does not hide the card's other problems, nor another file's."""
+    card = scenario().replace("    facts: {minutes_late: 15}", "    facts: {minutes_late: 15}\n    colour: blue")
+    card = card.replace("expect: {penalty: match_loss", "expect: {penalty: warning")
+    other = scenario("pack-other").replace("infraction: tardiness", "infraction: no_such_infraction")
+    at = open_app(page=PAGE)
+    at.file_uploader[0].set_value(("two.zip", zip_of({"a.yaml": card, "b.yaml": other}), "application/zip")).run()
+    assert at.error[0].value == "This pack cannot be imported: 3 problems."
+    problems = at.dataframe[-1].value
+    assert list(zip(problems["File"], problems["Field"])) == [  # file by file, line by line
+        ("a.yaml", "cards[0].colour"), ("a.yaml", "cards[0].expect.penalty"), ("b.yaml", "cards[0].infraction")]
+    lines = card.splitlines()
+    assert list(problems["Line"][:2]) == [lines.index("    colour: blue") + 1,
+                                          next(n for n, line in enumerate(lines, 1) if "expect:" in line)]
+    assert "unknown field" in problems.iloc[0]["Problem"] and "engine gives match_loss" in problems.iloc[1]["Problem"]
+
+
+def test_the_authoring_guide_is_on_the_page(open_app, folder):
+    at = open_app(page=PAGE)
+    guide = next(e for e in at.expander if e.label == "Authoring guide: how to write cards")
+    assert any(m.value.startswith("# Authoring content") for m in guide.markdown)
+    at = open_app(lang="ja", page=PAGE)
+    guide = next(e for e in at.expander if e.label == "作成ガイド：カードの書き方")
+    assert guide.caption[0].value == "このガイドは英語で書かれています。"
+
+
+def test_a_supervisor_removes_a_pack_after_confirming(open_app, folder):
+    for name in ("old-pack", "kept-pack"):
+        games = folder / name / "yugioh-ocg"
+        games.mkdir(parents=True)
+        (games / "cards.yaml").write_text(scenario(f"pack-{name}"), encoding="utf-8")
+    at = open_app(page=PAGE)
+    assert {"pack-old-pack", "pack-kept-pack"} <= set(loaded_cards(at))
+    assert not [b for b in at.button if b.label.startswith("Remove")]  # supervisors only
+    unlock(at)
+    next(b for b in at.button if b.label == "Remove: old-pack").click().run()
+    assert at.warning[-1].value.startswith("Remove the pack old\\-pack (1 file)?")
+    next(b for b in at.button if b.label == "Cancel").click().run()
+    assert (folder / "old-pack").is_dir() and not at.warning
+    next(b for b in at.button if b.label == "Remove: old-pack").click().run()
+    next(b for b in at.button if b.label == "Yes, remove it").click().run()
+    assert not at.exception
+    assert at.success[-1].value == "Removed the pack old\\-pack."
+    assert not (folder / "old-pack").exists() and (folder / "kept-pack").is_dir()
+    assert [p.name for p in folder.iterdir()] == ["kept-pack"]  # nothing left behind, hidden or not
+    cards = loaded_cards(at)
+    assert "pack-old-pack" not in cards and "pack-kept-pack" in cards
+    assert list(at.dataframe[-1].value["Pack"]) == ["kept-pack"]
 
 
 def loaded_cards(at) -> dict:
@@ -116,6 +175,7 @@ def test_a_valid_pack_is_previewed_imported_and_playable_at_once(open_app, folde
     assert at.file_uploader[0].value is None  # a fresh uploader: the same pack is not offered again
     packs = at.dataframe[-1].value
     assert list(packs["Files"]) == [2] and packs.iloc[0]["Pack"].startswith("my-pack-")
+    assert [b.label for b in at.button if b.label.startswith("Remove")] == [f"Remove: {packs.iloc[0]['Pack']}"]
     assert len(list(folder.rglob("*.yaml"))) == 2
 
 

@@ -232,7 +232,7 @@ def test_a_caution_after_a_warning_is_explained_by_the_earlier_warnings(open_app
     answering.fill(at, card, ScenarioAnswer("card_revealed", "caution", ("restore_game_state",)))
     assert marks(at)["Penalty"] == "wrong"
     text = page_text(at)
-    assert "A Caution would be right if:\n- Warnings already received at this event: 0" in text
+    assert "A Caution would be right if:\n- The player had received no Warning at this event yet" in text
     assert "always" not in text
     # the escalation's line is quoted once, though the prize penalty's line holds it too
     escalation = "このほか、「警告」が科せられた後、再度「注意」または「警告」相当のルール違反が繰り返された場合も"
@@ -253,7 +253,7 @@ def test_a_penalty_right_only_on_purpose_says_what_it_would_then_be_judged_as(op
     card = show(at, "uitest-ygo-extra-draw")
     answering.fill(at, card, ScenarioAnswer("extra_draw", "disqualification_no_prize", ()))
     text = page_text(at)
-    assert "A Disqualification without Prizes would be right if:\n- Done on purpose: yes" in text
+    assert "A Disqualification without Prizes would be right if:\n- Done on purpose" in text
     assert "Then it is judged as Deliberate rules violation." in text
 
 
@@ -263,7 +263,7 @@ def test_a_penalty_only_accepted_at_discretion_says_so(open_app, cards):
     answering.fill(at, card, ScenarioAnswer("extra_draw", "match_loss", ()))
     text = page_text(at)
     assert ("A Match Loss would be accepted (at the judge's discretion) if:\n"
-            "- Earlier penalties for the same infraction at this event: 1 or more") in text
+            "- The player had already been penalised for the same infraction 1 or more times at this event") in text
 
 
 def test_a_judgement_call_is_graded_on_the_nearest_line_and_shows_the_principle(open_app, cards, store):

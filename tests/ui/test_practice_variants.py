@@ -62,4 +62,4 @@ def test_the_answer_is_judged_and_explained_with_the_drawn_minutes(open_app, sto
     assert (row["card_id"], row["standard_penalty"], bool(row["correct"])) == (CARD_ID, "match_loss", True)
     texts = [m.value for m in at.markdown]
     assert f"**{escape_markdown('Drawn for this showing:')}**" in texts
-    assert f"- {escape_markdown(f'Minutes late after the call: {minutes}')}" in texts
+    assert f"- {escape_markdown(f'The player was {minutes} minutes late after the call')}" in texts

@@ -106,7 +106,7 @@ def test_a_wrong_penalty_is_explained_from_the_engine(third_game, open_app, stor
     explained = explain_penalty(LT, card.infraction, "strike", dict(card.facts), "en")
     # one fact away, each backed by a line: 3 or more tiles (21), not restorable (15), two reminders (16)
     assert len(explained.changes) == 1 and explained.changes[0] in (
-        "Tiles misplaced: 3 or more", "The board can be restored: no", "Reminders already received at this event: 2 or more")
+        "3 or more tiles were misplaced", "The board can be restored: no", "Reminders already received at this event: 2 or more")
     assert _shown(explained.changes[0]) in text
 
 

@@ -1,10 +1,18 @@
-"""Reference: each document's ladder and infractions, and the two games side by side."""
+"""Reference: a search across every game's infractions, each document's ladder and
+infractions (every rule in words, its lines quoted in full), and the games side by side."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from quiz.report.reference import comparison_table, infraction_table, ladder_table
+from quiz.report.reference import (
+    InfractionEntry,
+    RuleEntry,
+    comparison_rows,
+    infraction_entries,
+    ladder_table,
+    search_entries,
+)
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown, quote_block
 
@@ -12,10 +20,51 @@ shell = shell_module.current()
 lang = shell.language
 st.title(shell.t("reference.title"), anchor=False)
 rulesets = [shell.content.rulesets[r] for r in shell.rulesets]
-tabs = st.tabs([r.document.title.get(lang) for r in rulesets] + [shell.t("reference.compare")])
 scopes = {s: shell.t(f"scope.{s}") for s in
           ("current_game", "next_game", "current_match", "next_match", "event", "future_events")}
 
+
+def outcome(rule: RuleEntry) -> str:
+    """What the rule gives, as Markdown: the penalty in bold, or the infraction it is judged as."""
+    if rule.kind == "becomes":
+        return escape_markdown(shell.t("reference.judged_as", infraction=rule.outcome))
+    return f"**{escape_markdown(rule.outcome)}**"
+
+
+def show_rules(entry: InfractionEntry) -> None:
+    """Each rule: what it gives and when, the fixes, the document's line in full (and its English)."""
+    st.caption(escape_markdown(entry.description))
+    for rule in entry.rules:
+        st.markdown(f"{outcome(rule)} — {escape_markdown(rule.when)}")
+        if rule.fixes:
+            st.markdown(escape_markdown(shell.t("reference.fixes", fixes=", ".join(rule.fixes))))
+        st.markdown(quote_block(rule.original))
+        if lang == "en":
+            st.caption("  \n".join(escape_markdown(line) for line in rule.translation.split("\n")))
+
+
+def show_entry(entry: InfractionEntry, found: bool = False) -> None:
+    """An infraction as an expander labelled with its penalties; a search result also names its
+    game and category (a game's own list is grouped by category)."""
+    penalties = " / ".join(dict.fromkeys(r.outcome for r in entry.rules if r.kind == "penalty"))
+    parts = [entry.game, entry.category] * found + [entry.name] + [penalties] * bool(penalties)
+    label = " · ".join(dict.fromkeys(parts))  # a category named as its only infraction is said once
+    with st.expander(escape_markdown(label), expanded=found):
+        show_rules(entry)
+
+
+query = st.text_input(shell.t("reference.search_all"), key="reference-search",
+                      placeholder=shell.t("reference.search_placeholder"))
+if query.strip():
+    found = search_entries(rulesets, lang, query)
+    if found:
+        st.caption(shell.t("reference.found", n=len(found)))
+        for entry in found:
+            show_entry(entry, found=True)
+    else:
+        st.info(shell.t("reference.nothing_found", query=escape_markdown(query.strip())))
+
+tabs = st.tabs([r.document.title.get(lang) for r in rulesets] + [shell.t("reference.compare")])
 for tab, ruleset in zip(tabs, rulesets):
     with tab:
         version = f" ({escape_markdown(ruleset.document.version)})" if ruleset.document.version else ""
@@ -30,19 +79,31 @@ for tab, ruleset in zip(tabs, rulesets):
                     st.markdown(escape_markdown(principle.text.get(lang)))
                     st.markdown(quote_block(principle.citation.ja))
         st.subheader(shell.t("reference.infractions"), anchor=False)
-        query = st.text_input(shell.t("reference.search"), key=f"search-{ruleset.id}",
-                              placeholder=shell.t("reference.search_placeholder"))
-        table = infraction_table(ruleset, lang, query)
-        table.columns = [shell.t(f"reference.col_{c}") for c in table.columns]
-        wide = {name: st.column_config.TextColumn(width="large") for name in table.columns[2:]}
-        st.dataframe(table, hide_index=True, width="stretch", column_config=wide)
-        st.caption(shell.t("reference.rows", n=len(table)))
+        entries = infraction_entries(ruleset, lang)
+        st.caption(shell.t("reference.listed", n=len(entries)))
+        category = None
+        for entry in entries:
+            if entry.category != category:
+                category = entry.category
+                st.markdown(f"**{escape_markdown(category)}**")
+            show_entry(entry)
 
 with tabs[-1]:
     st.subheader(shell.t("reference.compare"), anchor=False)
     st.caption(shell.t("reference.compare_help"))
-    compare = comparison_table(shell.content, lang)
-    if not compare.empty:
-        compare = compare.rename(columns={"theme": shell.t("reference.col_theme")})
-    if not compare.empty:
-        st.table(compare.set_index(compare.columns[0]))
+    for row in comparison_rows(shell.content, lang):
+        st.markdown(f"#### {escape_markdown(row.theme)}")
+        for column, (game, entries) in zip(st.columns(len(row.games)), row.games.items()):
+            with column, st.container(border=True):
+                st.markdown(f"**{escape_markdown(game)}**")
+                if not entries:
+                    st.caption(shell.t("reference.not_covered"))
+                lines = []
+                for entry in entries:
+                    lines.append(f"- {escape_markdown(entry.name)}")
+                    for rule in entry.rules:
+                        when = shell.t("reference.always") if rule.clause is None else shell.t(
+                            "reference.if", condition=rule.clause)
+                        lines.append(f"    - {outcome(rule)} — {escape_markdown(when)}")
+                if lines:
+                    st.markdown("\n".join(lines))
