@@ -14,7 +14,8 @@ pytestmark = pytest.mark.e2e
 
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
-ROWS = re.compile(r"^(\d+)件のルールを表示$")
+LISTED = re.compile(r"^(\d+)件の違反$")
+FOUND = re.compile(r"^(\d+)件の違反が見つかりました$")
 TRAINEE, PIN = "Yui", "yui-8642"
 
 
@@ -61,15 +62,17 @@ def test_japanese_interface_renders_cjk_text(page, server, content) -> None:
     tab.click()
     expect(tab).to_have_attribute("aria-selected", "true")
     panel = main(page).locator('[data-testid="stTabPanel"]:visible')
-    caption = panel.get_by_text(ROWS)
-    expect(caption).to_be_visible()
-    everything = int(ROWS.match(caption.inner_text().strip()).group(1))
-    search = panel.get_by_role("textbox", name="検索")
+    listed = panel.get_by_text(LISTED)
+    expect(listed).to_be_visible()
+    everything = int(LISTED.match(listed.inner_text().strip()).group(1))
+    assert_real_glyphs(listed)
+    search = main(page).get_by_role("textbox", name="すべてのゲームから検索")  # one search, every game
     search.fill("遅刻")
     search.press("Enter")
-    expect(caption).not_to_have_text(f"{everything}件のルールを表示")
+    found_caption = main(page).get_by_text(FOUND)
+    expect(found_caption).to_be_visible()
     settle(page)
-    found = int(ROWS.match(caption.inner_text().strip()).group(1))
+    found = int(FOUND.match(found_caption.inner_text().strip()).group(1))
     assert 0 < found < everything
-    assert_real_glyphs(caption)
+    assert_real_glyphs(found_caption)
     assert_no_exception(page)
