@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 import pandas as pd
-from sqlalchemy import case, func, select
+from sqlalchemy import func, or_, select
 
 from quiz.content.card_sources import card_source
 from quiz.content.loader import Content
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts
-from quiz.report.item_statistics import DISTRACTOR_PARTS, item_statistics
+from quiz.report.item_statistics import DISTRACTOR_PARTS, answer_pairs, answer_scope, item_statistics, scanned
 
 A = attempts.c
 REASONS = ("reports", "discrimination", "agreement", "regraded")
@@ -61,35 +61,54 @@ class QueueRules:
     agreement: float = 0.5
 
 
-def strong_wrong_answers(store: Store, rulesets: Iterable[str] | None = None, rules: QueueRules = QueueRules()
-                         ) -> pd.DataFrame:
+def strong_trainees(pairs: pd.DataFrame, rules: QueueRules = QueueRules()) -> list[int]:
+    """The trainees (ids) whose accuracy over ``pairs`` (``answer_pairs``) makes them strong."""
+    per = pairs.groupby("trainee_id")[["n", "c"]].sum()
+    strong = (per["n"] >= rules.strong_min_answers) & (per["c"] >= rules.strong_accuracy * per["n"])
+    return [int(trainee) for trainee in per.index[strong]]
+
+
+def strong_wrong_answers(store: Store, rulesets: Iterable[str] | None = None, rules: QueueRules = QueueRules(),
+                         pairs: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per card: ``strong_answers`` (answers by strong trainees) and the part and value most
-    of them chose wrongly (``strong_wrong_part``, ``strong_wrong``, ``strong_wrong_count``)."""
-    games = [] if rulesets is None else [A.ruleset.in_(list(rulesets))]
-    right = case((A.correct, 1), else_=0)
-    accuracy = (
-        select(A.trainee_id)
-        .where(*games)
-        .group_by(A.trainee_id)
-        .having(func.count() >= rules.strong_min_answers,
-                func.sum(right) >= rules.strong_accuracy * func.count())
-    )
-    strong = [*games, A.trainee_id.in_(accuracy)]
-    with store.engine.connect() as conn:
-        per_card = select(A.card_id, func.count()).where(*strong).group_by(A.card_id)
-        totals: dict[str, int] = {card: int(count) for card, count in conn.execute(per_card)}
-        rows = []
-        for part, (chosen, result) in DISTRACTOR_PARTS.items():
-            wrong = A.correct.is_(False) if result is None else result == "wrong"
-            asked = A.card_kind != "scenario" if result is None else A.card_kind == "scenario"
-            query = (select(A.card_id, chosen, func.count())
-                     .where(*strong, asked, wrong, chosen.is_not(None)).group_by(A.card_id, chosen))
-            rows += [(card, part, value, int(count)) for card, value, count in conn.execute(query)]
+    of them chose wrongly (``strong_wrong_part``, ``strong_wrong``, ``strong_wrong_count``).
+
+    One pass over the answers: strong trainees' wrong answers, counted per card and distinct
+    answer (a handful of rows per card); ``pairs`` is ``answer_pairs`` of the same games."""
+    games = None if rulesets is None else list(rulesets)
+    pairs = answer_pairs(store, games) if pairs is None else pairs
+    strong = strong_trainees(pairs, rules)
+    by_strong = pairs[pairs["trainee_id"].isin(strong)]
+    totals = by_strong.groupby("card_id", sort=False)["n"].sum()
+    rows = []
+    if strong:
+        chosen = {part: chosen for part, (chosen, _) in DISTRACTOR_PARTS.items()}
+        results = {part: result for part, (_, result) in DISTRACTOR_PARTS.items() if result is not None}
+        card = scanned(store, A.card_id)
+        keys = [card, A.card_kind, A.correct, *chosen.values(), *results.values()]
+        any_wrong = or_(A.correct.is_(False), *(result == "wrong" for result in results.values()))
+        query = (select(*keys, func.count())
+                 .where(answer_scope(games), scanned(store, A.trainee_id).in_(strong), any_wrong)
+                 .group_by(*keys))
+        with store.engine.connect() as conn:
+            answers = [tuple(row) for row in conn.execute(query)]
+        names = ["card_id", "card_kind", "correct", *(f"chosen_{p}" for p in chosen),
+                 *(f"result_{p}" for p in results), "count"]
+        found = pd.DataFrame(answers, columns=names)
+        for part in chosen:
+            scenario = found["card_kind"] == "scenario"
+            if part in results:
+                picked = found[scenario & (found[f"result_{part}"] == "wrong")]
+            else:
+                picked = found[~scenario & ~found["correct"].astype(bool)]
+            picked = picked[picked[f"chosen_{part}"].notna()]
+            counted = picked.groupby(["card_id", f"chosen_{part}"], sort=False)["count"].sum()
+            rows += [(card_id, part, value, int(count)) for (card_id, value), count in counted.items()]
     wrong_frame = pd.DataFrame(rows, columns=["card_id", "strong_wrong_part", "strong_wrong", "strong_wrong_count"])
     top = (wrong_frame.sort_values(["card_id", "strong_wrong_count", "strong_wrong_part", "strong_wrong"],
                                    ascending=[True, False, True, True])
            .drop_duplicates("card_id"))
-    frame = pd.DataFrame({"card_id": list(totals), "strong_answers": list(totals.values())}, dtype=object)
+    frame = pd.DataFrame({"card_id": list(totals.index), "strong_answers": [int(n) for n in totals]}, dtype=object)
     frame["strong_answers"] = frame["strong_answers"].astype("int64")
     frame = frame.merge(top, on="card_id", how="left")
     frame["strong_wrong_count"] = frame["strong_wrong_count"].fillna(0).astype("int64")
@@ -108,15 +127,19 @@ def regraded_counts(store: Store) -> dict[str, int]:
 
 
 def review_queue(
-    store: Store, content: Content, rulesets: Iterable[str] | None = None, rules: QueueRules = QueueRules()
+    store: Store, content: Content, rulesets: Iterable[str] | None = None, rules: QueueRules = QueueRules(),
+    stats: pd.DataFrame | None = None, pairs: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The queued cards (``QUEUE_COLUMNS``), most suspicious first (ties by card id).
 
-    ``reasons`` lists the signals (``REASONS``) that put each card in the queue.
+    ``reasons`` lists the signals (``REASONS``) that put each card in the queue. ``stats``
+    (``item_statistics``) and ``pairs`` (``answer_pairs``) of the same games, when the
+    caller has them, are not computed again.
     """
     games = None if rulesets is None else list(rulesets)
-    stats = item_statistics(store, games)
-    frame = stats.merge(strong_wrong_answers(store, games, rules), on="card_id", how="left")
+    pairs = answer_pairs(store, games) if pairs is None else pairs
+    stats = item_statistics(store, games, pairs=pairs) if stats is None else stats
+    frame = stats.merge(strong_wrong_answers(store, games, rules, pairs), on="card_id", how="left")
     frame["strong_answers"] = frame["strong_answers"].fillna(0).astype("int64")
     frame["strong_wrong_count"] = frame["strong_wrong_count"].fillna(0).astype("int64")
     frame["strong_agreement"] = (frame["strong_wrong_count"] / frame["strong_answers"]).where(

@@ -16,24 +16,31 @@ from quizbench.bench.scripts import APP, FLOORS
 class PageFigures:
     rerun_s: float
     floor_s: float
+    cold_s: float | None = None  # the first run after the page's cached figures were dropped
 
     @property
     def ratio_to_floor(self) -> float:
         return self.rerun_s / self.floor_s if self.floor_s else float("inf")
 
     def to_json(self) -> dict[str, float]:
-        return {"rerun_s": self.rerun_s, "floor_s": self.floor_s, "ratio_to_floor": self.ratio_to_floor}
+        figures = {"rerun_s": self.rerun_s, "floor_s": self.floor_s, "ratio_to_floor": self.ratio_to_floor}
+        if self.cold_s is not None:
+            figures |= {"cold_s": self.cold_s, "cold_ratio_to_floor": self.cold_s / self.floor_s}
+        return figures
 
 
 def measure_page(
     page: str, floor: str, query: dict[str, str], repeats: int,
-    prepare: Callable[[object], None] | None = None, trainee: Trainee | None = None,
+    prepare: Callable[[object], None] | None = None, trainee: Trainee | None = None, cold: bool = False,
 ) -> PageFigures:
     """Median warm rerun of ``page`` (a path under quiz/ui/pages) and of its floor script,
     signed in as ``trainee`` when given.
 
-    Both are run once to warm up; then reruns alternate so both see the same load.
+    Both are run once to warm up; then reruns alternate so both see the same load. With
+    ``cold``, also the median of ``repeats`` reruns each after ``st.cache_data`` was cleared:
+    the first render after a change (a page that caches figures computes them again).
     """
+    import streamlit as st
     from streamlit.testing.v1 import AppTest
 
     app = AppTest.from_file(str(APP), default_timeout=300)
@@ -59,8 +66,15 @@ def measure_page(
             start = time.perf_counter()
             target.run()
             into.append(time.perf_counter() - start)
+    cold_times = []
+    for _ in range(repeats if cold else 0):
+        st.cache_data.clear()
+        start = time.perf_counter()
+        app.run()
+        cold_times.append(time.perf_counter() - start)
     _check(app, page, signed_in=trainee is not None)
-    return PageFigures(statistics.median(page_times), statistics.median(floor_times))
+    return PageFigures(statistics.median(page_times), statistics.median(floor_times),
+                       statistics.median(cold_times) if cold_times else None)
 
 
 def _check(app: object, page: str, signed_in: bool = False) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ("practice", "progress", "team")
+PAGES = ("practice", "progress", "team", "items")
 
 
 @pytest.mark.slow  # minutes: out of the fast suite, still in make test

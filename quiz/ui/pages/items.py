@@ -15,7 +15,8 @@ from quiz.db.tables import REPORT_TEXT_MAX
 from quiz.model.attempt import utc_now
 from quiz.model.errors import ReportError
 from quiz.report.csv_export import csv_bytes
-from quiz.report.item_statistics import DISCRIMINATION_METHOD, distractors, item_statistics
+from quiz.report.i18n import t
+from quiz.report.item_statistics import DISCRIMINATION_METHOD, answer_pairs, distractors, item_statistics
 from quiz.report.review_queue import REASONS, QueueRules, queue_table, review_queue
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown
@@ -36,13 +37,21 @@ st.caption(shell.t(f"items.method_{DISCRIMINATION_METHOD}"))
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
 def _figures(_store: Store, _content: Content, url: str, fingerprint: str, rulesets: tuple[str, ...],
-             period: str, reports: tuple[int, int, str]) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame]:
-    """When they were computed, the queue and every card's statistics.
+             period: str, reports: tuple[int, int, str], language: str,
+             ) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """When they were computed, the queue as shown (``queue_table``), every card's statistics
+    and every problem report.
 
-    They read every answer (seconds on a large history), so they are computed once per
-    ``period`` of a few minutes, when a report is filed or resolved, or when asked.
+    They read every answer (three passes, a few seconds on a million answers), so they are
+    computed once per ``period`` of a few minutes, when a report is filed or resolved, or
+    when asked; the per-card-and-trainee counts (``answer_pairs``) serve both. A rerun only
+    asks the database whether a report changed (``reports_version``).
     """
-    return utc_now(), review_queue(_store, _content, rulesets, RULES), item_statistics(_store, rulesets)
+    pairs = answer_pairs(_store, rulesets)
+    stats = item_statistics(_store, rulesets, pairs=pairs)
+    queue = review_queue(_store, _content, rulesets, RULES, stats=stats, pairs=pairs)
+    reason_names = {reason: t(f"items.reason_{reason}", language) for reason in REASONS}
+    return utc_now(), queue_table(queue, reason_names), stats, reports_frame(_store)
 
 
 def _period(now: dt.datetime) -> str:
@@ -59,14 +68,15 @@ def show_table(table: pd.DataFrame, name: str) -> None:
 
 
 with st.spinner(shell.t("team.computing")):
-    computed_at, queue, stats = _figures(shell.store, shell.content, str(shell.store.url), shell.content.fingerprint(),
-                                         shell.rulesets, _period(utc_now()), reports_version(shell.store))
+    computed_at, queue, stats, all_reports = _figures(
+        shell.store, shell.content, str(shell.store.url), shell.content.fingerprint(), shell.rulesets,
+        _period(utc_now()), reports_version(shell.store), shell.language,
+    )
 freshness, refresh = st.columns([4, 1], vertical_alignment="center")
 freshness.caption(shell.t("team.as_of", time=computed_at.strftime("%Y-%m-%d %H:%M UTC"), minutes=REFRESH_MINUTES))
 if refresh.button(shell.t("team.refresh"), icon=":material/refresh:", key="items-refresh"):
     _figures.clear()
     st.rerun()
-reason_names = {reason: shell.t(f"items.reason_{reason}") for reason in REASONS}
 queue_tab, cards_tab, reports_tab = st.tabs(
     [shell.t("items.tab_queue"), shell.t("items.tab_cards"), shell.t("items.tab_reports")]
 )
@@ -76,7 +86,7 @@ with queue_tab:
     if queue.empty:
         st.info(shell.t("items.queue_empty"))
     else:
-        show_table(queue_table(queue, reason_names), "card-review-queue")
+        show_table(queue, "card-review-queue")
 with cards_tab:
     if stats.empty:
         st.info(shell.t("items.empty"))
@@ -87,7 +97,7 @@ with cards_tab:
         show_table(shown, "card-statistics")
 with reports_tab:
     open_only = st.toggle(shell.t("items.open_only"), value=True, key="items-open-only")
-    reports = reports_frame(shell.store, open_only=open_only)
+    reports = (all_reports[~all_reports["resolved"].astype(bool)] if open_only else all_reports).copy()
     if reports.empty:
         st.info(shell.t("items.no_open_reports" if open_only else "items.no_reports_at_all"))
     else:
@@ -97,7 +107,7 @@ with reports_tab:
         show_table(reports[list(REPORT_COLUMNS)], "problem-reports")
 
 st.divider()
-choices = list(dict.fromkeys([*queue["card_id"], *stats["card_id"], *reports_frame(shell.store)["card_id"]]))
+choices = list(dict.fromkeys([*queue["card_id"], *stats["card_id"], *all_reports["card_id"]]))
 picked = st.selectbox(shell.t("items.pick_card"), choices, index=None, placeholder=shell.t("items.pick_placeholder"),
                       key="items-card")
 if picked is None:

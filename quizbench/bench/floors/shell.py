@@ -15,7 +15,7 @@ import streamlit as st
 from quiz.content.loader import Content, load_content
 from quiz.ui.shell import SidebarData, render_sidebar
 
-PAGE_TITLES = ("Practice", "Review", "Mock exam", "Progress", "Reference", "Team", "Content")
+PAGE_TITLES = ("Practice", "Review", "Mock exam", "Progress", "Reference", "Team", "Content", "Card review")
 # The other pages are files, as the app's are: Streamlit resolves and checks a file page's
 # path on every run, which a callable page does not cost.
 PAGE_FILES = Path(__file__).resolve().parent / "router_pages"  # not pages/: Streamlit would list it itself

@@ -1,0 +1,1 @@
+"""The floor router's Card review page: a file like the app's pages, never run by the benchmark."""
