@@ -136,8 +136,11 @@ def grid_rows(table) -> list[list[str]]:
 
 def download(page, tab) -> list[dict[str, str]]:
     """Press the tab's CSV button; the file's rows."""
+    settle(page)  # a button drawn by a run still going is replaced (and its click lost) when the run ends
+    button = tab.get_by_role("button", name="Download this table (CSV)")
+    expect(button).to_be_enabled()
     with page.expect_download() as info:
-        tab.get_by_role("button", name="Download this table (CSV)").click()
+        button.click()
     path = info.value.path()
     text = path.read_text(encoding="utf-8-sig")
     return list(csv.DictReader(io.StringIO(text)))

@@ -14,6 +14,7 @@ from quiz.db.store import Store
 from quiz.db.tables import REPORT_TEXT_MAX
 from quiz.model.attempt import utc_now
 from quiz.model.errors import ReportError
+from quiz.model.local_time import local_text, local_texts
 from quiz.report.csv_export import csv_bytes
 from quiz.report.i18n import t
 from quiz.report.item_statistics import DISCRIMINATION_METHOD, answer_pairs, distractors, item_statistics
@@ -21,6 +22,7 @@ from quiz.report.review_queue import REASONS, QueueRules, queue_table, review_qu
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.supervisor_gate import lock, supervisor_unlocked
+from quiz.ui.time_zone import viewer_zone
 
 RULES = QueueRules()
 REFRESH_MINUTES = 5
@@ -73,7 +75,8 @@ with st.spinner(shell.t("team.computing")):
         _period(utc_now()), reports_version(shell.store), shell.language,
     )
 freshness, refresh = st.columns([4, 1], vertical_alignment="center")
-freshness.caption(shell.t("team.as_of", time=computed_at.strftime("%Y-%m-%d %H:%M UTC"), minutes=REFRESH_MINUTES))
+zone = viewer_zone(shell)
+freshness.caption(shell.t("team.as_of", time=f"{local_text(computed_at, zone)} ({zone})", minutes=REFRESH_MINUTES))
 if refresh.button(shell.t("team.refresh"), icon=":material/refresh:", key="items-refresh"):
     _figures.clear()
     st.rerun()
@@ -103,7 +106,7 @@ with reports_tab:
     else:
         reports["reason"] = reports["reason"].map(lambda r: shell.t(f"report.reason_{r}"))
         reports["answer"] = reports["answer"].map(answer_text)
-        reports["created_at"] = reports["created_at"].dt.strftime("%Y-%m-%d %H:%M")
+        reports["created_at"] = local_texts(reports["created_at"], zone)
         show_table(reports[list(REPORT_COLUMNS)], "problem-reports")
 
 st.divider()
@@ -142,7 +145,7 @@ if not on_card:
 for report in reversed(on_card):  # newest first
     with st.container(border=True):
         st.markdown(escape_markdown(
-            f"#{report.id} · {report.created_at:%Y-%m-%d %H:%M} UTC · {shell.t(f'report.reason_{report.reason}')}"))
+            f"#{report.id} · {local_text(report.created_at, zone)} · {shell.t(f'report.reason_{report.reason}')}"))
         if report.text:
             st.text(report.text)
         st.caption(escape_markdown(answer_text(report.answer)))
