@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Sequence
 
+import pandas as pd
 import streamlit as st
 
 from quiz.content.categories import category_keys, category_labels
@@ -14,15 +15,18 @@ from quiz.db.store import Trainee
 from quiz.model.attempt import AttemptRecord, utc_now
 from quiz.model.cards import AnyCard
 from quiz.model.errors import Problem
+from quiz.model.local_time import local_text
 from quiz.training.answering import ScenarioOutcome
 from quiz.training.exam_results import exam_questions, history_table, section_scores, section_table
 from quiz.training.exams import CUSTOM, Exam, clock_text, score_exam, time_left
 from quiz.training.presets import ExamPreset, load_presets
 from quiz.ui import answering, widgets
-from quiz.ui.shell import Shell
+from quiz.ui.shell import Shell, switch_page
 from quiz.ui.time_zone import viewer_zone
 
 COUNTDOWN_SECONDS = 1
+EXAM_STATE_KEY = "mock_exam"  # which exam the Mock exam page shows (quiz/ui/pages/exam.py)
+EXAM_PAGE = "quiz/ui/pages/exam.py"
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
@@ -127,6 +131,26 @@ def exam_history(shell: Shell, trainee: Trainee) -> None:
         return
     names = {preset_id: exam_name(shell, preset_id) for preset_id in history["preset"].unique()}
     words = {key: shell.t(f"exam.result_{key}") for key in ("passed", "failed", "open")}
-    table = history_table(history, names, words, viewer_zone(shell))
+    zone = viewer_zone(shell)
+    table = history_table(history, names, words, zone)
     table.columns = [shell.t(f"exam.col_{column}") for column in table.columns]
     st.dataframe(table, hide_index=True)
+    if shell.trainee is not None and shell.trainee.id == trainee.id:  # one's own exams only
+        _reopen(shell, history, names, zone)
+
+
+def _reopen(shell: Shell, history: pd.DataFrame, names: dict[str, str], zone: str) -> None:
+    """Pick a finished exam and open its results again on the Mock exam page."""
+    finished = history[history["finished_at"].notna()]
+    if finished.empty:
+        return
+    labels = {int(row.id): f"{local_text(row.started_at, zone)} · {names.get(row.preset, row.preset)} · "
+                           f"{row.score} / {row.total}" for row in finished.itertuples()}
+    pick, go = st.columns([3, 1], vertical_alignment="bottom")
+    picked = pick.selectbox(shell.t("exam.reopen"), list(labels), index=None, format_func=labels.__getitem__,
+                            placeholder=shell.t("exam.reopen_placeholder"), key="exam-reopen")
+    if go.button(shell.t("exam.reopen_button"), key="exam-reopen-go", disabled=picked is None,
+                 icon=":material/open_in_new:"):
+        st.session_state[EXAM_STATE_KEY] = {"exam_id": None, "index": 0, "shown_at": 0.0, "result_id": picked,
+                                            "confirm_hand_in": False}
+        switch_page(EXAM_PAGE)

@@ -22,7 +22,7 @@ from quiz.report.progress import ProgressFigures, answers_table, penalty_labels,
 from quiz.report.progress_charts import Spec, progress_charts
 from quiz.rules.variants import list_title
 from quiz.ui.markdown import escape_markdown
-from quiz.ui.shell import Shell
+from quiz.ui.shell import Shell, switch_page
 
 PRACTICE_PAGE = "quiz/ui/pages/practice.py"
 
@@ -132,7 +132,7 @@ def _mistakes(shell: Shell, figures: ProgressFigures, zone: str, own: bool, key:
     ):
         st.session_state["practice_round"] = playable
         st.session_state.pop("practice", None)
-        st.switch_page(PRACTICE_PAGE)
+        switch_page(PRACTICE_PAGE)
 
 
 def _days(shell: Shell, n: int) -> str:

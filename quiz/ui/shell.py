@@ -105,6 +105,12 @@ def _language() -> str:
     return choice
 
 
+def switch_page(page: str) -> None:
+    """Go to another page of the app, keeping the URL's language and trainee (Streamlit's own
+    switch starts the page without them)."""
+    st.switch_page(page, query_params=st.query_params.to_dict())
+
+
 def _keep_in_url(language: str, trainee: Trainee | None) -> None:
     """Keep the language and the signed-in trainee's name in the URL (refreshes and links
     keep them), in one change. Streamlit starts a page switch's run without the URL's

@@ -283,3 +283,21 @@ def test_handing_in_with_unanswered_or_flagged_questions_asks_first(open_app, st
     at.button(key="exam-hand-in-confirm").click().run()
     assert not get_exam(store, exam.id).is_open
     assert flagged(store, exam.id) == frozenset()
+
+
+def test_a_past_exam_is_reopened_from_the_progress_page(open_app, store):
+    at = open_app(page=PAGE)
+    start_custom(at)
+    exam, _ = shown_card(at, store)
+    answer_right(at, store)
+    hand_in_confirmed(at)
+    progress = open_app(page="quiz/ui/pages/progress.py")
+    choice = progress.selectbox(key="exam-reopen")
+    assert choice.options[0].endswith("· Custom exam · 1 / 2")
+    choice.set_value(exam.id).run()
+    progress.button(key="exam-reopen-go").click().run()
+    assert not progress.exception, progress.exception
+    assert progress.session_state["mock_exam"]["result_id"] == exam.id
+    assert progress.title[0].value == "Mock exam"  # in the language of the page it came from
+    assert {m.label: m.value for m in progress.metric}["Score"] == "1 / 2"  # the results, on the exam page
+    assert "Wrong answers (1)" in [s.value for s in progress.subheader]

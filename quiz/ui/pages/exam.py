@@ -38,7 +38,7 @@ from quiz.ui import answering, exam_widgets, widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown
 
-STATE_KEY = "mock_exam"
+STATE_KEY = exam_widgets.EXAM_STATE_KEY
 
 shell = shell_module.current()
 st.title(shell.t("exam.title"), anchor=False)
