@@ -230,6 +230,16 @@ trainee_time_zones = Table(
     Column("updated_at", UTCDateTime, nullable=False),
 )
 
+# Each trainee's daily goal (``quiz.db.goals``): the cards to answer on a day for it to count
+# in their streak. No row: the default goal.
+trainee_goals = Table(
+    "trainee_goals",
+    metadata,
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), primary_key=True, autoincrement=False),
+    Column("cards_per_day", Integer, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
 # Questions of an open exam the candidate flagged for later (``quiz.db.exam_flags``): kept in
 # the database so that a refresh or another server still shows them; dropped at hand-in.
 exam_flags = Table(

@@ -122,3 +122,7 @@ class ReportError(QuizError, ValueError):
     def __init__(self, rule: str, message: str) -> None:
         self.rule = rule
         super().__init__(message)
+
+
+class GoalError(QuizError, ValueError):
+    """A daily goal outside the allowed range (``quiz.db.goals.GOAL_RANGE``)."""

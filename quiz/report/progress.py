@@ -142,6 +142,8 @@ class ProgressFigures:
 
     summary: stats_sql.Summary
     streak: stats_sql.Streak
+    goal: int  # cards a day for it to count in the streak
+    answered_today: int
     daily: pd.DataFrame
     parts: pd.DataFrame
     games: pd.DataFrame
@@ -153,13 +155,18 @@ class ProgressFigures:
 
 def progress_figures(
     store: Store, trainee_id: int, rulesets: Iterable[str], today: date, time_zone: str = stats_sql.UTC,
+    goal: int = 1,
 ) -> ProgressFigures:
     """A trainee's figures in the chosen games, days counted in ``time_zone`` (``today`` is a
-    day of that zone); only aggregated rows leave the database."""
+    day of that zone), a day in the streak when ``goal`` cards were answered on it; only
+    aggregated rows leave the database."""
     scope = stats_sql.Scope(trainee_id, tuple(rulesets), time_zone)
+    counts = stats_sql.daily_counts(store, scope)
     return ProgressFigures(
         summary=stats_sql.summary(store, scope),
-        streak=stats_sql.practice_streak(store, scope, today),
+        streak=stats_sql.goal_streak(counts, today, goal),
+        goal=goal,
+        answered_today=stats_sql.answered_on(counts, today),
         daily=stats_sql.daily_accuracy(store, scope),
         parts=stats_sql.accuracy_by_part(store, scope),
         games=stats_sql.accuracy_by(store, scope, "ruleset"),

@@ -177,10 +177,22 @@ def leniency(store: Store, scope: Scope) -> Leniency:
     )
 
 
-def practice_streak(store: Store, scope: Scope, today: date) -> Streak:
+def practice_streak(store: Store, scope: Scope, today: date, goal: int = 1) -> Streak:
     """The current run of practice days (to ``today``, a day in the scope's zone, or to the
-    day before if none yet today), and the longest."""
-    return streak_of([day.date() for day in daily_counts(store, scope)["date"]], today)
+    day before if today's goal is not met yet), and the longest; a day counts when at least
+    ``goal`` cards were answered on it."""
+    return goal_streak(daily_counts(store, scope), today, goal)
+
+
+def goal_streak(daily: pd.DataFrame, today: date, goal: int = 1) -> Streak:
+    """``practice_streak`` from ``daily_counts`` already read."""
+    return streak_of([day.date() for day, answered in zip(daily["date"], daily["answered"]) if answered >= goal], today)
+
+
+def answered_on(daily: pd.DataFrame, day: date) -> int:
+    """Cards answered on ``day``, from ``daily_counts``."""
+    found = daily.loc[daily["date"].dt.date == day, "answered"]
+    return int(found.iloc[0]) if len(found) else 0
 
 
 def streak_of(days: Iterable[date], today: date) -> Streak:

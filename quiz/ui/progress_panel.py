@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 import streamlit as st
 
 from quiz.content.loader import Content
+from quiz.db.goals import GOAL_RANGE, daily_goal, set_daily_goal
 from quiz.db.store import Store, Trainee
 from quiz.db.time_zones import set_time_zone, time_zone_for, time_zone_names
 from quiz.report import statistics as stats_sql
@@ -31,8 +32,12 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
     """Draw ``trainee``'s progress; ``key`` keeps widget ids apart when drawn twice. Days are
     the trainee's own: the zone kept with them (first taken from their browser), which they
     can change here."""
-    zone = _time_zone(shell, trainee, own, key)
-    view = _view(shell, trainee.id, zone)
+    zone_column, goal_column = st.columns(2) if own else (st.container(), st.container())
+    with zone_column:
+        zone = _time_zone(shell, trainee, own, key)
+    with goal_column:
+        goal = _goal(shell, trainee, own, key)
+    view = _view(shell, trainee.id, zone, goal)
     figures = view.figures
     if figures.summary.answered == 0:
         st.info(shell.t("progress.empty"))
@@ -53,6 +58,18 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
     )
 
 
+def _goal(shell: Shell, trainee: Trainee, own: bool, key: str) -> int:
+    """The trainee's daily goal (cards a day for the day to count in the streak); their own
+    page lets them change it."""
+    goal = daily_goal(shell.store, trainee.id)
+    if not own:
+        return goal
+    low, high = GOAL_RANGE
+    chosen = st.number_input(shell.t("progress.goal"), low, high, value=goal, step=1, key=f"{key}-goal",
+                             help=shell.t("progress.goal_help"))
+    return set_daily_goal(shell.store, trainee.id, int(chosen)) if int(chosen) != goal else goal
+
+
 def _time_zone(shell: Shell, trainee: Trainee, own: bool, key: str) -> str:
     """The trainee's zone; their own page lets them change it, a supervisor sees it named."""
     zone = time_zone_for(shell.store, trainee.id, st.context.timezone if own else None)
@@ -67,11 +84,14 @@ def _time_zone(shell: Shell, trainee: Trainee, own: bool, key: str) -> str:
 
 def _headline(shell: Shell, figures: ProgressFigures) -> None:
     summary, streak = figures.summary, figures.streak
-    cols = list(st.columns(4))
+    cols = list(st.columns(5))
     cols[0].metric(shell.t("progress.answered"), summary.answered)
     cols[1].metric(shell.t("progress.accuracy"), f"{summary.accuracy:.0%}")
-    cols[2].metric(shell.t("progress.streak"), _days(shell, streak.current))
-    cols[3].metric(shell.t("progress.longest"), _days(shell, streak.longest))
+    met = figures.answered_today >= figures.goal
+    cols[2].metric(shell.t("progress.today"), f"{figures.answered_today} / {figures.goal}",
+                   delta=shell.t("progress.goal_met") if met else None, delta_arrow="off")
+    cols[3].metric(shell.t("progress.streak"), _days(shell, streak.current))
+    cols[4].metric(shell.t("progress.longest"), _days(shell, streak.longest))
 
 
 def _charts(shell: Shell, specs: dict[str, Spec | None]) -> None:
@@ -151,17 +171,18 @@ def _chart(spec: Spec | None) -> None:
         st.vega_lite_chart(spec=spec, width="stretch")
 
 
-def _view(shell: Shell, trainee_id: int, zone: str) -> _View:
+def _view(shell: Shell, trainee_id: int, zone: str, goal: int) -> _View:
     """Figures and charts, recomputed only when the trainee has answered since, the day, the
     zone or the language changed, or other content was loaded."""
     today = dt.datetime.now(ZoneInfo(zone)).date()
     version = stats_sql.version(shell.store, stats_sql.Scope(trainee_id))
     return _cached_view(shell.store, shell.content, str(shell.store.url), trainee_id, shell.rulesets, today, zone,
-                        version, shell.language, shell.content.fingerprint())
+                        goal, version, shell.language, shell.content.fingerprint())
 
 
 @st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
 def _cached_view(_store: Store, _content: Content, url: str, trainee_id: int, rulesets: tuple[str, ...],
-                 today: dt.date, zone: str, version: tuple[int, int], language: str, content_fingerprint: str) -> _View:
-    figures = progress_figures(_store, trainee_id, rulesets, today, zone)
+                 today: dt.date, zone: str, goal: int, version: tuple[int, int], language: str,
+                 content_fingerprint: str) -> _View:
+    figures = progress_figures(_store, trainee_id, rulesets, today, zone, goal)
     return _View(figures, progress_charts(figures, _content, language))

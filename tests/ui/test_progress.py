@@ -82,3 +82,19 @@ def test_the_trainee_sees_their_own_days_and_can_change_the_zone(open_app, store
     zone.select("Europe/Paris").run()
     assert time_zone_of(store, trainee.id) == "Europe/Paris"
     assert list(at.dataframe[0].value["Answered"]) == ["2026-12-01 00:30"]
+
+
+def test_a_daily_goal_set_on_the_page_decides_the_streak(open_app, store):
+    from quiz.db.goals import daily_goal
+
+    trainee = store.trainee("Aiko")
+    cards = [c.id for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg"][:3]
+    for days_ago, card in ((1, cards[0]), (0, cards[1]), (0, cards[2])):  # one yesterday, two today
+        record(store, _record(trainee.id, card, True, days_ago, "warning", "warning"))
+    at = open_app(page="quiz/ui/pages/progress.py")
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["Today"], metrics["Current streak"]) == ("2 / 1", "2 days")
+    at.number_input(key="progress-goal").set_value(2).run()
+    assert daily_goal(store, trainee.id) == 2
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["Today"], metrics["Current streak"]) == ("2 / 2", "1 day")  # yesterday's one card is short

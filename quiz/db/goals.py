@@ -1,0 +1,41 @@
+"""A trainee's daily goal: how many cards they mean to answer each day (table ``trainee_goals``).
+
+A day counts in the streak only when the goal was met that day (in the trainee's own time
+zone); the default goal, one card, makes every day with an answer count.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import insert, select, update
+
+from quiz.db.store import Store
+from quiz.db.tables import trainee_goals
+from quiz.model.attempt import utc_now
+from quiz.model.errors import GoalError
+
+DEFAULT_DAILY_GOAL = 1
+GOAL_RANGE = (1, 200)
+
+
+def daily_goal(store: Store, trainee_id: int) -> int:
+    """The trainee's cards per day (``DEFAULT_DAILY_GOAL`` until they set one)."""
+    with store.engine.connect() as conn:
+        found = conn.execute(
+            select(trainee_goals.c.cards_per_day).where(trainee_goals.c.trainee_id == trainee_id)
+        ).scalar_one_or_none()
+    return int(found) if found is not None else DEFAULT_DAILY_GOAL
+
+
+def set_daily_goal(store: Store, trainee_id: int, cards_per_day: int) -> int:
+    """Keep the trainee's goal; ``GoalError`` outside ``GOAL_RANGE``."""
+    low, high = GOAL_RANGE
+    if not low <= cards_per_day <= high:
+        raise GoalError(f"a daily goal is {low} to {high} cards")
+    values = {"cards_per_day": cards_per_day, "updated_at": utc_now()}
+    with store.engine.begin() as conn:
+        changed = conn.execute(
+            update(trainee_goals).where(trainee_goals.c.trainee_id == trainee_id).values(**values)
+        ).rowcount
+        if not changed:
+            conn.execute(insert(trainee_goals).values(trainee_id=trainee_id, **values))
+    return cards_per_day
