@@ -105,6 +105,6 @@ with trainee_tab:
     trainee = shell.store.find_trainee(picked) if picked else None
     if trainee is not None:
         st.subheader(shell.t("team.viewing", name=escape_markdown(trainee.name)), anchor=False)
-        render_trainee_report(shell, trainee, own=False, key="team-progress")
-        with st.expander(shell.t("team.new_pin"), icon=":material/key:"):
+        with st.expander(shell.t("team.new_pin"), icon=":material/key:"):  # at the top: a forgotten PIN is urgent
             new_pin_form(shell.store, trainee, shell.language, zone)
+        render_trainee_report(shell, trainee, own=False, key="team-progress")
