@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Literal
 from zoneinfo import ZoneInfo
 
 import streamlit as st
@@ -110,7 +111,7 @@ def _charts(shell: Shell, specs: dict[str, Spec | None]) -> None:
     if specs["confusion"] is None:
         st.caption(shell.t("progress.no_scenarios"))
     else:
-        _chart(specs["confusion"])
+        _chart(specs["confusion"], width="content")  # a square grid of fixed cells: stretched, it overflows
 
 
 def _leniency(shell: Shell, figures: ProgressFigures, specs: dict[str, Spec | None]) -> None:
@@ -165,10 +166,10 @@ class _View:
     charts: dict[str, Spec | None]
 
 
-def _chart(spec: Spec | None) -> None:
+def _chart(spec: Spec | None, width: Literal["stretch", "content"] = "stretch") -> None:
     """A chart built by the core; None only for a figure with no data (drawn by the caller)."""
     if spec is not None:
-        st.vega_lite_chart(spec=spec, width="stretch")
+        st.vega_lite_chart(spec=spec, width=width)
 
 
 def _view(shell: Shell, trainee_id: int, zone: str, goal: int) -> _View:

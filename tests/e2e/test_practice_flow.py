@@ -63,7 +63,6 @@ def test_first_session_answer_is_counted_kept_and_bilingual(page, server) -> Non
     # counted on the Progress page
     go_to(page, "Progress", "Progress")
     see_one_answer(page)
-    docs_screenshot(page, "progress")
 
     # kept over a reload: a new session is signed out (the URL only fills in the name), and
     # signing in with the PIN brings the answer back from the database
