@@ -4,8 +4,9 @@ Each session is a trainee with an account (name and PIN): it opens ``/_stcore/st
 the given base URL (an app server, the floor app, or HAProxy in front of several servers),
 signs in through the sidebar's sign-in form, and then either practises (answers the card's
 form, reads the feedback, presses Next card) or takes mock exams (starts one, saves an
-answer per question, hands in, starts the next). Before each answer it waits a think time
-drawn from the given range. A session that loses its connection (its server killed, say)
+answer per question and moves on with Next, hands in, confirming when asked, starts the
+next). Before each answer it waits a think time drawn from the given range. A session that
+loses its connection (its server killed, say)
 opens a new one the way a reloaded browser tab would, sending the cookies it was given
 (HAProxy's sticky-session cookie), signs in again and goes on; an exam in progress is
 resumed from the page's Resume button.
@@ -377,8 +378,20 @@ async def _exam_step(tab: Tab, run: RunState, tally: SessionTally, rng: random.R
         tally.exams_resumed += 1
         tally.exam_open = True
         return True
+    confirm = page.find("button", root=MAIN, key="exam-hand-in-confirm")
+    if confirm:  # handing in with questions unanswered asks once more
+        tally.exam_open = False
+        await tab.run(press(confirm[0]))
+        tally.exams_handed_in += 1
+        return True
     form = page.answer_form(prefix="exam-")
     counts = page.progress_counts()
+    if form is not None and Alert.INFO in page.alert_formats():  # answered (its saved answer shown): go on
+        following = page.find("button", root=MAIN, key="exam-next")
+        if following and not following[0].proto.disabled:
+            await tab.run(press(following[0]))
+            return True
+        form = None  # the last question: hand in below
     if form is not None:
         tally.exam_open = True
         if tally.first_card is None:
