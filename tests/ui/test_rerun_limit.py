@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -29,6 +30,13 @@ from quiz.access.rate_limit import RatePolicy, RerunGate
 from quiz.ui import rerun_limit
 
 REQUIREMENTS = Path(__file__).resolve().parents[2] / "requirements.txt"
+
+
+def run_apart(coroutine) -> None:
+    """Run a coroutine to its end on a thread of its own (a browser test before this one
+    leaves Playwright's event loop running on the main thread, where asyncio.run refuses)."""
+    with ThreadPoolExecutor(max_workers=1) as runner:
+        runner.submit(asyncio.run, coroutine).result()
 
 
 def test_written_for_the_pinned_streamlit() -> None:
@@ -107,7 +115,7 @@ def test_a_flood_reaches_streamlit_as_its_burst_and_then_its_latest_request() ->
         assert len(original.calls) == 20
         await asyncio.sleep(0.3)  # the held request is released after 0.1 s
 
-    asyncio.run(flood())
+    run_apart(flood())
     assert len(original.calls) == 21
     session_id, last, its_client = original.calls[-1]
     assert (session_id, last.rerun_script.query_string, its_client) == ("tab", "n=1999", tab)
@@ -125,7 +133,7 @@ def test_other_messages_pass_untouched() -> None:
         for _ in range(100):
             handle(None, "tab", beat, client=None)
 
-    asyncio.run(send())
+    run_apart(send())
     assert [m.WhichOneof("type") for _, m, _ in original.calls] == ["rerun_script"] + ["app_heartbeat"] * 100
 
 
@@ -139,7 +147,7 @@ def test_the_first_hold_is_logged_once(caplog) -> None:
         await asyncio.sleep(0.15)
 
     with caplog.at_level("WARNING", logger="quiz.ui.rerun_limit"):
-        asyncio.run(flood())
+        run_apart(flood())
     assert [r.getMessage() for r in caplog.records if "faster than" in r.getMessage()] == [
         "session tab (client 198.51.100.4) asks for reruns faster than 2 at once or 10 a second: "
         "holding them, only the latest runs"]
@@ -162,7 +170,7 @@ def test_a_held_request_for_a_closed_session_is_let_go() -> None:
         handle(None, "tab", rerun(), client=None)
         await asyncio.sleep(0.15)
 
-    asyncio.run(send())
+    run_apart(send())
     assert calls == ["tab", "tab"]
 
 
@@ -179,5 +187,5 @@ def test_a_session_flooding_on_is_disconnected() -> None:
             handle(None, "tab", rerun(), client=None)
         assert cut.value.code == rerun_limit.POLICY_VIOLATION
 
-    asyncio.run(flood())
+    run_apart(flood())
     assert len(original.calls) == 1

@@ -111,6 +111,9 @@ with checking:
                 st.caption(shell.t("content.guide_english"))
             st.markdown(guide)  # the project's own document, not user data
     show_message(IMPORTED)
+    if shell.trainee is None and not unlocked:  # no uploads from anonymous visitors (see docs/RELIABILITY.md)
+        st.info(shell.t("content.sign_in_to_check"), icon=":material/login:")
+        st.stop()
     upload = st.file_uploader(
         shell.t("content.upload"), type=["yaml", "yml", "zip"], max_upload_size=LIMITS.upload_bytes // MIB,
         key=f"pack-upload-{st.session_state.get(UPLOAD_ROUND, 0)}",
