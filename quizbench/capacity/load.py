@@ -342,7 +342,7 @@ async def _practice_step(tab: Tab, run: RunState, tally: SessionTally, rng: rand
     """One step of practice; False when the page offered nothing to do."""
     from streamlit.proto.Alert_pb2 import Alert
 
-    form = tab.page.answer_form()
+    form = tab.page.answer_form(prefix="answer-")  # the card's form, not the feedback's "report a problem" one
     if form is not None:
         if tally.first_card is None:
             tally.first_card = run.now()
