@@ -76,6 +76,16 @@ def _players_name(shell: Shell, players: str | None) -> str:
     return shell.t(f"players.{players}") if players in PLAYERS else "—"
 
 
+def prefill(form_key: str, record: AttemptRecord) -> None:
+    """Put a stored answer into the answer form ``form_key`` the first time it is drawn in this
+    session (later, the widgets keep what the trainee has chosen since)."""
+    values = {"infraction": record.chosen_infraction, "penalty": record.chosen_penalty,
+              "players": record.chosen_players, "fixes": list(record.chosen_fixes),
+              "choice": record.chosen_choice, "nearest": record.chosen_choice}
+    for part, value in values.items():
+        st.session_state.setdefault(f"{form_key}-{part}", value)
+
+
 def keep_choice(key: str, options: list[str], many: bool = False) -> str:
     """``key``, after giving its widget back the ids chosen before drawing it again.
 

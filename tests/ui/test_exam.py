@@ -247,6 +247,10 @@ def test_an_answer_can_be_changed_until_hand_in_and_the_last_one_counts(open_app
     answer_right(at, store, button="Save the change")  # the form stays, to change the answer
     rows = store.attempts()
     assert len(rows) == 1 and bool(rows.iloc[0]["correct"])  # replaced, not added
+    again = open_app(page=PAGE)  # after a refresh, the form to change it shows the saved answer
+    again.button(key="exam-resume").click().run()
+    assert answering.widget(again.radio, "penalty").value == right.penalty
+    assert answering.widget(again.selectbox, "infraction").value == right.infraction
     at.button(key="exam-hand-in").click().run()
     assert [s.value for s in at.success] == ["Passed — 1 of 1 right (100%); the pass mark is 80%."]
 
@@ -276,7 +280,7 @@ def test_handing_in_with_unanswered_or_flagged_questions_asks_first(open_app, st
     at.button(key="exam-hand-in").click().run()
     assert get_exam(store, exam.id).is_open  # not yet
     assert [w.value for w in at.warning] == [
-        "Hand in now? 1 questions are unanswered (they count as wrong) and 0 are flagged for later."]
+        "Hand in now? Unanswered: 1 (they count as wrong). Flagged for later: 0."]
     at.button(key="exam-hand-in-cancel").click().run()
     assert get_exam(store, exam.id).is_open and not at.warning
     at.button(key="exam-hand-in").click().run()
@@ -301,3 +305,16 @@ def test_a_past_exam_is_reopened_from_the_progress_page(open_app, store):
     assert progress.title[0].value == "Mock exam"  # in the language of the page it came from
     assert {m.label: m.value for m in progress.metric}["Score"] == "1 / 2"  # the results, on the exam page
     assert "Wrong answers (1)" in [s.value for s in progress.subheader]
+
+
+def test_hand_in_now_from_the_resume_offer_asks_first_too(open_app, store):
+    at = open_app(page=PAGE)
+    start_custom(at)
+    exam, _ = shown_card(at, store)
+    answer_right(at, store)
+    again = open_app(page=PAGE)  # a new session: the exam is offered for resuming
+    again.button(key="exam-hand-in-now").click().run()
+    assert get_exam(store, exam.id).is_open
+    assert [w.value for w in again.warning] == ["Hand in now? Unanswered: 1 (they count as wrong). Flagged for later: 0."]
+    again.button(key="exam-hand-in-confirm").click().run()
+    assert not get_exam(store, exam.id).is_open

@@ -16,7 +16,7 @@ from quiz.content.categories import category_labels
 from quiz.db import exams as exam_store
 from quiz.db.exam_flags import flagged, set_flag
 from quiz.db.submissions import submit_answer
-from quiz.model.attempt import utc_now
+from quiz.model.attempt import AttemptRecord, utc_now
 from quiz.model.cards import AnyCard, ScenarioCard
 from quiz.rules.variants import CardShowing, show_card
 from quiz.training.answering import card_pool
@@ -135,7 +135,13 @@ def offer_resume(exam: Exam) -> None:
             state["index"] = next_unanswered(exam.card_ids, answered, -1) or 0
             st.rerun()
         if st.button(shell.t("exam.hand_in_now"), key="exam-hand-in-now"):
-            hand_in(exam)
+            unanswered = exam.total - len(answered)
+            if unanswered or flagged(shell.store, exam.id):
+                state["confirm_hand_in"] = True
+            else:
+                hand_in(exam)
+    if state.get("confirm_hand_in"):
+        confirm_hand_in(exam, exam.total - len(answered), len(flagged(shell.store, exam.id)))
 
 
 def go_to(index: int) -> None:
@@ -172,7 +178,7 @@ def take_exam(exam: Exam) -> None:
         saved = answered.get(card_id)
         if saved is not None:
             st.info(shell.t("exam.saved_answer", answer=widgets.answer_summary(shell, card, saved)))
-        answer_question(exam, card, showing, index, changing=saved is not None)
+        answer_question(exam, card, showing, index, saved)
         on = card_id in flags
         if st.button(shell.t("exam.unflag" if on else "exam.flag"), key=f"exam-flag-{exam.id}-{index}",
                      icon=":material/flag:", type="tertiary"):
@@ -210,11 +216,16 @@ def confirm_hand_in(exam: Exam, unanswered: int, flags: int) -> None:
                 st.rerun()
 
 
-def answer_question(exam: Exam, card: AnyCard, showing: CardShowing | None, index: int, changing: bool) -> None:
+def answer_question(
+    exam: Exam, card: AnyCard, showing: CardShowing | None, index: int, saved: AttemptRecord | None
+) -> None:
     """The card's answer form; a given answer (or a change to it) is stored at once, and the
     question stays on screen: moving on is the candidate's choice."""
-    label = shell.t("exam.save_change" if changing else "exam.save")
-    given = answering.answer_form(shell, card, f"exam-{exam.id}-{index}", submit_label=label)
+    label = shell.t("exam.save_change" if saved is not None else "exam.save")
+    form_key = f"exam-{exam.id}-{index}"
+    if saved is not None:
+        widgets.prefill(form_key, saved)  # after a refresh too, the form shows the answer it changes
+    given = answering.answer_form(shell, card, form_key, submit_label=label)
     if given is None:
         return
     seconds = time.time() - state["shown_at"]
