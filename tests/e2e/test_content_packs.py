@@ -19,11 +19,13 @@ pytestmark = pytest.mark.e2e
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
 SHIPPED_CARDS = len(load_content().cards)
+AUTHOR, AUTHOR_PIN = "Nao Author", "nao-2468"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServer]:
     with running(ConfiguredServer(tmp_path_factory.mktemp("e2e-content"))) as server:
+        driver.seed_trainee(server.database_url, AUTHOR, AUTHOR_PIN)  # a signed-in trainee checks packs
         yield server
 
 
@@ -35,6 +37,11 @@ def log_in(page) -> None:
     expect(main(page).get_by_label("Supervisor password")).to_have_count(0)
 
 
+def as_author(page) -> None:
+    """Checking a pack needs a signed-in trainee (an author), never an anonymous visitor."""
+    driver.sign_in(page, AUTHOR, AUTHOR_PIN)
+
+
 def upload(page, name: str, data: bytes) -> None:
     chooser = main(page).get_by_test_id("stFileUploader").locator("input[type=file]")
     chooser.set_input_files({"name": name, "mimeType": "application/zip", "buffer": data})
@@ -43,6 +50,8 @@ def upload(page, name: str, data: bytes) -> None:
 
 def test_a_zip_slip_pack_is_refused_and_writes_nothing(page, server) -> None:
     open_page(page, server.url, "content", title="Content", lang="en")
+    expect(main(page).get_by_test_id("stFileUploader")).to_have_count(0)  # nothing to upload with, signed out
+    as_author(page)
     upload(page, "evil.zip", zip_of({"../../evil.yaml": scenario("pack-evil"), "ok.yaml": knowledge()}))
     expect(main(page).get_by_text("This pack cannot be imported: 1 problem.")).to_be_visible()
     expect(main(page).get_by_role("button", name="Import", exact=False)).to_have_count(0)
@@ -54,9 +63,10 @@ def test_a_zip_slip_pack_is_refused_and_writes_nothing(page, server) -> None:
 def test_a_valid_pack_is_imported_and_playable(page, server) -> None:
     open_page(page, server.url, "content", title="Content", lang="en")
     expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS} cards")).to_be_visible()
+    as_author(page)
     upload(page, "store-pack.zip", zip_of({"late.yaml": scenario(), "piles.yaml": knowledge()}))
     expect(main(page).get_by_text("Every card is valid: 2 cards ready to import.")).to_be_visible()
-    expect(main(page).get_by_text("The pack is valid. Importing it needs")).to_be_visible()  # checked by anyone
+    expect(main(page).get_by_text("The pack is valid. Importing it needs")).to_be_visible()  # checked by an author
     expect(main(page).get_by_role("button", name="Import 2 cards")).to_have_count(0)
     log_in(page)
     main(page).get_by_role("button", name="Import 2 cards").click()
