@@ -6,9 +6,9 @@ zone); the default goal, one card, makes every day with an answer count.
 
 from __future__ import annotations
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import select
 
-from quiz.db.store import Store
+from quiz.db.store import Store, upsert
 from quiz.db.tables import trainee_goals
 from quiz.model.attempt import utc_now
 from quiz.model.errors import GoalError
@@ -31,11 +31,7 @@ def set_daily_goal(store: Store, trainee_id: int, cards_per_day: int) -> int:
     low, high = GOAL_RANGE
     if not low <= cards_per_day <= high:
         raise GoalError(f"a daily goal is {low} to {high} cards")
-    values = {"cards_per_day": cards_per_day, "updated_at": utc_now()}
     with store.engine.begin() as conn:
-        changed = conn.execute(
-            update(trainee_goals).where(trainee_goals.c.trainee_id == trainee_id).values(**values)
-        ).rowcount
-        if not changed:
-            conn.execute(insert(trainee_goals).values(trainee_id=trainee_id, **values))
+        upsert(conn, trainee_goals, {"trainee_id": trainee_id},
+               {"cards_per_day": cards_per_day, "updated_at": utc_now()})
     return cards_per_day

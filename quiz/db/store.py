@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import (
     ColumnElement,
     Engine,
+    Table,
     create_engine,
     event,
     func,
@@ -233,6 +234,14 @@ HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # katakana and Latin letters); any other two scripts in one word are refused.
 _EAST_ASIAN_SCRIPTS = frozenset({"Han", "Hiragana", "Katakana", "Hangul", "Bopomofo"})
 _SCRIPT_OF_PREFIX = {"CJK": "Han", "IDEOGRAPHIC": "Han", "KATAKANA-HIRAGANA": "Katakana"}
+
+
+def upsert(conn: Connection, table: Table, key: Mapping[str, Any], values: Mapping[str, Any]) -> None:
+    """Within the caller's transaction: set ``values`` on the row of ``table`` whose columns
+    equal ``key``, inserting the row when there is none."""
+    where = [table.c[name] == value for name, value in key.items()]
+    if not conn.execute(update(table).where(*where).values(**values)).rowcount:
+        conn.execute(insert(table).values(**key, **values))
 
 
 def inserted_id(result: CursorResult[Any]) -> int:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import select
 
-from quiz.db.store import Store
+from quiz.db.store import Store, upsert
 from quiz.db.tables import trainee_time_zones
 from quiz.model.attempt import utc_now
 from quiz.model.errors import TimeZoneError
@@ -50,13 +50,8 @@ def set_time_zone(store: Store, trainee_id: int, name: str) -> str:
     zone = valid_time_zone(name)
     if zone is None:
         raise TimeZoneError(f"{name[:64]!r} is not a time zone (an IANA name such as Asia/Tokyo)")
-    values = {"time_zone": zone, "updated_at": utc_now()}
     with store.engine.begin() as conn:
-        changed = conn.execute(
-            update(trainee_time_zones).where(trainee_time_zones.c.trainee_id == trainee_id).values(**values)
-        ).rowcount
-        if not changed:
-            conn.execute(insert(trainee_time_zones).values(trainee_id=trainee_id, **values))
+        upsert(conn, trainee_time_zones, {"trainee_id": trainee_id}, {"time_zone": zone, "updated_at": utc_now()})
     return zone
 
 

@@ -12,8 +12,11 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import pytest
@@ -428,3 +431,38 @@ def distinct_glyphs(locator) -> dict[str, object]:
                     tofu: chars.filter((c, i) => images[i] === tofu).join('')};
         }"""
     )
+
+
+@contextmanager
+def page_maker(request: pytest.FixtureRequest, browser, servers: Sequence[Any]) -> Iterator[Callable[..., Any]]:
+    """A maker of pages, each in a browser context of its own (viewport, locale, time zone, a
+    touch phone or not); on failure every page is saved in test-artifacts/e2e/, with the log of
+    each of ``servers``."""
+    opened: list = []
+
+    def make(viewport: dict[str, int] = VIEWPORT, locale: str = "en-US", timezone: str = "UTC", phone: bool = False):
+        context = browser.new_context(viewport=viewport, locale=locale, timezone_id=timezone,
+                                      is_mobile=phone, has_touch=phone)
+        context.set_default_timeout(30_000)
+        context.set_default_navigation_timeout(60_000)
+        opened.append(context)
+        return context.new_page()
+
+    try:
+        yield make
+    finally:
+        report = getattr(request.node, "rep_call", None)
+        if report is not None and report.failed:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            stem = re.sub(r"[^\w.-]+", "_", request.node.name)
+            pages = [page for context in opened for page in context.pages]
+            for number, page in enumerate(pages, start=1):
+                try:
+                    full_page_screenshot(page, ARTIFACTS / f"{stem}-{number}.png")
+                except Exception as error:  # noqa: BLE001 - keep the test's own failure visible
+                    print(f"e2e: no screenshot of {page.url}: {error}")
+            for number, server in enumerate(servers, start=1):
+                if server.log_path.exists():
+                    (ARTIFACTS / f"{stem}-server{number}.streamlit.log").write_bytes(server.log_path.read_bytes())
+        for context in opened:
+            context.close()

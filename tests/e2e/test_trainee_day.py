@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests.e2e import driver
-from tests.e2e.driver import ARTIFACTS, assert_no_exception, main, settle, sidebar
+from tests.e2e.driver import assert_no_exception, main, settle, sidebar
 
 driver.require_browser()
 pytestmark = pytest.mark.e2e
@@ -157,33 +157,8 @@ def english_left(page, trainee: str) -> list[str]:
 def new_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Callable[..., Any]]:
     """A maker of a page in a browser context of its own (viewport, locale, time zone); on
     failure each page is saved in test-artifacts/e2e/ with the server's log."""
-    opened: list = []
-
-    def make(viewport: dict[str, int], locale: str, timezone: str, phone: bool = False):
-        context = browser.new_context(viewport=viewport, locale=locale, timezone_id=timezone,
-                                      is_mobile=phone, has_touch=phone)
-        context.set_default_timeout(30_000)
-        context.set_default_navigation_timeout(60_000)
-        opened.append(context)
-        return context.new_page()
-
-    try:
+    with driver.page_maker(request, browser, [server]) as make:
         yield make
-    finally:
-        report = getattr(request.node, "rep_call", None)
-        if report is not None and report.failed:
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            stem = re.sub(r"[^\w.-]+", "_", request.node.name)
-            pages = [page for context in opened for page in context.pages]
-            for number, page in enumerate(pages, start=1):
-                try:
-                    driver.full_page_screenshot(page, ARTIFACTS / f"{stem}-{number}.png")
-                except Exception as error:  # noqa: BLE001 - keep the test's own failure visible
-                    print(f"e2e: no screenshot of {page.url}: {error}")
-            if server.log_path.exists():
-                (ARTIFACTS / f"{stem}.streamlit.log").write_bytes(server.log_path.read_bytes())
-        for context in opened:
-            context.close()
 
 
 class Day:

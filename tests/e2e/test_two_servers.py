@@ -19,7 +19,7 @@ from quiz.db.tables import attempts, trainees
 from tests.databases import postgres_database
 from tests.e2e import driver
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, SharedDatabaseServer
-from tests.e2e.driver import ARTIFACTS, VIEWPORT, assert_no_exception, main, open_page, settle
+from tests.e2e.driver import assert_no_exception, main, open_page, settle
 
 driver.require_browser()
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
@@ -54,33 +54,8 @@ def servers(database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 def contexts(request: pytest.FixtureRequest, servers, browser) -> Iterator[Callable[[], Any]]:
     """A maker of pages, each in a browser context of its own; on failure every page is saved,
     with both servers' logs."""
-    opened: list = []
-
-    def new_page():
-        context = browser.new_context(viewport=VIEWPORT, locale="en-US", timezone_id="UTC")
-        context.set_default_timeout(30_000)
-        context.set_default_navigation_timeout(60_000)
-        opened.append(context)
-        return context.new_page()
-
-    try:
-        yield new_page
-    finally:
-        report = getattr(request.node, "rep_call", None)
-        if report is not None and report.failed:
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            pages = [page for context in opened for page in context.pages]
-            for number, page in enumerate(pages, start=1):
-                try:
-                    driver.full_page_screenshot(page, ARTIFACTS / f"{request.node.name}-{number}.png")
-                except Exception as error:  # noqa: BLE001 - keep the test's own failure visible
-                    print(f"e2e: no screenshot of {page.url}: {error}")
-            for number, server in enumerate(servers, start=1):
-                if server.log_path.exists():
-                    (ARTIFACTS / f"{request.node.name}-server{number}.streamlit.log").write_bytes(
-                        server.log_path.read_bytes())
-        for context in opened:
-            context.close()
+    with driver.page_maker(request, browser, servers) as make:
+        yield make
 
 
 def answer_and_see_feedback(page) -> None:

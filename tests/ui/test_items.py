@@ -12,6 +12,7 @@ from quiz.db.problem_reports import file_report, get_report, reports_frame
 from quiz.model.attempt import AttemptRecord
 from quiz.ui.supervisor_gate import process_throttle
 from tests.recording import record
+from tests.ui import supervisor
 
 CONTENT = load_content()
 PAGE = "quiz/ui/pages/items.py"
@@ -49,9 +50,7 @@ def reported(store):
 
 
 def unlock(at, password: str = PASSWORD):
-    at.main.text_input[0].input(password)
-    at.main.button[0].click().run()
-    return at
+    return supervisor.unlock(at, password)
 
 
 def test_without_a_password_the_page_explains_how_to_enable_it(open_app, reported):

@@ -11,6 +11,7 @@ from quiz.content.loader import load_content
 from quiz.model.attempt import AttemptRecord
 from quiz.ui.supervisor_gate import process_throttle
 from tests.recording import record
+from tests.ui import supervisor
 
 CONTENT = load_content()
 PAGE = "quiz/ui/pages/team.py"
@@ -55,10 +56,7 @@ def main_text(at) -> str:
     return "\n".join(str(node.proto) for node in at.main if getattr(node, "proto", None) is not None)
 
 
-def unlock(at, password: str):
-    at.main.text_input[0].input(password)
-    at.main.button[0].click().run()
-    return at
+unlock = supervisor.unlock
 
 
 def test_without_a_password_the_page_only_explains_how_to_enable_it(open_app, team):
