@@ -13,7 +13,6 @@ from quiz.content.loader import Content
 from quiz.db import exams as exam_store
 from quiz.db.store import Trainee
 from quiz.model.attempt import AttemptRecord, utc_now
-from quiz.model.cards import AnyCard
 from quiz.model.errors import Problem
 from quiz.model.local_time import local_text
 from quiz.training.answering import ScenarioOutcome
@@ -87,7 +86,9 @@ def results(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:
     cols[2].metric(shell.t("exam.pass_mark"), f"{exam.spec.pass_percent}%")
     cols[3].metric(shell.t("exam.unanswered"), score.unanswered)
 
-    sections(shell, exam, records)
+    labels = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
+    sections(shell, exam, records, labels)
+    keys = category_keys(shell.content)
     wrong = [q for q in exam_questions(shell.content, exam, records) if not q.correct]
     st.subheader(shell.t("exam.wrong_answers", n=len(wrong)), anchor=False)
     if not wrong:
@@ -98,28 +99,22 @@ def results(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:
         showing = question.outcome.showing if isinstance(question.outcome, ScenarioOutcome) else None
         title = widgets.shown_title(shell, question.card, showing)
         label = shell.t("exam.wrong_label", n=question.number, title=title,
-                        category=category_name(shell, question.card))
+                        category=labels.get(keys.get(question.card.id, ""), ""))
         with st.expander(label, icon=":material/close:" if question.answered else ":material/remove:"):
             widgets.card_header(shell, question.card, answered=True, showing=showing)
             widgets.card_body(shell, question.card, showing)
             answering.feedback(shell, question.card, question.outcome, answered=question.answered)
 
 
-def sections(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:
-    """The score of each section of the exam (its blueprint's, else the categories it drew)."""
-    labels = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
+def sections(shell: Shell, exam: Exam, records: Sequence[AttemptRecord], labels: dict[str, str]) -> None:
+    """The score of each section of the exam (its blueprint's, else the categories it drew),
+    sections named by ``labels`` (``category_labels``)."""
     table = section_table(section_scores(shell.content, exam, records), labels)
     if table.empty:
         return
     st.subheader(shell.t("exam.sections"), anchor=False)
     table.columns = [shell.t(f"exam.col_{column}") for column in table.columns]
     st.dataframe(table, hide_index=True)
-
-
-def category_name(shell: Shell, card: AnyCard) -> str:
-    """The card's category as the sidebar names it (game › category, or game › knowledge)."""
-    labels = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
-    return labels.get(category_keys(shell.content).get(card.id, ""), "")
 
 
 def exam_history(shell: Shell, trainee: Trainee) -> None:

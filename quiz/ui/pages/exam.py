@@ -135,11 +135,7 @@ def offer_resume(exam: Exam) -> None:
             state["index"] = next_unanswered(exam.card_ids, answered, -1) or 0
             st.rerun()
         if st.button(shell.t("exam.hand_in_now"), key="exam-hand-in-now"):
-            unanswered = exam.total - len(answered)
-            if unanswered or flagged(shell.store, exam.id):
-                state["confirm_hand_in"] = True
-            else:
-                hand_in(exam)
+            ask_before_hand_in(exam, exam.total - len(answered), flagged(shell.store, exam.id))
     if state.get("confirm_hand_in"):
         confirm_hand_in(exam, exam.total - len(answered), len(flagged(shell.store, exam.id)))
 
@@ -196,12 +192,17 @@ def take_exam(exam: Exam) -> None:
         if unanswered:
             st.caption(shell.t("exam.unanswered_warning", n=unanswered), width="content")
         if st.button(shell.t("exam.hand_in"), key="exam-hand-in", type="primary", icon=":material/done_all:"):
-            if unanswered or flags:
-                state["confirm_hand_in"] = True
-            else:
-                hand_in(exam)
+            ask_before_hand_in(exam, unanswered, flags)
     if state.get("confirm_hand_in"):
         confirm_hand_in(exam, unanswered, len(flags))
+
+
+def ask_before_hand_in(exam: Exam, unanswered: int, flags: frozenset[str]) -> None:
+    """Hand in at once when every question is answered and none flagged; else ask first."""
+    if unanswered or flags:
+        state["confirm_hand_in"] = True
+    else:
+        hand_in(exam)
 
 
 def confirm_hand_in(exam: Exam, unanswered: int, flags: int) -> None:
