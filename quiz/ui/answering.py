@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Callable
 
 import streamlit as st
 
@@ -13,7 +14,7 @@ from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome, 
 from quiz.training.grading import ScenarioAnswer
 from quiz.ui import widgets
 from quiz.ui.report_problem import report_problem
-from quiz.ui.shell import ANSWERS_KEY, Shell
+from quiz.ui.shell import ANSWERS_KEY, Shell, draw_due
 
 
 def answer_form(
@@ -48,20 +49,50 @@ def answer_card(
     submitted = submit_answer(
         shell.store, shell.content, card, given, shell.trainee.id, time.time() - shown_at, mode=mode, showing=showing
     )
-    note_answer()
+    note_answer(shell)
     return submitted.outcome
 
 
-def note_answer() -> None:
-    """Count an answer given in this session (the sidebar's due count is recounted after it)."""
+def note_answer(shell: Shell) -> None:
+    """Count an answer given in this session, and draw the sidebar's due count again, recounted."""
     st.session_state[ANSWERS_KEY] = st.session_state.get(ANSWERS_KEY, 0) + 1
+    draw_due(shell)
 
 
-def next_card_button(shell: Shell, key: str) -> bool:
+def card_until_answered(
+    shell: Shell, card: AnyCard, state: dict, form_key: str, mode: str, showing: CardShowing | None = None
+) -> bool:
+    """The card (header, situation) and, until it is answered, its answer form; returns whether
+    it was answered in this run.
+
+    ``state`` is the page's card state: ``shown_at`` (the ``time.time()`` the card appeared)
+    is read, ``outcome`` is set once the card is answered. The run that checks the answer
+    also draws what comes after it: the form's place is emptied and the header gets the
+    card's title, so the page needs no second run (``st.rerun``) to show the feedback: under
+    load, every run an answer takes is server time.
+    """
+    header = st.empty()
+    widgets.card_body(shell, card, showing)
+    answered_now = False
+    if state.get("outcome") is None:
+        form_slot = st.empty()
+        with form_slot.container():
+            outcome = answer_card(shell, card, form_key, state["shown_at"], mode, showing)
+        if outcome is not None:
+            state["outcome"] = outcome
+            answered_now = True
+            form_slot.empty()
+    with header.container():
+        widgets.card_header(shell, card, answered=state.get("outcome") is not None, showing=showing)
+    return answered_now
+
+
+def next_card_button(shell: Shell, key: str, on_click: Callable[[], None]) -> None:
     """The "Next card" button, drawn between the card and its feedback (where the Check
-    button was), so it is reached without scrolling past a long explanation; the N key presses it."""
-    return st.button(shell.t("practice.next"), type="primary", key=key, icon=":material/arrow_forward:",
-                     icon_position="right", shortcut="N")
+    button was), so it is reached without scrolling past a long explanation; the N key presses it.
+    ``on_click`` deals the next card before the run that draws it (one run, not two)."""
+    st.button(shell.t("practice.next"), type="primary", key=key, icon=":material/arrow_forward:",
+              icon_position="right", shortcut="N", on_click=on_click)
 
 
 def feedback(shell: Shell, card: AnyCard, outcome: Outcome, answered: bool | None = None) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Sequence
+from typing import Callable, Sequence
 
 import pandas as pd
 import streamlit as st
@@ -57,16 +57,24 @@ def countdown(shell: Shell, deadline: datetime) -> None:
         st.rerun(scope="app")
 
 
-def navigator(shell: Shell, exam: Exam, index: int, answered: set[str], flags: frozenset[str]) -> int | None:
+def navigator(
+    shell: Shell, exam: Exam, index: int, answered: set[str], flags: frozenset[str], on_pick: Callable[[int], None]
+) -> None:
     """Every question as a pill (✓ answered, ⚑ flagged for later), the one on screen selected;
-    the index of the question picked."""
+    picking another calls ``on_pick`` with its index, before the run that draws it."""
     def label(number: int) -> str:
         card_id = exam.card_ids[number]
         return f"{number + 1} {'✓' if card_id in answered else ''}{'⚑' if card_id in flags else ''}".strip()
 
-    picked = st.pills(shell.t("exam.navigator"), list(range(exam.total)), format_func=label, default=index,
-                      key=f"exam-nav-{exam.id}-{index}", help=shell.t("exam.navigator_help"))
-    return picked if isinstance(picked, int) else None
+    key = f"exam-nav-{exam.id}-{index}"
+
+    def picked() -> None:
+        number = st.session_state.get(key)
+        if isinstance(number, int) and number != index:
+            on_pick(number)
+
+    st.pills(shell.t("exam.navigator"), list(range(exam.total)), format_func=label, default=index,
+             key=key, help=shell.t("exam.navigator_help"), on_change=picked)
 
 
 def results(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:

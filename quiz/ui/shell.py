@@ -6,8 +6,8 @@ it; the trainee signs in with a PIN (``quiz.ui.sign_in``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import streamlit as st
 
@@ -34,21 +34,6 @@ _DUE_COUNTS: LruCache[tuple, int] = LruCache(capacity=1000)
 
 
 @dataclass(frozen=True)
-class Shell:
-    """What every page needs: the language, the trainee and the chosen pool of cards."""
-
-    language: str
-    trainee: Trainee | None
-    rulesets: tuple[str, ...]
-    categories: tuple[str, ...]
-    content: Content
-    store: Store
-
-    def t(self, key: str, **values: object) -> str:
-        return t(key, self.language, **values)
-
-
-@dataclass(frozen=True)
 class SidebarData:
     """Where the sidebar's content and due count come from: the app's own (the default), or
     constants, as the benchmark's floors draw this same sidebar without the app's work."""
@@ -58,6 +43,24 @@ class SidebarData:
 
 
 APP_SIDEBAR = SidebarData()
+
+
+@dataclass(frozen=True)
+class Shell:
+    """What every page needs: the language, the trainee and the chosen pool of cards."""
+
+    language: str
+    trainee: Trainee | None
+    rulesets: tuple[str, ...]
+    categories: tuple[str, ...]
+    content: Content
+    store: Store
+    # where the sidebar's due count is drawn in this run and from what, to draw it again after an answer
+    due_slot: Any = field(default=None, compare=False, repr=False)
+    sidebar: SidebarData = field(default=APP_SIDEBAR, compare=False, repr=False)
+
+    def t(self, key: str, **values: object) -> str:
+        return t(key, self.language, **values)
 
 
 def render_sidebar(data: SidebarData = APP_SIDEBAR) -> Shell:
@@ -76,17 +79,24 @@ def render_sidebar(data: SidebarData = APP_SIDEBAR) -> Shell:
         categories = _categories(content, rulesets, language)
         if content.problems:
             st.caption(t("shell.content_problems", language, count=len(content.problems)))
-    shell = Shell(language, trainee, tuple(rulesets), tuple(categories), content, store)
-    if trainee is not None:
-        answers_given = st.session_state.get(ANSWERS_KEY, 0)
-        if data.due is not None:
-            due = data.due(store, content, trainee.id, shell.rulesets, shell.categories)
-        else:
-            due = _due(store, content, trainee.id, shell.rulesets, shell.categories,
-                       answers_given if isinstance(answers_given, int) else 0, utc_now().strftime("%Y-%m-%dT%H:%M"))
-        due_slot.caption(f":material/event_repeat: {t('review.sidebar_due', language, n=due)}")
+    shell = Shell(language, trainee, tuple(rulesets), tuple(categories), content, store, due_slot, data)
+    draw_due(shell)
     st.session_state[SESSION_KEY] = shell
     return shell
+
+
+def draw_due(shell: Shell) -> None:
+    """The sidebar's count of cards due for review, drawn (again, after an answer) in its place."""
+    if shell.trainee is None or shell.due_slot is None:
+        return
+    data = shell.sidebar
+    if data.due is not None:
+        due = data.due(shell.store, shell.content, shell.trainee.id, shell.rulesets, shell.categories)
+    else:
+        answers_given = st.session_state.get(ANSWERS_KEY, 0)
+        due = _due(shell.store, shell.content, shell.trainee.id, shell.rulesets, shell.categories,
+                   answers_given if isinstance(answers_given, int) else 0, utc_now().strftime("%Y-%m-%dT%H:%M"))
+    shell.due_slot.caption(f":material/event_repeat: {t('review.sidebar_due', shell.language, n=due)}")
 
 
 def current() -> Shell:

@@ -43,7 +43,7 @@ from urllib.parse import urlencode, urlsplit
 
 from quizbench.capacity import procstat
 from quizbench.capacity.protocol import MAIN, Page, ScriptFailed, ServerGone, Tab, fill_form, press, text_values
-from quizbench.capacity.stats import between, per_minute, ratio, rounded, summary
+from quizbench.capacity.stats import between, mean, per_minute, ratio, rounded, summary
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 SIGN_IN_FORM = "sign-in"
@@ -92,6 +92,8 @@ class SessionTally:
     latencies: list[float] = field(default_factory=list)  # click to feedback, per acknowledged answer
     next_latencies: list[float] = field(default_factory=list)  # Next card to the next form
     tick_latencies: list[float] = field(default_factory=list)  # auto-rerun fragment runs (exam countdown)
+    submit_runs: list[int] = field(default_factory=list)  # full script runs per answer submitted
+    next_runs: list[int] = field(default_factory=list)  # full script runs per Next card / next question
     sign_in_latencies: list[float] = field(default_factory=list)
     first_card: float | None = None
     servers: list[str] = field(default_factory=list)  # the server of each connection (LB cookie)
@@ -229,6 +231,8 @@ class LoadResult:
             "answers_per_min_whole_run": rounded(per_minute(len(acked), end), 1),
             "click_to_feedback_s": summary(latencies),
             "next_card_s": summary([x for s in tallies for x in s.next_latencies]),
+            "script_runs_per_submit": rounded(mean([x for s in tallies for x in s.submit_runs]), 2),
+            "script_runs_per_next": rounded(mean([x for s in tallies for x in s.next_runs]), 2),
             "countdown_ticks": len([x for s in tallies for x in s.tick_latencies]),
             "countdown_tick_s": summary([x for s in tallies for x in s.tick_latencies]),
             "sign_in_s": summary([x for s in tallies for x in s.sign_in_latencies]),
@@ -332,7 +336,9 @@ async def _think(run: RunState, tab: Tab, tally: SessionTally, seconds: float) -
 async def _submit(tab: Tab, run: RunState, tally: SessionTally, widgets, rng: random.Random) -> float:
     states = fill_form(widgets, rng, run.spec.choice)
     tally.in_flight = True
+    runs = tab.script_runs
     seconds = await tab.run(states)
+    tally.submit_runs.append(tab.script_runs - runs)
     tally.in_flight = False
     tally.exceptions += tab.page.exceptions
     return seconds
@@ -360,7 +366,9 @@ async def _practice_step(tab: Tab, run: RunState, tally: SessionTally, rng: rand
         return True
     following = _next_button(tab.page)
     if following is not None:
+        runs = tab.script_runs
         seconds = await tab.run(press(following))
+        tally.next_runs.append(tab.script_runs - runs)
         tally.exceptions += tab.page.exceptions
         tally.next_latencies.append(seconds)
         return True
@@ -389,7 +397,9 @@ async def _exam_step(tab: Tab, run: RunState, tally: SessionTally, rng: random.R
     if form is not None and Alert.INFO in page.alert_formats():  # answered (its saved answer shown): go on
         following = page.find("button", root=MAIN, key="exam-next")
         if following and not following[0].proto.disabled:
+            runs = tab.script_runs
             await tab.run(press(following[0]))
+            tally.next_runs.append(tab.script_runs - runs)
             return True
         form = None  # the last question: hand in below
     if form is not None:

@@ -184,6 +184,7 @@ class Tab:
         self.pages: dict[str, str] = {}  # url path ("" for the default page) -> page script hash
         self.page_hash = ""
         self.auto_reruns: dict[str, float] = {}
+        self.script_runs = 0  # full script runs seen: a click that costs an st.rerun counts two
 
     async def run(self, widgets: Iterable[Any] = (), page: str | None = None) -> float:
         """Ask for a rerun with these widget values (on the page of that url path, when
@@ -222,13 +223,15 @@ class Tab:
         await self._send(back.SerializeToString())
         fragment_run = bool(back.rerun_script.fragment_id)
         drawn: dict[tuple[int, ...], Widget] = {w.path: w for w in self.page.widgets} if fragment_run else {}
+        placed: set[tuple[int, ...]] = set()  # paths drawn in this run, blocks included
         while True:
             message = ForwardMsg()
             message.ParseFromString(await self._receive())
             kind = message.WhichOneof("type")
             if kind == "new_session":
                 if not message.metadata.run.fragment_ids:  # a full run (again, after st.rerun): drawn afresh
-                    drawn = {}
+                    self.script_runs += 1
+                    drawn, placed = {}, set()
                     self.auto_reruns = {}
                     fragment_run = False
                 if message.new_session.page_script_hash:
@@ -242,11 +245,15 @@ class Tab:
             elif kind == "stop_auto_rerun":
                 for fragment_id in message.stop_auto_rerun.fragment_ids:
                     self.auto_reruns.pop(fragment_id, None)
-            elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
-                element = message.delta.new_element
-                element_kind = element.WhichOneof("type") or ""
+            elif kind == "delta" and message.delta.WhichOneof("type") in ("new_element", "add_block"):
                 path = tuple(message.metadata.delta_path)
-                drawn[path] = Widget(path, element_kind, getattr(element, element_kind, None))
+                if path in placed:  # drawn again: it replaces what was there, what was inside it too
+                    drawn = {p: w for p, w in drawn.items() if p[:len(path)] != path}  # (a placeholder)
+                placed.add(path)
+                if message.delta.WhichOneof("type") == "new_element":
+                    element = message.delta.new_element
+                    element_kind = element.WhichOneof("type") or ""
+                    drawn[path] = Widget(path, element_kind, getattr(element, element_kind, None))
             elif kind == "script_finished":
                 status = message.script_finished
                 if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:

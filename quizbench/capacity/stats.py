@@ -47,6 +47,10 @@ def rounded(value: float | None, digits: int = 3) -> float | None:
     return None if value is None else round(float(value), digits)
 
 
+def mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
 def median(values: Iterable[float]) -> float | None:
     return percentile(list(values), 50)
 

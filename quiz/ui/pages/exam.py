@@ -34,6 +34,7 @@ from quiz.training.exams import (
     next_unanswered,
     time_left,
 )
+from quiz.training.grading import ScenarioAnswer
 from quiz.ui import answering, exam_widgets, widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown
@@ -141,28 +142,21 @@ def offer_resume(exam: Exam) -> None:
 
 
 def go_to(index: int) -> None:
+    """Show question ``index`` (a callback of Previous, Next and the navigator: the question
+    is chosen before the run that draws it)."""
     state.update(index=index, shown_at=time.time(), confirm_hand_in=False)
-    st.rerun()
 
 
 def take_exam(exam: Exam) -> None:
     """One question at a time, no marks shown, a navigator of every question (answered,
-    flagged for later); answers are stored as they are given and can be changed until hand-in."""
+    flagged for later); answers are stored as they are given and can be changed until hand-in.
+
+    The head (progress, clock, navigator) is drawn last, in its place at the top, so that the
+    run that saves an answer shows it answered: saving takes one run, not two."""
     answered = answers_by_card(exam, exam_store.exam_answers(shell.store, exam.id))
     flags = flagged(shell.store, exam.id)
     index = min(max(state["index"], 0), exam.total - 1)
-    head, clock = st.columns([4, 1])
-    with head:
-        st.caption(escape_markdown(exam_widgets.exam_name(shell, exam.preset)))
-        st.markdown(f"**{shell.t('exam.question', n=index + 1, total=exam.total)}**")
-        progress = shell.t("exam.answered_count", answered=len(answered), total=exam.total)
-        st.progress(len(answered) / exam.total, text=progress)
-    with clock:
-        exam_widgets.countdown(shell, exam.deadline)
-    picked = exam_widgets.navigator(shell, exam, index, set(answered), flags)
-    if picked is not None and picked != index:
-        go_to(picked)
-
+    top = st.empty()
     card_id = exam.card_ids[index]
     card = shell.content.cards.get(card_id)
     if card is None:
@@ -171,23 +165,21 @@ def take_exam(exam: Exam) -> None:
         showing = show_card(card, exam.seeds[index]) if isinstance(card, ScenarioCard) else None
         widgets.card_header(shell, card, answered=False, showing=showing)
         widgets.card_body(shell, card, showing)
-        saved = answered.get(card_id)
-        if saved is not None:
-            st.info(shell.t("exam.saved_answer", answer=widgets.answer_summary(shell, card, saved)))
-        answer_question(exam, card, showing, index, saved)
+        if answer_question(exam, card, showing, index, answered.get(card_id)):
+            answered = answers_by_card(exam, exam_store.exam_answers(shell.store, exam.id))
         on = card_id in flags
-        if st.button(shell.t("exam.unflag" if on else "exam.flag"), key=f"exam-flag-{exam.id}-{index}",
-                     icon=":material/flag:", type="tertiary"):
-            set_flag(shell.store, exam.id, card_id, not on)
-            st.rerun()
+        st.button(shell.t("exam.unflag" if on else "exam.flag"), key=f"exam-flag-{exam.id}-{index}",
+                  icon=":material/flag:", type="tertiary", on_click=set_flag,
+                  args=(shell.store, exam.id, card_id, not on))
+    with top.container():
+        exam_head(exam, index, answered, flags)
 
     unanswered = exam.total - len(answered)
     with st.container(horizontal=True, vertical_alignment="center"):
-        if st.button(shell.t("exam.previous"), key="exam-previous", disabled=index == 0, icon=":material/arrow_back:"):
-            go_to(index - 1)
-        if st.button(shell.t("exam.next"), key="exam-next", disabled=index == exam.total - 1,
-                     icon=":material/arrow_forward:", icon_position="right"):
-            go_to(index + 1)
+        st.button(shell.t("exam.previous"), key="exam-previous", disabled=index == 0, icon=":material/arrow_back:",
+                  on_click=go_to, args=(index - 1,))
+        st.button(shell.t("exam.next"), key="exam-next", disabled=index == exam.total - 1,
+                  icon=":material/arrow_forward:", icon_position="right", on_click=go_to, args=(index + 1,))
         st.space("stretch")
         if unanswered:
             st.caption(shell.t("exam.unanswered_warning", n=unanswered), width="content")
@@ -195,6 +187,19 @@ def take_exam(exam: Exam) -> None:
             ask_before_hand_in(exam, unanswered, flags)
     if state.get("confirm_hand_in"):
         confirm_hand_in(exam, unanswered, len(flags))
+
+
+def exam_head(exam: Exam, index: int, answered: dict[str, AttemptRecord], flags: frozenset[str]) -> None:
+    """The exam's name, the question's number, the answered count, the clock and the navigator."""
+    head, clock = st.columns([4, 1])
+    with head:
+        st.caption(escape_markdown(exam_widgets.exam_name(shell, exam.preset)))
+        st.markdown(f"**{shell.t('exam.question', n=index + 1, total=exam.total)}**")
+        progress = shell.t("exam.answered_count", answered=len(answered), total=exam.total)
+        st.progress(len(answered) / exam.total, text=progress)
+    with clock:
+        exam_widgets.countdown(shell, exam.deadline)
+    exam_widgets.navigator(shell, exam, index, set(answered), flags, on_pick=go_to)
 
 
 def ask_before_hand_in(exam: Exam, unanswered: int, flags: frozenset[str]) -> None:
@@ -219,22 +224,40 @@ def confirm_hand_in(exam: Exam, unanswered: int, flags: int) -> None:
 
 def answer_question(
     exam: Exam, card: AnyCard, showing: CardShowing | None, index: int, saved: AttemptRecord | None
-) -> None:
+) -> bool:
     """The card's answer form; a given answer (or a change to it) is stored at once, and the
-    question stays on screen: moving on is the candidate's choice."""
-    label = shell.t("exam.save_change" if saved is not None else "exam.save")
-    form_key = f"exam-{exam.id}-{index}"
-    if saved is not None:
-        widgets.prefill(form_key, saved)  # after a refresh too, the form shows the answer it changes
-    given = answering.answer_form(shell, card, form_key, submit_label=label)
+    question stays on screen: moving on is the candidate's choice. Returns whether an answer
+    was stored in this run; the form is then drawn again, as a change of the stored answer."""
+    saves = state.setdefault("saves", {})
+    slot = st.empty()
+    with slot.container():
+        given = saved_answer_form(exam, card, index, saved, saves.get(card.id, 0))
     if given is None:
-        return
+        return False
     seconds = time.time() - state["shown_at"]
     submitted = submit_answer(shell.store, shell.content, card, given, trainee.id, seconds, mode="exam",
                               exam_id=exam.id, showing=showing, now=utc_now())
-    if submitted.stored:
-        answering.note_answer()
-    st.rerun()  # a late answer is not stored; the rerun closes the exam
+    if not submitted.stored:
+        st.rerun()  # a late answer is not stored; the rerun closes the exam
+    answering.note_answer(shell)
+    saves[card.id] = saves.get(card.id, 0) + 1  # a new form, filled with the answer just stored
+    with slot.container():
+        saved_answer_form(exam, card, index, submitted.outcome.record, saves[card.id])
+    return True
+
+
+def saved_answer_form(
+    exam: Exam, card: AnyCard, index: int, saved: AttemptRecord | None, version: int
+) -> ScenarioAnswer | str | None:
+    """The stored answer, if any, and the answer form filled with it (``version`` counts the
+    saves of this question in this tab: each save draws a new form with the answer stored)."""
+    if saved is not None:
+        st.info(shell.t("exam.saved_answer", answer=widgets.answer_summary(shell, card, saved)))
+    form_key = f"exam-{exam.id}-{index}" + (f"-{version}" if version else "")
+    if saved is not None:
+        widgets.prefill(form_key, saved)  # after a refresh too, the form shows the answer it changes
+    label = shell.t("exam.save_change" if saved is not None else "exam.save")
+    return answering.answer_form(shell, card, form_key, submit_label=label)
 
 
 closed = exam_store.close_expired(shell.store, trainee.id, utc_now())

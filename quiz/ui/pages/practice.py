@@ -11,7 +11,7 @@ from quiz.model.cards import ScenarioCard
 from quiz.rules.variants import DEFAULT_SEED, new_seed, show_card
 from quiz.training.answering import card_pool
 from quiz.training.selection import RECENT, RECENT_ANSWERS, next_card
-from quiz.ui import answering, widgets
+from quiz.ui import answering
 from quiz.ui import shell as shell_module
 
 ROUND_KEY = "practice_round"  # card ids of a round started elsewhere (e.g. recent mistakes)
@@ -48,26 +48,18 @@ if state["card"] not in pool and state["outcome"] is None:
 card = shell.content.cards[state["card"]]
 # a variant card draws its values from the seed kept with it: the same showing on every rerun
 showing = show_card(card, state.get("seed", DEFAULT_SEED)) if isinstance(card, ScenarioCard) else None
+
+
 def go_on() -> None:
+    """Next card (a callback: the next card is dealt before the run that draws it)."""
     if round_ids and not state["queue"]:  # the round is over: back to the chosen pool
         st.session_state.pop(ROUND_KEY, None)
         state.update(card=None, outcome=None, queue=[])
     else:
         deal_next()
-    st.rerun()
 
 
-widgets.card_header(shell, card, answered=state["outcome"] is not None, showing=showing)
-widgets.card_body(shell, card, showing)
-form_key = f"answer-{state['n']}"
-
-if state["outcome"] is None:
-    outcome = answering.answer_card(shell, card, form_key, state["shown_at"], "practice", showing)
-    if outcome is not None:
-        state["outcome"] = outcome
-        st.rerun()
-
+answering.card_until_answered(shell, card, state, f"answer-{state['n']}", "practice", showing)
 if state["outcome"] is not None:
-    if answering.next_card_button(shell, f"next-{state['n']}"):  # above the feedback: no scrolling past it
-        go_on()
+    answering.next_card_button(shell, f"next-{state['n']}", on_click=go_on)  # above the feedback: no scrolling
     answering.feedback(shell, card, state["outcome"])

@@ -14,7 +14,7 @@ from quiz.model.cards import ScenarioCard
 from quiz.rules.variants import DEFAULT_SEED, new_seed, show_card
 from quiz.training import scheduling as review
 from quiz.training.answering import card_pool
-from quiz.ui import answering, widgets
+from quiz.ui import answering
 from quiz.ui import shell as shell_module
 
 shell = shell_module.current()
@@ -66,22 +66,23 @@ if state["card"] is None:
 card = shell.content.cards[state["card"]]
 # a variant card draws its values from the seed dealt with it: the same showing on every rerun
 showing = show_card(card, state["seed"]) if isinstance(card, ScenarioCard) else None
+count = st.empty()  # drawn after the answer: an answered card is no longer due
+if answering.card_until_answered(shell, card, state, f"review-{state['n']}", state["mode"], showing):
+    schedules = review_store.schedules(shell.store, shell.trainee.id)
+    due = review.due_first(schedules, pool, now)
 if state["mode"] == "review":
-    st.caption(shell.t("review.due_now", n=len(due)))
+    count.caption(shell.t("review.due_now", n=len(due)))
 else:  # a new card, asked for when nothing was due
-    st.caption(shell.t("review.new_card", n=len(review.new_cards(schedules, pool))))
-widgets.card_header(shell, card, answered=state["outcome"] is not None, showing=showing)
-widgets.card_body(shell, card, showing)
+    count.caption(shell.t("review.new_card", n=len(review.new_cards(schedules, pool))))
 
-if state["outcome"] is None:
-    outcome = answering.answer_card(shell, card, f"review-{state['n']}", state["shown_at"], state["mode"], showing)
-    if outcome is not None:
-        state["outcome"] = outcome
-        st.rerun()
-else:
-    if answering.next_card_button(shell, f"review-next-{state['n']}"):  # above the feedback: no scrolling past it
-        state.update(card=None, outcome=None)
-        st.rerun()
+
+def go_on() -> None:
+    """Next card (a callback: the next card is dealt in the run that draws it)."""
+    state.update(card=None, outcome=None)
+
+
+if state["outcome"] is not None:
+    answering.next_card_button(shell, f"review-next-{state['n']}", on_click=go_on)  # above the feedback
     if card.id in schedules:
         st.info(shell.t("review.comes_back", when=when(schedules[card.id].due)), icon=":material/event_repeat:")
     answering.feedback(shell, card, state["outcome"])

@@ -1,0 +1,57 @@
+"""Each click of an answer costs one script run on a real server, as the floor app's does.
+
+Under load, server time is script runs: checking an answer used to take two (the check,
+then an ``st.rerun`` to draw the feedback), and so did Next card, saving an exam answer and
+each move to another question. The load tool speaks Streamlit's protocol to a real server
+and counts the full runs each click starts; a page that goes back to ``st.rerun`` after an
+answer fails here. Every acknowledged answer must also be stored, once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+
+from quizbench.capacity.accounts import create_trainees, stored_answers
+from quizbench.capacity.load import LoadSpec, RunState, SessionTally, run_load
+from tests.e2e.configured_server import running
+from tests.e2e.server import AppServer
+
+pytestmark = pytest.mark.e2e
+
+PIN = "runs-2468"
+NAMES = ["runs-practice", "runs-exam"]
+ANSWERS = 4  # per session, then the run stops
+LIMIT = 180.0  # seconds: the run's upper bound on a busy machine; it normally takes a few
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    with running(AppServer(tmp_path_factory.mktemp("runs"))) as server:
+        yield server
+
+
+def test_an_answer_and_a_move_on_each_take_one_script_run(server: AppServer) -> None:
+    create_trainees(server.database_url, NAMES, PIN)
+
+    async def control(run: RunState, tallies: list[SessionTally]) -> None:
+        while not all(t.acknowledged >= ANSWERS and len(t.next_runs) >= ANSWERS - 1 for t in tallies):
+            await asyncio.sleep(0.1)  # watching the sessions, not waiting on the app
+        run.stop.set()
+
+    spec = LoadSpec(url=server.url, trainees=NAMES, pin=PIN, duration=LIMIT, exam_share=0.5, choice="first")
+    result = run_load(spec, control)
+    figures = result.figures()
+
+    assert not [t.errors for t in result.sessions if t.errors]
+    assert figures["exceptions"] == 0
+    modes = {t.mode: t for t in result.sessions}
+    assert set(modes) == {"practice", "exam"}
+    for tally in result.sessions:
+        assert tally.acknowledged >= ANSWERS, tally
+        assert set(tally.submit_runs) == {1}, (tally.mode, tally.submit_runs)  # Check / Save answer
+        assert set(tally.next_runs) == {1}, (tally.mode, tally.next_runs)  # Next card / next question
+    assert figures["script_runs_per_submit"] == 1 and figures["script_runs_per_next"] == 1
+    assert stored_answers(server.database_url, NAMES) == result.acknowledged_per_trainee()
