@@ -11,7 +11,7 @@ cards:
   - id: {id}
     kind: scenario
     ruleset: yugioh-ocg
-    title: {{ja: "十五分の遅刻", en: "Fifteen minutes late"}}
+    title: {{ja: "十五分後の着席", en: "Seated fifteen minutes in"}}
     situation:
       ja: "店舗大会の第2回戦。田中選手は指定の集合時間から15分後に席につきました。"
       en: "Store tournament, round 2. Tanaka sat down fifteen minutes after the designated time."

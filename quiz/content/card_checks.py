@@ -1,13 +1,20 @@
-"""Cross-reference checks of a card against its ruleset, and of its answer key."""
+"""Cross-reference checks of a card against its ruleset, of its answer key, and that its title
+never names the answer."""
 
 from __future__ import annotations
 
+import unicodedata
+from typing import Iterable
+
 from quiz.content.ruleset_checks import Finding, citation_problems
-from quiz.content.variant_checks import changing_answer, judge_every_showing, variant_problems
+from quiz.content.variant_checks import Judged, changing_answer, judge_every_showing, variant_problems
 from quiz.model.cards import AnyCard, JudgementCallCard, ScenarioCard
 from quiz.model.errors import QuizError, UndecidedCaseError
 from quiz.model.rulesets import Ruleset
+from quiz.model.text import LANGUAGES, Text
 from quiz.rules.engine import judge
+
+AnswerName = tuple[str, Text]  # what the name is of ("the answer's penalty"), and the name
 
 
 def check_card(
@@ -38,9 +45,11 @@ def _check_judgement_call(card: JudgementCallCard, ruleset: Ruleset) -> list[Fin
         if card.facts:
             found.append((("facts",), "facts are checked against the nearest line: name one, or give no facts"))
         return found
-    if ruleset.infraction(card.nearest) is None:
+    nearest = ruleset.infraction(card.nearest)
+    if nearest is None:
         known = ", ".join(i.id for i in ruleset.infractions)
         return found + [(("nearest",), f"unknown infraction {card.nearest!r}; known: {known}")]
+    found += title_problems(card.title, [("the nearest infraction", nearest.name)])
     if not card.facts:
         return found
     try:
@@ -66,12 +75,13 @@ def _check_scenario(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
     found, judged = judge_every_showing(card, ruleset)
     if found:
         return found
+    found = title_problems(card.title, _answer_names(card, ruleset, judged))
     expect = card.expect
     if expect is None:
-        return []
+        return found
     changing = changing_answer(judged)
     if changing is not None:
-        return [(("expect",), changing)]
+        return found + [(("expect",), changing)]
     verdict = judged[0][1]
     if ruleset.penalty(expect.penalty) is None:
         found.append((("expect", "penalty"), f"unknown penalty {expect.penalty!r}"))
@@ -94,3 +104,47 @@ def _check_scenario(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
     if expect.players is not None and expect.players != verdict.players:
         found.append((("expect", "players"), f"expects {expect.players} but the engine gives {verdict.players}"))
     return found
+
+
+def _answer_names(card: ScenarioCard, ruleset: Ruleset, judged: Judged) -> list[AnswerName]:
+    """The names of every infraction and penalty a scenario card's answer key holds: the
+    engine's verdict for every showing (its infraction, standard and accepted penalties),
+    and what ``expect`` states."""
+    infractions = [verdict.infraction for _, verdict in judged]
+    penalties = [penalty for _, verdict in judged for penalty in verdict.accepted]
+    if card.expect is not None:
+        infractions += [card.expect.infraction] if card.expect.infraction is not None else []
+        penalties.append(card.expect.penalty)
+    names = [("the answer's infraction", infraction.name)
+             for infraction in map(ruleset.infraction, dict.fromkeys(infractions)) if infraction is not None]
+    return names + [("the answer's penalty", penalty.name)
+                    for penalty in map(ruleset.penalty, dict.fromkeys(penalties)) if penalty is not None]
+
+
+def title_problems(title: Text, names: Iterable[AnswerName]) -> list[Finding]:
+    """Findings for a title (as written: a variant's template, placeholders and all) that
+    contains, in either language, one of ``names`` in either language, compared after NFKC
+    normalisation and case-folding (full-width ＷＡＲＮＩＮＧ is Warning). A card shows its
+    title only once answered, but titles also name cards elsewhere (lists, reports, previews),
+    so they describe the situation, never the answer (issue 13). No name is too short to
+    count: the shortest are two-kanji penalties (注意, 警告, 失格), and a title holding one
+    names the answer whether it meant to or not."""
+    found: list[Finding] = []
+    names = list(names)
+    for title_language in LANGUAGES:
+        shown = _folded(title.get(title_language))
+        seen: set[str] = set()
+        for what, name in names:
+            for language in LANGUAGES:
+                folded = _folded(name.get(language))
+                if not folded or folded in seen or folded not in shown:
+                    continue
+                seen.add(folded)
+                found.append((("title", title_language),
+                              f"the title names {what} '{name.get(language)}' ({language}); "
+                              "titles are shown after the answer, but keep them neutral"))
+    return found
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold().strip()

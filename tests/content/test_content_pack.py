@@ -40,7 +40,7 @@ def test_a_valid_yaml_file_is_previewed_with_the_engine_verdict(folder):
     report = check_pack("late.yaml", scenario().encode("utf-8"), folder)
     assert report.problems == [] and report.ok
     [preview] = report.cards
-    assert (preview.file, preview.card.id, preview.card.title.en) == ("late.yaml", "pack-ygo-late-15", "Fifteen minutes late")
+    assert (preview.file, preview.card.id, preview.card.title.en) == ("late.yaml", "pack-ygo-late-15", "Seated fifteen minutes in")
     assert (preview.verdict.infraction, preview.verdict.penalty) == ("tardiness", "match_loss")  # 15 >= 10
     assert report.imported_to is None
     assert everything_under(folder) == []  # checking leaves nothing behind

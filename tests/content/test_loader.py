@@ -14,7 +14,7 @@ cards:
   - id: good-card
     kind: scenario
     ruleset: yugioh-ocg
-    title: {ja: 遅刻, en: Late}
+    title: {ja: 遅れて着席, en: Seated late}
     situation: {ja: 3分遅れて着席した。, en: Sat down three minutes late.}
     infraction: tardiness
     facts: {minutes_late: 3}
@@ -101,13 +101,13 @@ def test_wrong_fact_type(tree):
 
 
 def test_missing_translation(tree):
-    text = _card().replace("{ja: 遅刻, en: Late}", "{ja: 遅刻}")
+    text = _card().replace("{ja: 遅れて着席, en: Seated late}", "{ja: 遅れて着席}")
     problem = _only_problem(_load(tree, "bad.yaml", text), "bad.yaml")
     assert (problem.line, problem.field, problem.message) == (5, "cards[0].title.en", "required field is missing")
 
 
 def test_empty_translation(tree):
-    text = _card().replace("en: Late}", "en: ''}")
+    text = _card().replace("en: Seated late}", "en: ''}")
     problem = _only_problem(_load(tree, "bad.yaml", text), "bad.yaml")
     assert (problem.line, problem.field) == (5, "cards[0].title.en")
 

@@ -17,7 +17,7 @@ def test_preview_rows_show_titles_infraction_and_verdict(tmp_path: Path, content
     assert list(table.columns) == PREVIEW_COLUMNS
     assert table.to_dict("records") == [
         {"file": "a.yaml", "card_id": "pack-ygo-late-15", "game": "Yu-Gi-Oh! OCG", "kind": "Scenario",
-         "title": "Fifteen minutes late", "infraction": "Tardiness", "verdict": "Match Loss · No fix"},
+         "title": "Seated fifteen minutes in", "infraction": "Tardiness", "verdict": "Match Loss · No fix"},
         {"file": "b.yaml", "card_id": "pack-pkm-k-piles", "game": "Pokémon TCG", "kind": "Knowledge",
          "title": "How many piles", "infraction": "", "verdict": "Shuffling"},
     ]
@@ -26,4 +26,4 @@ def test_preview_rows_show_titles_infraction_and_verdict(tmp_path: Path, content
 def test_preview_in_japanese(tmp_path: Path, content):
     report = check_pack("a.yaml", scenario().encode("utf-8"), tmp_path)
     row = preview_table(report.cards, content.rulesets, "ja", KINDS, "処置なし").iloc[0]
-    assert (row["title"], row["infraction"], row["verdict"]) == ("十五分の遅刻", "遅刻", "マッチの敗北 · 処置なし")
+    assert (row["title"], row["infraction"], row["verdict"]) == ("十五分後の着席", "遅刻", "マッチの敗北 · 処置なし")

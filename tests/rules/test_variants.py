@@ -94,7 +94,7 @@ def test_new_seeds_differ():
 
 
 def test_a_plain_card_shows_the_same_for_every_seed():
-    card = scenario(title={"ja": "遅刻", "en": "Late"}, situation={"ja": "7分遅れた。", "en": "Seven minutes late."},
+    card = scenario(title={"ja": "遅れて着席", "en": "Seated late"}, situation={"ja": "7分遅れた。", "en": "Seven minutes late."},
                     parameters={}, facts={"minutes_late": 7})
     assert {show_card(card, seed).situation.en for seed in range(5)} == {"Seven minutes late."}
     assert dict(show_card(card, 3).facts) == {"minutes_late": 7}

@@ -65,6 +65,19 @@ def test_validate_reports_a_broken_file(tmp_path):
     assert lines[-1].endswith("errors") and not lines[-1].endswith(" 0 errors")
 
 
+
+def test_validate_reports_a_title_that_names_the_answer(tmp_path):
+    from tests.content.test_card_checks import SCENARIO
+
+    card = tmp_path / "yugioh-ocg" / "late.yaml"
+    card.parent.mkdir()
+    card.write_text(SCENARIO.replace("{ja: 遅れて着席,", "{ja: 今日2度目の遅刻,"), encoding="utf-8")
+    result = run("validate", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == (
+        "yugioh-ocg/late.yaml:5: cards[0].title.ja: the title names the answer's infraction '遅刻' (ja); "
+        "titles are shown after the answer, but keep them neutral")
+
 def test_coverage_table():
     result = run("coverage")
     assert result.returncode == 0, result.stdout

@@ -40,7 +40,7 @@ def test_anyone_can_check_a_pack_but_importing_needs_the_supervisor_password(ope
     assert at.file_uploader  # checking a pack needs no password
     at.file_uploader[0].set_value(("late.yaml", scenario().encode("utf-8"), "application/x-yaml")).run()
     assert at.success[-1].value == "The card is valid: 1 card ready to import."
-    assert at.dataframe[-1].value.iloc[0]["Title"] == "Fifteen minutes late"  # the preview too
+    assert at.dataframe[-1].value.iloc[0]["Title"] == "Seated fifteen minutes in"  # the preview too
     assert not [b for b in at.button if b.label.startswith("Import")]
     assert at.info[0].value.startswith("The pack is valid. Importing it needs the supervisor password")
     assert any("needs the supervisor password" in c.value for c in at.caption)
@@ -163,7 +163,7 @@ def test_a_valid_pack_is_previewed_imported_and_playable_at_once(open_app, folde
     at.file_uploader[0].set_value(("my-pack.zip", data, "application/zip")).run()
     assert at.success[-1].value == "Every card is valid: 2 cards ready to import."
     preview = at.dataframe[-1].value
-    assert list(preview["Title"]) == ["Fifteen minutes late", "How many piles"]
+    assert list(preview["Title"]) == ["Seated fifteen minutes in", "How many piles"]
     assert list(preview["Infraction"]) == ["Tardiness", ""]
     assert list(preview["Verdict (penalty · fixes) or answer"]) == ["Match Loss · No fix", "Shuffling"]
     assert "pack-ygo-late-15" not in loaded_cards(at)

@@ -33,7 +33,7 @@ cards:
   - id: uitest-ygo-late-7
     kind: scenario
     ruleset: yugioh-ocg
-    title: {ja: "七分の遅刻", en: "Seven minutes late"}
+    title: {ja: "七分後の着席", en: "Seated seven minutes in"}
     situation:
       ja: "第2回戦。山田選手は集合時間の7分後に席につきました。"
       en: "Round 2. Yamada sat down seven minutes after the assembly time."
