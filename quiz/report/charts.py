@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import unicodedata
+from typing import Any
+
 import altair as alt
 import pandas as pd
 
@@ -43,22 +47,34 @@ def accuracy_bars(
     return alt.layer(bars, text).properties(height=alt.Step(26))
 
 
+# The confusion grid fits a 390-px phone (a 358-px column) whatever the ladder: the cells
+# share a fixed width, and the labels are broken into lines (drawn whole, every one).
+GRID_WIDTH = 192  # px: all the cells of a row together
+CELL_STEPS = (24, 40)  # px: the narrowest and the widest cell
+LABEL_COLUMNS = 18  # a label's line at most, in columns: a wide (CJK) character takes two
+
+
 def confusion_heatmap(
     confusion: pd.DataFrame, order: list[str], labels: dict[str, str], title: str = ""
 ) -> alt.LayerChart | alt.FacetChart:
     """Chosen penalty against the standard one, one game's ladder ``order`` on both axes (every
     pair drawn, so the diagonal, the right answers, runs corner to corner); ``confusion`` has
-    ``standard``, ``chosen`` and ``count`` named as in ``order``."""
+    ``standard``, ``chosen`` and ``count`` named as in ``order``. The grid is as wide on every
+    ladder (``GRID_WIDTH``) and long names are drawn on two lines or more (``wrap_label``), so
+    it fits a phone; the tooltip names a cell's penalties on one line."""
     counts = {(row.standard, row.chosen): int(row.count) for row in confusion.itertuples(index=False)}
     grid = pd.DataFrame(
         [(standard, chosen, counts.get((standard, chosen), 0)) for standard in order for chosen in order],
         columns=["standard", "chosen", "count"],
     )
+    low, high = CELL_STEPS
+    step = max(low, min(high, GRID_WIDTH // max(len(order), 1)))
+    lines = _label_lines(order)
     base = alt.Chart(grid).encode(  # every label drawn, whole (no limit, no thinning out)
         x=alt.X("chosen:N", title=labels["chosen"], sort=order, scale=alt.Scale(domain=order),
-                axis=alt.Axis(labelAngle=-40, labelLimit=0, labelOverlap=False)),
+                axis=alt.Axis(labelAngle=-40, labelLimit=0, labelOverlap=False, **lines)),
         y=alt.Y("standard:N", title=labels["standard"], sort=order, scale=alt.Scale(domain=order),
-                axis=alt.Axis(labelLimit=0, labelOverlap=False)),
+                axis=alt.Axis(labelLimit=0, labelOverlap=False, **lines)),
     )
     cells = base.mark_rect(stroke="#bbbbbb", strokeWidth=0.5).encode(
         color=alt.Color("count:Q", scale=alt.Scale(scheme="blues", domainMin=0), legend=None),
@@ -66,7 +82,46 @@ def confusion_heatmap(
                  alt.Tooltip("count:Q", title=labels["count"])],
     )
     text = base.transform_filter(alt.datum.count > 0).mark_text().encode(text="count:Q")
-    return alt.layer(cells, text).properties(title=title, width=alt.Step(44), height=alt.Step(34))
+    return alt.layer(cells, text).properties(title=title, width=alt.Step(step), height=alt.Step(max(low, step - 4)))
+
+
+def wrap_label(text: str, columns: int = LABEL_COLUMNS) -> list[str]:
+    """``text`` in lines of at most ``columns`` (a wide character takes two), broken at spaces;
+    a word longer than a line (a name in Japanese has no spaces) is cut between characters."""
+    lines: list[str] = []
+    for word in text.split():
+        for piece in _pieces(word, columns):
+            if lines and _columns(lines[-1]) + 1 + _columns(piece) <= columns:
+                lines[-1] += " " + piece
+            else:
+                lines.append(piece)
+    return lines or [text]
+
+
+def _pieces(word: str, columns: int) -> list[str]:
+    """A word in pieces of at most ``columns`` (one character per piece at least)."""
+    pieces = [""]
+    for char in word:
+        if pieces[-1] and _columns(pieces[-1] + char) > columns:
+            pieces.append("")
+        pieces[-1] += char
+    return pieces
+
+
+def _columns(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def _label_lines(names: list[str]) -> dict[str, Any]:
+    """The axis option drawing each of ``names`` that is too long for a line on several lines
+    (a Vega expression giving the list of lines); none when every name fits on one."""
+    wrapped = [(name, wrap_label(name)) for name in names]
+    long = [(name, lines) for name, lines in wrapped if len(lines) > 1]
+    if not long:
+        return {}
+    keys = json.dumps([name for name, _ in long])
+    values = json.dumps([lines for _, lines in long])  # ASCII with \\u escapes: Vega reads them
+    return {"labelExpr": f"indexof({keys}, datum.value) < 0 ? datum.value : {values}[indexof({keys}, datum.value)]"}
 
 
 def leniency_bars(by_steps: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:

@@ -1,9 +1,14 @@
 """Every page on a phone (390×844), in Japanese: drawn without an error, nothing wider than
-the screen (no sideways scrolling of the page), and no English left in the app's own texts.
+the screen (no sideways scrolling of the page or of its main area, no chart cut at the
+screen's edge), and no English left in the app's own texts. The Progress page's charts, the
+penalty confusion grid among them, fit a phone in English and in Japanese, every label drawn
+(``test-artifacts/e2e/phone-<lang>-progress.png`` and ``…-confusion.png`` to look at). Pages
+are picked from the sidebar on a phone (the top navigation moves there), which closes.
 
-A trainee with a week of answers is signed in, so the trainee's pages show their figures; the
-supervisor's pages are unlocked with the password. ``QUIZ_SCREENSHOTS=1`` saves each page
-as ``phone-ja-<page>.png``.
+A trainee with a week of answers (scenario cards of both games among them, with penalties
+off the key) is signed in, so the trainee's pages show their figures; the supervisor's pages
+are unlocked with the password. ``QUIZ_SCREENSHOTS=1`` saves each page as
+``phone-ja-<page>.png``.
 """
 
 from __future__ import annotations
@@ -19,12 +24,15 @@ import pytest
 from quiz.content.loader import load_content
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
-from quiz.model.cards import KnowledgeCard
-from quiz.training.answering import answer_card
+from quiz.model.cards import KnowledgeCard, ScenarioCard
+from quiz.report.charts import wrap_label
+from quiz.report.i18n import t
+from quiz.training.answering import answer_card, verdict_for
+from quiz.training.grading import ScenarioAnswer
 from tests.e2e import driver
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
-from tests.e2e.driver import assert_no_exception, main, settle, sidebar
-from tests.e2e.test_trainee_day import JA, PHONE, Day
+from tests.e2e.driver import ARTIFACTS, assert_no_exception, main, settle, sidebar
+from tests.e2e.test_trainee_day import EN, JA, PHONE, Day
 from tests.recording import record
 
 driver.require_browser()
@@ -34,6 +42,10 @@ from playwright.sync_api import expect  # noqa: E402 - only once the browser is 
 
 CONTENT = load_content()
 TRAINEE, PIN = "佐藤陽菜", "hina-2468"
+SCENARIOS_PER_GAME = 6  # answered with a penalty picked at random off each game's ladder
+# a phone's browser: Streamlit closes the sidebar after a page is picked in it on a phone only
+PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+               "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
 # (the page's link and title, its name in the screenshots, whether the supervisor password opens it)
 PAGES = (("練習", "practice", False), ("復習", "review", False), ("模擬試験", "exam", False),
          ("成績", "progress", False), ("資料", "reference", False), ("チーム", "team", True),
@@ -55,6 +67,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServe
                     choice = card.answer if rng.random() < 0.7 else card.choices[0].id
                     outcome = answer_card(CONTENT, card, choice, trainee.id, 20.0)
                     record(store, replace(outcome.record, answered_at=utc_now() - dt.timedelta(days=days_ago)))
+            for ruleset in CONTENT.rulesets.values():  # a confusion grid per game on Progress
+                ladder = [p.id for p in ruleset.ladder]
+                scenarios = [c for c in CONTENT.cards.values()
+                             if isinstance(c, ScenarioCard) and c.ruleset == ruleset.id]
+                for card in rng.sample(scenarios, SCENARIOS_PER_GAME):
+                    verdict = verdict_for(CONTENT, card)
+                    given = ScenarioAnswer(verdict.infraction, rng.choice(ladder), verdict.fixes, verdict.players)
+                    record(store, answer_card(CONTENT, card, given, trainee.id, 40.0).record)
         finally:
             store.dispose()
         yield server
@@ -69,6 +89,47 @@ def phone_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Call
 def wider_than_the_screen(page) -> int:
     """How many pixels the page is wider than the screen (0: no sideways scrolling)."""
     return int(page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth"))
+
+
+def charts_cut(page) -> list[str]:
+    """What of the main area is cut at the screen's edge: the main area scrolling sideways
+    inside the page (Streamlit's main area scrolls in a box of its own, so the page itself
+    does not get wider), and each chart reaching past the screen or past the main area's
+    column. Empty when everything fits. Each chart is waited for until it is drawn."""
+    charts = main(page).get_by_test_id("stVegaLiteChart")
+    for chart in charts.all():
+        expect(chart.locator("svg, canvas").first).to_be_visible()
+    return page.evaluate("""() => {
+        const cut = [], screen = window.innerWidth;
+        const area = document.querySelector('[data-testid="stMain"]');
+        if (area.scrollWidth > area.clientWidth) {
+            cut.push(`the main area scrolls sideways by ${area.scrollWidth - area.clientWidth} px`);
+        }
+        const block = area.querySelector('[data-testid="stMainBlockContainer"]');
+        const style = getComputedStyle(block), column = block.getBoundingClientRect();
+        const right = Math.min(screen, column.right - parseFloat(style.paddingRight));
+        area.querySelectorAll('[data-testid="stVegaLiteChart"]').forEach((chart, n) => {
+            const box = chart.getBoundingClientRect();
+            if (box.left < -0.5 || box.right > right + 0.5) {
+                cut.push(`chart ${n}: ${Math.round(box.left)} to ${Math.round(box.right)} px, ` +
+                         `the column ends at ${Math.round(right)} px (screen ${screen} px)`);
+            }
+        });
+        return cut;
+    }""")
+
+
+def chart_texts(chart) -> list[str]:
+    """The texts drawn in a chart (Streamlit draws Vega-Lite as SVG: a label on several lines
+    is one text of several tspans, read here joined)."""
+    return chart.evaluate("el => [...el.querySelectorAll('svg text')].map(t => t.textContent)")
+
+
+def confusion_chart(page, lang: str):
+    """The Progress page's penalty confusion grid: the chart under its heading."""
+    heading = page.get_by_role("heading", name=t("progress.confusion", lang), exact=True)
+    box = main(page).get_by_test_id("stElementContainer").filter(has=heading)
+    return box.locator("xpath=following-sibling::div[1]").get_by_test_id("stVegaLiteChart")
 
 
 def test_every_page_fits_a_phone_in_japanese(phone_page, server) -> None:
@@ -93,4 +154,55 @@ def test_every_page_fits_a_phone_in_japanese(phone_page, server) -> None:
         assert_no_exception(page)
         day.step(name)  # a screenshot, and no English left
         assert wider_than_the_screen(page) <= 0, f"{title}: {wider_than_the_screen(page)} px wider than a phone"
+        assert charts_cut(page) == [], f"{title}: cut at the screen's edge"
     expect(sidebar(page)).to_have_attribute("data-collapsed", "true")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_progress_charts_fit_a_phone(phone_page, server, lang: str) -> None:
+    """Every chart of Progress within the screen, the confusion grid of both games with every
+    penalty of each ladder drawn on both axes; screenshots to look at by eye."""
+    if lang == "ja" and driver.has_cjk_font() is False:
+        pytest.skip("no Japanese font for Chromium (fonts-noto-cjk; make browser installs it)")
+    page = phone_page  # its browser says ja-JP: the language comes from the URL
+    words = {"en": EN, "ja": JA}[lang]
+    day = Day(page, words, TRAINEE, phone=True, shots=f"phone-{lang}")
+    page.goto(driver.app_url(server.url, "progress", lang=lang))
+    day.open_sidebar()
+    driver.sign_in(page, TRAINEE, PIN, lang)
+    day.close_sidebar()
+    grid = confusion_chart(page, lang)
+    expect(grid.locator("svg")).to_be_visible()
+    settle(page)
+    assert_no_exception(page)
+    assert wider_than_the_screen(page) <= 0
+    assert charts_cut(page) == []
+    texts = chart_texts(grid)
+    for ruleset in CONTENT.rulesets.values():
+        assert ruleset.document.short_name.get(lang) in texts
+        for rung in ruleset.ladder:
+            drawn = "".join(wrap_label(ruleset.name_of("penalty", rung.id, lang)))
+            assert texts.count(drawn) >= 2, f"{drawn!r} not on both axes of the {ruleset.id} grid"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    grid.scroll_into_view_if_needed()
+    grid.screenshot(path=str(ARTIFACTS / f"phone-{lang}-confusion.png"))
+    driver.full_page_screenshot(page, ARTIFACTS / f"phone-{lang}-progress.png")
+
+
+def test_a_page_picked_on_a_phone_closes_the_sidebar(phone_page, server) -> None:
+    """On a phone the top navigation is not drawn: the pages are listed in the sidebar, and
+    picking one there closes the sidebar over the new page (Streamlit does it on a phone's
+    browser, told by its user agent; a desktop browser's narrow window keeps it open)."""
+    page = phone_page
+    page.context.new_cdp_session(page).send("Emulation.setUserAgentOverride", {"userAgent": PHONE_AGENT})
+    day = Day(page, JA, TRAINEE, phone=True, shots="phone-ja")
+    page.goto(driver.app_url(server.url, ""))
+    expect(main(page).get_by_role("heading", name="練習", level=1)).to_be_visible()
+    expect(page.get_by_test_id("stHeader").get_by_role("link", name="成績")).to_have_count(0)
+    day.open_sidebar()
+    sidebar(page).get_by_test_id("stSidebarNavLink").filter(has_text="成績").click()
+    expect(main(page).get_by_role("heading", name="成績", level=1)).to_be_visible()
+    expect(sidebar(page)).to_have_attribute("data-collapsed", "true")
+    expect(main(page).get_by_role("heading", name="成績", level=1)).to_be_in_viewport()
+    settle(page)
+    assert_no_exception(page)
