@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from quiz.access.pins import PIN_INPUT_MAX, check_new_pin, hash_pin, pin_matches
@@ -126,12 +126,16 @@ def has_pin(store: Store, trainee_id: int) -> bool:
         return found.first() is not None
 
 
+# Built once: every page run checks the PIN, and building a statement cost as much as running it.
+_PIN_HASH_OF = select(trainee_pins.c.pin_hash).where(trainee_pins.c.trainee_id == bindparam("trainee_id"))
+
+
 def credential_version(store: Store, trainee_id: int) -> str | None:
     """A short digest of the trainee's stored PIN hash (a fresh salt each time one is set), or
     None without a PIN: a signed-in session keeps it and is signed out when it changes. One
     primary-key lookup."""
     with store.engine.connect() as conn:
-        stored = conn.execute(select(trainee_pins.c.pin_hash).where(trainee_pins.c.trainee_id == trainee_id)).scalar()
+        stored = conn.execute(_PIN_HASH_OF, {"trainee_id": trainee_id}).scalar()
     return _version(stored)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Iterable
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
 from quiz.db.store import Store
@@ -32,13 +32,16 @@ def schedule(store: Store, trainee_id: int, card_id: str) -> Schedule | None:
         return read_schedule(conn, trainee_id, card_id)
 
 
+# Built once (the sidebar counts after every answer): building a statement cost as much as running it.
+_DUE_CARDS = select(review_schedules.c.card_id).where(
+    review_schedules.c.trainee_id == bindparam("trainee_id"), review_schedules.c.due <= bindparam("now")
+)
+
+
 def due_count(store: Store, trainee_id: int, pool: Iterable[str], now: datetime) -> int:
     """How many cards of ``pool`` are due at ``now``: one indexed query, no schedule parsed."""
-    query = select(review_schedules.c.card_id).where(
-        review_schedules.c.trainee_id == trainee_id, review_schedules.c.due <= as_utc(now)
-    )
     with store.engine.connect() as conn:
-        due = set(conn.scalars(query))
+        due = set(conn.scalars(_DUE_CARDS, {"trainee_id": trainee_id, "now": as_utc(now)}))
     return len(due.intersection(pool))
 
 
