@@ -206,3 +206,22 @@ def test_a_page_picked_on_a_phone_closes_the_sidebar(phone_page, server) -> None
     expect(main(page).get_by_role("heading", name="成績", level=1)).to_be_in_viewport()
     settle(page)
     assert_no_exception(page)
+
+
+def test_the_sidebar_opens_for_sign_in_and_closes_after_it_on_a_phone(request, browser, phone_page, server) -> None:
+    """A first visit on a phone finds the sign-in open (it is in the sidebar); signing in
+    closes the sidebar over the page. On a desktop the sidebar stays open."""
+    page = phone_page
+    page.goto(driver.app_url(server.url, ""))
+    expect(sidebar(page)).to_have_attribute("data-collapsed", "false")
+    expect(driver.sign_in_form(page, "ja")).to_be_in_viewport()
+    driver.sign_in(page, TRAINEE, PIN, "ja")
+    expect(sidebar(page)).to_have_attribute("data-collapsed", "true")
+    expect(main(page).get_by_role("heading", level=1)).to_be_in_viewport()
+    assert_no_exception(page)
+    with driver.page_maker(request, browser, [server]) as make:
+        desktop = make()
+        desktop.goto(driver.app_url(server.url, ""))
+        driver.sign_in(desktop, TRAINEE, PIN)
+        settle(desktop)
+        expect(sidebar(desktop)).to_have_attribute("data-collapsed", "false")
