@@ -27,6 +27,24 @@ PAGE_TABLE = (
     ("items.py", "nav.items", ":material/fact_check:", "items"),
 )
 
+PAGES_KEY = "router_pages"
+
+
+def router_pages(language: str) -> list:
+    """The router's pages in ``language``, made once per session and language: making a page
+    resolves its file's path on disk (a system call per folder of it), which on every run cost
+    more than the sidebar's queries. Per session, not shared: Streamlit marks the page it is
+    about to run on the page object itself."""
+    made = st.session_state.get(PAGES_KEY)
+    if not (isinstance(made, tuple) and made[0] == language):
+        made = (language, [
+            st.Page(PAGES / file, title=t(title, language), icon=icon, default=url_path is None, url_path=url_path)
+            for file, title, icon, url_path in PAGE_TABLE
+        ])
+        st.session_state[PAGES_KEY] = made
+    return made[1]
+
+
 # Reruns at a person's pace per session and per client: a flood of rerun requests on one
 # websocket held every other tab off for seconds to minutes (quiz.ui.rerun_limit, issue 17.3).
 install_rerun_limit()
@@ -40,9 +58,4 @@ st.set_page_config(page_title="Judge Trainer", page_icon=FAVICON, layout="wide",
 # traceback (quiz.ui.errors); the server's log keeps the detail.
 with database_guard():
     shell = render_sidebar()
-    pages = [
-        st.Page(PAGES / file, title=t(title, shell.language), icon=icon, default=url_path is None,
-                **({"url_path": url_path} if url_path else {}))
-        for file, title, icon, url_path in PAGE_TABLE
-    ]
-    st.navigation(pages, position="top").run()
+    st.navigation(router_pages(shell.language), position="top").run()
