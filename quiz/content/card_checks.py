@@ -9,25 +9,30 @@ from typing import Iterable
 from quiz.content.ruleset_checks import Finding, citation_problems
 from quiz.content.variant_checks import Judged, changing_answer, judge_every_showing, variant_problems
 from quiz.model.cards import AnyCard, JudgementCallCard, ScenarioCard
-from quiz.model.errors import QuizError, UndecidedCaseError
+from quiz.model.errors import QuizError, UndecidedCaseError, unknown_id
 from quiz.model.rulesets import Ruleset
 from quiz.model.text import LANGUAGES, Text
+from quiz.model.words import Wording
 from quiz.rules.engine import judge
 
-AnswerName = tuple[str, Text]  # what the name is of ("the answer's penalty"), and the name
+AnswerName = tuple[Wording, Text]  # what the name is of ("the answer's penalty"), and the name
+NEAREST_INFRACTION = Wording("problem.title.nearest_infraction")
+ANSWER_INFRACTION = Wording("problem.title.answer_infraction")
+ANSWER_PENALTY = Wording("problem.title.answer_penalty")
 
 
 def check_card(
     card: AnyCard, rulesets: dict[str, Ruleset], folder: str | None
 ) -> list[Finding]:
-    """Every problem of a structurally valid card, as (location, message) pairs."""
+    """Every problem of a structurally valid card, as (location, wording) pairs."""
     ruleset = rulesets.get(card.ruleset)
     if ruleset is None:
-        return [(("ruleset",), f"unknown ruleset {card.ruleset!r}; known: {', '.join(rulesets)}")]
+        return [(("ruleset",), unknown_id("ruleset", card.ruleset, rulesets))]
     found: list[Finding] = []
     if folder is not None and folder != card.ruleset and folder in rulesets:
-        found.append((("ruleset",), f"card of {card.ruleset!r} is in the folder of {folder!r}"))
-    found += [(("source", "ja"), m) for m in citation_problems(card.source, ruleset.quotes_source)]
+        found.append((("ruleset",), Wording("problem.card.wrong_folder", ruleset=repr(card.ruleset),
+                                            folder=repr(folder))))
+    found += [(("source", "ja"), wording) for wording in citation_problems(card.source, ruleset.quotes_source)]
     if isinstance(card, ScenarioCard):
         found += _check_scenario(card, ruleset)
     if isinstance(card, JudgementCallCard):
@@ -39,17 +44,15 @@ def _check_judgement_call(card: JudgementCallCard, ruleset: Ruleset) -> list[Fin
     """The nearest line and principle exist; stated facts are ones the document does not decide."""
     found: list[Finding] = []
     if not any(p.id == card.principle for p in ruleset.principles):
-        known = ", ".join(p.id for p in ruleset.principles)
-        found.append((("principle",), f"unknown principle {card.principle!r}; known: {known}"))
+        found.append((("principle",), unknown_id("principle", card.principle, (p.id for p in ruleset.principles))))
     if card.nearest is None:
         if card.facts:
-            found.append((("facts",), "facts are checked against the nearest line: name one, or give no facts"))
+            found.append((("facts",), Wording("problem.card.facts_without_nearest")))
         return found
     nearest = ruleset.infraction(card.nearest)
     if nearest is None:
-        known = ", ".join(i.id for i in ruleset.infractions)
-        return found + [(("nearest",), f"unknown infraction {card.nearest!r}; known: {known}")]
-    found += title_problems(card.title, [("the nearest infraction", nearest.name)])
+        return found + [(("nearest",), unknown_id("infraction", card.nearest, (i.id for i in ruleset.infractions)))]
+    found += title_problems(card.title, [(NEAREST_INFRACTION, nearest.name)])
     if not card.facts:
         return found
     try:
@@ -57,18 +60,14 @@ def _check_judgement_call(card: JudgementCallCard, ruleset: Ruleset) -> list[Fin
     except UndecidedCaseError:
         return found
     except QuizError as error:
-        return found + [(("facts",), str(error))]
-    return found + [(
-        ("facts",),
-        f"the document decides this case ({verdict.penalty}, {' > '.join(verdict.trace)}): "
-        "make it a scenario card, or state the facts the document leaves open",
-    )]
+        return found + [(("facts",), error.wording)]
+    return found + [(("facts",), Wording("problem.card.document_decides", penalty=verdict.penalty,
+                                         trace=" > ".join(verdict.trace)))]
 
 
 def _check_scenario(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
     if ruleset.infraction(card.infraction) is None:
-        known = ", ".join(i.id for i in ruleset.infractions)
-        return [(("infraction",), f"unknown infraction {card.infraction!r}; known: {known}")]
+        return [(("infraction",), unknown_id("infraction", card.infraction, (i.id for i in ruleset.infractions)))]
     found = variant_problems(card, ruleset)
     if found:
         return found
@@ -84,25 +83,22 @@ def _check_scenario(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
         return found + [(("expect",), changing)]
     verdict = judged[0][1]
     if ruleset.penalty(expect.penalty) is None:
-        found.append((("expect", "penalty"), f"unknown penalty {expect.penalty!r}"))
+        found.append((("expect", "penalty"), unknown_id("penalty", expect.penalty)))
     elif expect.penalty != verdict.penalty:
-        found.append(
-            (("expect", "penalty"), f"expects {expect.penalty} but the engine gives {verdict.penalty} "
-             f"({' > '.join(verdict.trace)})")
-        )
+        found.append((("expect", "penalty"), Wording("problem.card.expects_penalty", expected=expect.penalty,
+                                                     actual=verdict.penalty, trace=" > ".join(verdict.trace))))
     unknown_fixes = [f for f in expect.fixes if ruleset.fix(f) is None]
     if unknown_fixes:
-        found.append((("expect", "fixes"), f"unknown fix {unknown_fixes[0]!r}"))
+        found.append((("expect", "fixes"), unknown_id("fix", unknown_fixes[0])))
     elif set(expect.fixes) != set(verdict.fixes):
-        found.append(
-            (("expect", "fixes"), f"expects {sorted(expect.fixes)} but the engine gives {sorted(verdict.fixes)}")
-        )
+        found.append((("expect", "fixes"), Wording("problem.card.expects", expected=sorted(expect.fixes),
+                                                   actual=sorted(verdict.fixes))))
     if expect.infraction is not None and expect.infraction != verdict.infraction:
-        found.append(
-            (("expect", "infraction"), f"expects {expect.infraction} but the engine judges it as {verdict.infraction}")
-        )
+        found.append((("expect", "infraction"), Wording("problem.card.expects_infraction",
+                                                        expected=expect.infraction, actual=verdict.infraction)))
     if expect.players is not None and expect.players != verdict.players:
-        found.append((("expect", "players"), f"expects {expect.players} but the engine gives {verdict.players}"))
+        found.append((("expect", "players"), Wording("problem.card.expects", expected=expect.players,
+                                                     actual=verdict.players)))
     return found
 
 
@@ -115,9 +111,9 @@ def _answer_names(card: ScenarioCard, ruleset: Ruleset, judged: Judged) -> list[
     if card.expect is not None:
         infractions += [card.expect.infraction] if card.expect.infraction is not None else []
         penalties.append(card.expect.penalty)
-    names = [("the answer's infraction", infraction.name)
+    names = [(ANSWER_INFRACTION, infraction.name)
              for infraction in map(ruleset.infraction, dict.fromkeys(infractions)) if infraction is not None]
-    return names + [("the answer's penalty", penalty.name)
+    return names + [(ANSWER_PENALTY, penalty.name)
                     for penalty in map(ruleset.penalty, dict.fromkeys(penalties)) if penalty is not None]
 
 
@@ -140,9 +136,9 @@ def title_problems(title: Text, names: Iterable[AnswerName]) -> list[Finding]:
                 if not folded or folded in seen or folded not in shown:
                     continue
                 seen.add(folded)
-                found.append((("title", title_language),
-                              f"the title names {what} '{name.get(language)}' ({language}); "
-                              "titles are shown after the answer, but keep them neutral"))
+                found.append((("title", title_language), Wording(
+                    "problem.title.names_answer", what=what, name=name.get(language),
+                    written_in=Wording(f"problem.language.{language}"))))
     return found
 
 

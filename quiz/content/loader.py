@@ -13,14 +13,16 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from pydantic import TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
 
 from quiz.content.card_checks import check_card
-from quiz.content.ruleset_checks import check_ruleset
+from quiz.content.ruleset_checks import Finding, check_ruleset
 from quiz.content.yaml_source import YamlProblem, locate, parse_yaml
 from quiz.model.cards import AnyCard, Card, JudgementCallCard, KnowledgeCard, ScenarioCard
-from quiz.model.errors import Problem
+from quiz.model.errors import Problem, QuizError, unknown_id
 from quiz.model.rulesets import Ruleset
 from quiz.model.themes import Theme, ThemeFile
+from quiz.model.words import Wording
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 RULESETS_DIR = PROJECT_ROOT / "rulesets"
@@ -30,6 +32,20 @@ THEMES_FILE = Path("themes") / "comparison.yaml"
 CARD_ADAPTER: TypeAdapter = TypeAdapter(Card)
 CARD_KINDS = ("scenario", "knowledge", "judgement_call")
 UNION_MEMBERS = frozenset({"bool", "int", "str", "float", "list", "dict", "none"})
+UNKNOWN_FIELD = Wording("problem.schema.extra_forbidden")
+DUPLICATE_CARD_ID = "problem.card.duplicate_id"  # its ``first_in``: the file that holds the card id first
+# pydantic's error types worded in the string tables (``problem.schema.<type>``, with the
+# error's context as values); any other type is said in pydantic's English, untranslated.
+SCHEMA_ERRORS = frozenset({
+    "missing", "extra_forbidden", "value_error", "model_type", "model_attributes_type", "dataclass_type",
+    "none_required", "string_type", "string_too_short", "string_too_long", "string_pattern_mismatch",
+    "int_type", "int_parsing", "int_from_float", "float_type", "float_parsing", "bool_type", "bool_parsing",
+    "list_type", "tuple_type", "dict_type", "set_type", "too_short", "too_long", "literal_error", "enum",
+    "greater_than", "greater_than_equal", "less_than", "less_than_equal", "multiple_of",
+    "union_tag_invalid", "union_tag_not_found",
+})
+COUNTED = {"min_length": "count", "max_length": "count"}  # context values an English plural hangs on
+FIELD_TYPES = frozenset({"List", "Tuple", "Set", "Frozenset", "Dictionary", "Value"})  # too_short's and too_long's
 
 
 @dataclass
@@ -90,7 +106,8 @@ def load_content(
         broken_rulesets += ruleset is None
         if ruleset is not None:
             if ruleset.id in content.rulesets:
-                content.problems.append(Problem(shown_path(path, base), 1, "id", f"duplicate ruleset {ruleset.id!r}"))
+                content.problems.append(Problem(shown_path(path, base), 1, "id", Wording(
+                    "problem.ruleset.duplicate", ruleset=repr(ruleset.id))))
             else:
                 content.rulesets[ruleset.id] = ruleset
     themes = rulesets_dir / THEMES_FILE
@@ -179,20 +196,21 @@ def read_yaml_file(path: Path, base: Path, problems: list[Problem]) -> tuple[str
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        problems.append(Problem(shown, 1, "file", f"cannot be read: {error}"))
+        problems.append(Problem(shown, 1, "file", Wording("problem.file.unreadable",
+                                                          error=Wording.untranslated(str(error)))))
         return None
     try:
         return text, parse_yaml(text)
     except YamlProblem as error:
-        problems.append(Problem(shown, error.line, "yaml", error.message))
+        problems.append(Problem(shown, error.line, "yaml", error.wording))
         return None
 
 
-def located_problems(shown: str, text: str, prefix: tuple, findings: Iterable[tuple[tuple, str]]) -> list[Problem]:
-    """(location, message) findings as problems naming the line of each location in ``text``."""
+def located_problems(shown: str, text: str, prefix: tuple, findings: Iterable[Finding]) -> list[Problem]:
+    """(location, wording) findings as problems naming the line of each location in ``text``."""
     return [
-        Problem(shown, locate(text, prefix + tuple(loc)), _field_name(prefix + tuple(loc)), message)
-        for loc, message in findings
+        Problem(shown, locate(text, prefix + tuple(loc)), _field_name(prefix + tuple(loc)), wording)
+        for loc, wording in findings
     ]
 
 
@@ -203,9 +221,9 @@ def _field_name(loc: tuple) -> str:
     return name or "file"
 
 
-def pydantic_findings(error: ValidationError) -> list[tuple[tuple, str]]:
-    """A validation error as (location, message) findings, one per distinct field."""
-    findings: list[tuple[tuple, str]] = []
+def pydantic_findings(error: ValidationError) -> list[Finding]:
+    """A validation error as (location, wording) findings, one per distinct field."""
+    findings: list[Finding] = []
     seen: set[tuple] = set()
     for item in error.errors(include_url=False):
         loc = tuple(item["loc"])
@@ -215,13 +233,32 @@ def pydantic_findings(error: ValidationError) -> list[tuple[tuple, str]]:
         if loc in seen:
             continue
         seen.add(loc)
-        message = item["msg"]
-        if item["type"] == "extra_forbidden":
-            message = "unknown field"
-        elif item["type"] == "missing":
-            message = "required field is missing"
-        findings.append((loc, message))
+        findings.append((loc, schema_wording(item)))
     return findings
+
+
+def schema_wording(item: ErrorDetails) -> Wording:
+    """One of pydantic's errors as a wording: ``problem.schema.<type>`` for a type in
+    ``SCHEMA_ERRORS``, its context as the values; a validator's own error (``value_error``)
+    with that error's wording; any other type in pydantic's English, untranslated."""
+    kind, context = item["type"], item.get("ctx", {})
+    if kind not in SCHEMA_ERRORS:
+        return Wording.untranslated(item["msg"])
+    if kind == "value_error":
+        cause = context.get("error")
+        return Wording("problem.schema.value_error", error=cause.wording if isinstance(cause, QuizError)
+                       else Wording.untranslated(str(cause)))
+    if kind == "too_long" and context.get("actual_length") is None:  # a collection not counted to its end
+        kind, context = "too_long_more", {k: v for k, v in context.items() if k != "actual_length"}
+    values: dict[str, object] = {}
+    for name, value in context.items():
+        if name == "field_type" and value in FIELD_TYPES:
+            value = Wording(f"problem.schema.field_type.{value}")
+        elif name == "expected" and " or " in str(value):  # "'a', 'b' or 'c'"
+            items, _, last = str(value).rpartition(" or ")
+            value = Wording("problem.schema.either", items=items, last=last)
+        values[COUNTED.get(name, name)] = value
+    return Wording(f"problem.schema.{kind}", **values)
 
 
 def _load_ruleset(path: Path, base: Path, problems: list[Problem]) -> Ruleset | None:
@@ -241,7 +278,8 @@ def _load_ruleset(path: Path, base: Path, problems: list[Problem]) -> Ruleset | 
         source_lines = source.read_text(encoding="utf-8").splitlines()
         ruleset.attach_source(source_lines)
     else:
-        problems += located_problems(shown, text, (), [(("document", "source_file"), f"no such file {source}")])
+        problems += located_problems(shown, text, (), [(("document", "source_file"),
+                                                        Wording("problem.ruleset.no_source", file=source))])
     findings = check_ruleset(ruleset, source_lines)
     if findings:
         problems += located_problems(shown, text, (), findings)
@@ -256,11 +294,11 @@ def _load_card_file(path: Path, base: Path, content: Content) -> None:
     text, data = read
     shown = shown_path(path, base)
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
-        content.problems.append(Problem(shown, 1, "cards", "a card file is a mapping with a list under 'cards'"))
+        content.problems.append(Problem(shown, 1, "cards", Wording("problem.card_file.not_cards")))
         return
     extra = [key for key in data if key != "cards"]
     if extra:
-        content.problems += located_problems(shown, text, (), [((extra[0],), "unknown field")])
+        content.problems += located_problems(shown, text, (), [((extra[0],), UNKNOWN_FIELD)])
     folder = path.parent.name
     for index, raw in enumerate(data["cards"]):
         prefix = ("cards", index)
@@ -276,7 +314,7 @@ def _load_card_file(path: Path, base: Path, content: Content) -> None:
         if card.id in content.cards:
             where = content.card_files[card.id]
             content.problems += located_problems(
-                shown, text, prefix, [(("id",), f"duplicate card id {card.id!r} (first in {where})")]
+                shown, text, prefix, [(("id",), Wording(DUPLICATE_CARD_ID, id=repr(card.id), first_in=where))]
             )
             continue
         findings = check_card(card, content.rulesets, folder)
@@ -289,7 +327,7 @@ def _load_card_file(path: Path, base: Path, content: Content) -> None:
 
 def _checks_without_unknown_fields(
     raw: Any, error: ValidationError, rulesets: dict[str, Ruleset], folder: str | None
-) -> list[tuple[tuple, str]]:
+) -> list[Finding]:
     """The cross-reference checks of a card whose only schema problems are unknown fields, run
     on the card without them; nothing when any other schema problem remains."""
     unknown = [tuple(item["loc"]) for item in error.errors(include_url=False) if item["type"] == "extra_forbidden"]
@@ -326,18 +364,18 @@ def _load_themes(path: Path, base: Path, content: Content, report_unknown_rulese
     except ValidationError as error:
         content.problems += located_problems(shown, text, (), pydantic_findings(error))
         return
-    findings: list[tuple[tuple[str | int, ...], str]] = []
+    findings: list[Finding] = []
     for index, theme in enumerate(themes):
         for ruleset_id, ids in theme.infractions.items():
             ruleset = content.rulesets.get(ruleset_id)
             if ruleset is None:
                 if report_unknown_rulesets:
-                    findings.append((("themes", index, "infractions", ruleset_id), f"unknown ruleset {ruleset_id!r}"))
+                    findings.append((("themes", index, "infractions", ruleset_id), unknown_id("ruleset", ruleset_id)))
                 continue
             for n, infraction_id in enumerate(ids):
                 if ruleset.infraction(infraction_id) is None:
                     findings.append(
-                        (("themes", index, "infractions", ruleset_id, n), f"unknown infraction {infraction_id!r}")
+                        (("themes", index, "infractions", ruleset_id, n), unknown_id("infraction", infraction_id))
                     )
     content.problems += located_problems(shown, text, (), findings)
     content.themes = themes if not findings else []

@@ -32,13 +32,14 @@ try:
 except ImportError:  # Windows: staging folders are then judged by their age alone
     fcntl = None  # type: ignore[assignment]  # the module or None: checked before every use
 
-from quiz.content.loader import PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, card_files, load_content
+from quiz.content.loader import DUPLICATE_CARD_ID, PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, card_files, load_content
 from quiz.content.uploads import PackFile, UploadLimits, read_upload
 from quiz.content.yaml_source import YamlProblem, locate, parse_yaml
 from quiz.model.cards import AnyCard, ScenarioCard
 from quiz.model.errors import Problem
 from quiz.model.rulesets import Ruleset
 from quiz.model.verdict import Verdict
+from quiz.model.words import Wording
 from quiz.rules.engine import judge
 from quiz.rules.variants import seed_facts
 
@@ -258,12 +259,12 @@ def imported_packs(folder: Path) -> pd.DataFrame:
     return frame.sort_values("imported_at", ascending=False, ignore_index=True)
 
 
-def problems_frame(problems: Iterable[Problem]) -> pd.DataFrame:
-    """Problems as a table: ``file, line, field, message``."""
+def problems_frame(problems: Iterable[Problem], language: str) -> pd.DataFrame:
+    """Problems as a table: ``file, line, field, message``, the message in ``language``."""
     import pandas as pd
 
     return pd.DataFrame.from_records(
-        [(p.path, p.line, p.field, p.message) for p in problems], columns=PROBLEM_COLUMNS
+        [(p.path, p.line, p.field, p.wording.say(language)) for p in problems], columns=PROBLEM_COLUMNS
     ).astype({"line": "int64"})
 
 
@@ -295,14 +296,13 @@ def _process(
         report = PackReport(upload, [f.name for f in read.files], problems=list(read.problems))
         if not read.files:
             if not report.problems:
-                report.problems.append(Problem(upload, 1, "cards", "the pack holds no card file"))
+                report.problems.append(Problem(upload, 1, "cards", Wording("problem.pack.no_card_file")))
             return report
         parsed = [_parsed(f.text) for f in read.files]
         count = sum(len(_card_ids(data)) for data in parsed)
         if count > limits.cards:  # checking costs time per card: refuse before any of it
-            report.problems.append(Problem(upload, 1, "cards", (
-                f"the pack holds {count} cards; the limit is {limits.cards}: split it into smaller packs"
-            )))
+            report.problems.append(Problem(upload, 1, "cards", Wording(
+                "problem.pack.too_many_cards", cards=count, limit=limits.cards)))
             return report
         folder.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
@@ -319,7 +319,7 @@ def _process(
                 report.cards = sorted(previews, key=lambda p: report.files.index(p.file))  # upload order
                 report.problems.sort(key=lambda p: (_file_order(report, p.path), p.line))  # one list, file by file
                 if not report.cards and not report.problems:
-                    report.problems.append(Problem(upload, 1, "cards", "the pack holds no card"))
+                    report.problems.append(Problem(upload, 1, "cards", Wording("problem.pack.no_card")))
                 if commit and report.ok:
                     with _folder_locked(folder):  # another server sharing the folder may be importing
                         # Checked again under the lock: a pack it committed meanwhile may hold these ids.
@@ -379,16 +379,17 @@ def _ruleset_folder(data: Any) -> str:
 
 
 def _pack_problems(problems: Iterable[Problem], staged: Mapping[str, tuple[str, str]]) -> list[Problem]:
-    """The loader's problems with the pack's files, named as uploaded."""
+    """The loader's problems with the pack's files, named as uploaded (also the file a
+    duplicate card id is first in)."""
     found = []
     for problem in problems:
         if problem.path not in staged:
             continue  # a shipped ruleset's problem: the content health panel shows it
-        message = problem.message
-        if "(first in " in message:
-            for relative, (name, _) in staged.items():
-                message = message.replace(f"(first in {relative})", f"(first in {name})")
-        found.append(Problem(staged[problem.path][0], problem.line, problem.field, message))
+        wording = problem.wording
+        first_in = dict(wording.values).get("first_in") if wording.key == DUPLICATE_CARD_ID else None
+        if isinstance(first_in, str) and first_in in staged:
+            wording = wording.replaced(first_in=staged[first_in][0])
+        found.append(Problem(staged[problem.path][0], problem.line, problem.field, wording))
     return found
 
 
@@ -412,7 +413,7 @@ def _taken_ids(
         index = indexes[staged_path][card_id]
         found.append(Problem(
             name, locate(text, ("cards", index, "id")), f"cards[{index}].id",
-            f"card id {card_id!r} is already used by {existing[card_id]}; a pack never replaces a card",
+            Wording("problem.pack.id_taken", id=repr(card_id), used_by=existing[card_id]),
         ))
     return found
 

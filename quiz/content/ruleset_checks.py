@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from quiz.model.errors import unknown_id
 from quiz.model.rulesets import Citation, Infraction, Rule, Ruleset
+from quiz.model.words import Wording
 from quiz.rules.conditions import ConditionError, parse_condition
 
 Loc = tuple[str | int, ...]
-Finding = tuple[Loc, str]
+Finding = tuple[Loc, Wording]  # where in the file (keys and indexes), and what is wrong there
 
 
 def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> list[Finding]:
-    """Every problem of a structurally valid ruleset, as (location, message) pairs."""
+    """Every problem of a structurally valid ruleset, as (location, wording) pairs."""
     checker = _Checker(ruleset)
     checker.duplicate_ids()
     checker.ladder()
@@ -24,9 +26,9 @@ def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> li
     found = checker.found
     if source_lines is not None:
         found += [
-            (loc, message)
+            (loc, wording)
             for loc, citation in _citations(ruleset)
-            for message in citation_problems(citation, source_lines)
+            for wording in citation_problems(citation, source_lines)
         ]
     return found
 
@@ -44,15 +46,17 @@ class _Checker:
         self.infractions = {i.id: i for i in ruleset.infractions}
 
     def known(self, loc: Loc, value: str, pool: Iterable[str], what: str) -> None:
+        """A finding unless ``value`` is one of ``pool``; ``what`` names the kind of id
+        (its wording is ``problem.what.<what>``)."""
         pool = list(pool)
         if value not in pool:
-            self.found.append((loc, f"unknown {what} {value!r}; known: {', '.join(pool)}"))
+            self.found.append((loc, unknown_id(what, value, pool)))
 
     def condition(self, loc: Loc, raw: object) -> None:
         try:
             parse_condition(raw, self.facts)
         except ConditionError as error:
-            self.found.append((loc + error.path, str(error)))
+            self.found.append((loc + error.path, error.wording))
 
     def duplicate_ids(self) -> None:
         for name in ("facts", "ladder", "categories", "fixes", "infractions", "upgrades", "escalations", "principles"):
@@ -75,16 +79,16 @@ class _Checker:
             if spec is None:
                 self.known(base + ("assumes", fact), fact, self.facts, "fact")
             elif (spec.type == "bool") != isinstance(value, bool):
-                self.found.append((base + ("assumes", fact), f"{fact} is a {spec.type}, not {value!r}"))
+                self.found.append((base + ("assumes", fact), Wording(
+                    "problem.ruleset.assumed_type", fact=fact, type=spec.type, value=repr(value))))
         self.found += _duplicates(base + ("rules",), [r.id for r in infraction.rules])
         for r_index, rule in enumerate(infraction.rules):
             self.rule(base + ("rules", r_index), rule)
         if all(rule.undecided for rule in infraction.rules):
-            self.found.append((base + ("rules",), "every rule is undecided: the infraction decides nothing"))
+            self.found.append((base + ("rules",), Wording("problem.ruleset.all_undecided")))
         if infraction.rules[-1].when is not None:
             self.found.append(
-                (base + ("rules", len(infraction.rules) - 1, "when"),
-                 "the last rule must have no condition, so that every case is decided")
+                (base + ("rules", len(infraction.rules) - 1, "when"), Wording("problem.ruleset.last_rule_condition"))
             )
         self.found += _cycle(base, infraction.id, self.infractions)
 
@@ -117,17 +121,14 @@ class _Checker:
             self.condition(loc + ("when",), upgrade.when)
             self.known(loc + ("up_to",), upgrade.up_to, self.penalties, "penalty")
             for n, branch in enumerate(upgrade.rules or []):
-                self.known(loc + ("rules", n), branch, branches, "rule (infraction/rule with a penalty)")
+                self.known(loc + ("rules", n), branch, branches, "rule_with_penalty")
 
     def facts_read(self) -> None:
         read = _read_facts(self.ruleset)
         for f_index, spec in enumerate(self.ruleset.facts):
             if spec.id not in read:
-                self.found.append(
-                    (("facts", f_index, "id"),
-                     f"fact {spec.id!r} is read by no rule, escalation, upgrade or scope: "
-                     "declare only the facts this document decides on")
-                )
+                unread = Wording("problem.ruleset.unread_fact", fact=repr(spec.id))
+                self.found.append((("facts", f_index, "id"), unread))
 
 
 def _read_facts(ruleset: Ruleset) -> set[str]:
@@ -145,8 +146,8 @@ def _read_facts(ruleset: Ruleset) -> set[str]:
     return read
 
 
-def citation_problems(citation: Citation, source: list[str] | Callable[[str], bool]) -> list[str]:
-    """Messages for each quoted Japanese line that does not occur in the source.
+def citation_problems(citation: Citation, source: list[str] | Callable[[str], bool]) -> list[Wording]:
+    """A wording for each quoted Japanese line that does not occur in the source.
 
     ``source`` is the document's lines, or a test of whether a quoted line occurs in them.
     """
@@ -156,7 +157,7 @@ def citation_problems(citation: Citation, source: list[str] | Callable[[str], bo
         lines = source
         occurs = lambda part: any(part in line for line in lines)  # noqa: E731
     return [
-        f"quoted line not found in the source document: {part!r}"
+        Wording("problem.citation.not_found", quote=repr(part))
         for part in citation.ja.split("\n")
         if part.strip() and not occurs(part)
     ]
@@ -181,7 +182,7 @@ def _duplicates(loc: Loc, ids: list[str]) -> list[Finding]:
     found: list[Finding] = []
     for index, item in enumerate(ids):
         if item in seen:
-            found.append((loc + (index, "id"), f"duplicate id {item!r}"))
+            found.append((loc + (index, "id"), Wording("problem.ruleset.duplicate_id", id=repr(item))))
         seen.add(item)
     return found
 
@@ -198,7 +199,7 @@ def _cycle(loc: Loc, start: str, infractions: dict) -> list[Finding]:
         for rule in infraction.rules:
             target = rule.becomes
             if target == start:
-                return [(loc + ("rules",), f"becomes links loop back to {start!r}")]
+                return [(loc + ("rules",), Wording("problem.ruleset.becomes_loop", infraction=repr(start)))]
             if target is not None and target not in seen:
                 seen.add(target)
                 frontier.append(target)

@@ -30,20 +30,38 @@ from quiz.content.packs import content_dir
 from quiz.model.cards import Card
 from quiz.model.errors import Problem
 from quiz.model.rulesets import Ruleset
+from quiz.model.text import Text
 from quiz.model.themes import Theme
+from quiz.model.words import Wording
 
-FORMAT = 3
+FORMAT = 4
 CODE_DIR = Path(__file__).resolve().parents[1]  # the whole quiz package: a snapshot is for one version of the app
 DEFAULT_DIR = PROJECT_ROOT / "data" / "cache"
 PREFIX = "content-"
 KEEP = 4  # snapshots kept: one per content folder or app version a server has recently used
 
 
+class _Wording(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    key: str
+    values: dict[str, str | int | Text | _Wording]
+
+    @classmethod
+    def of(cls, wording: Wording) -> _Wording:
+        return cls(key=wording.key, values={name: cls.of(value) if isinstance(value, Wording) else value
+                                            for name, value in wording.values})
+
+    def wording(self) -> Wording:
+        return Wording(self.key, **{name: value.wording() if isinstance(value, _Wording) else value
+                                    for name, value in self.values.items()})
+
+
 class _Problem(BaseModel):
     path: str
     line: int
     field: str
-    message: str
+    wording: _Wording
 
 
 class Snapshot(BaseModel):
@@ -70,14 +88,15 @@ class Snapshot(BaseModel):
             cards=list(content.cards.values()),
             card_files=content.card_files,
             themes=content.themes,
-            problems=[_Problem(path=p.path, line=p.line, field=p.field, message=p.message) for p in content.problems],
+            problems=[_Problem(path=p.path, line=p.line, field=p.field, wording=_Wording.of(p.wording))
+                      for p in content.problems],
             card_categories=category_keys(content),
             fingerprint=content.fingerprint(),
         )
 
     def content(self) -> Content:
         loaded = Content(card_files=dict(self.card_files), themes=list(self.themes),
-                         problems=[Problem(p.path, p.line, p.field, p.message) for p in self.problems])
+                         problems=[Problem(p.path, p.line, p.field, p.wording.wording()) for p in self.problems])
         for ruleset in self.rulesets:
             ruleset.attach_source(self.sources.get(ruleset.id, []))
             loaded.rulesets[ruleset.id] = ruleset

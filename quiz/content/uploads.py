@@ -19,6 +19,7 @@ from pathlib import PurePosixPath
 
 from quiz.content.yaml_source import MAX_FILE_BYTES
 from quiz.model.errors import Problem
+from quiz.model.words import Wording
 
 MIB = 1024 * 1024
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -58,9 +59,8 @@ def read_upload(name: str, data: bytes, limits: UploadLimits = UploadLimits()) -
     """The card files of an upload named ``name``: a ``.yaml``/``.yml`` file or a ``.zip``."""
     read = UploadRead()
     if len(data) > limits.upload_bytes:
-        read.problems.append(
-            _problem(name, f"the upload is {_size(len(data))}; the limit is {_size(limits.upload_bytes)}")
-        )
+        read.problems.append(_problem(name, Wording("problem.upload.too_large", size=_size(len(data)),
+                                                    limit=_size(limits.upload_bytes))))
         return read
     suffix = PurePosixPath(name.lower()).suffix
     if suffix in YAML_SUFFIXES:
@@ -68,19 +68,19 @@ def read_upload(name: str, data: bytes, limits: UploadLimits = UploadLimits()) -
     elif suffix == ZIP_SUFFIX:
         _read_zip(read, name, data, limits)
     else:
-        read.problems.append(_problem(name, "upload a YAML card file (.yaml, .yml) or a zip of them (.zip)"))
+        read.problems.append(_problem(name, Wording("problem.upload.wrong_type")))
     return read
 
 
-def unsafe_entry(entry: str) -> str | None:
+def unsafe_entry(entry: str) -> Wording | None:
     """Why a zip entry name may not be used, or None when it is a plain relative path."""
     if "\x00" in entry:
-        return "a NUL character in the name"
+        return Wording("problem.upload.nul_in_name")
     unified = entry.replace("\\", "/")
     if unified.startswith("/") or _DRIVE.match(unified):
-        return "an absolute path"
+        return Wording("problem.upload.absolute_path")
     if ".." in unified.split("/"):
-        return "'..' in the path"
+        return Wording("problem.upload.parent_in_path")
     return None
 
 
@@ -88,15 +88,16 @@ def _read_zip(read: UploadRead, name: str, data: bytes, limits: UploadLimits) ->
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, ValueError, OSError):
-        read.problems.append(_problem(name, "not a readable zip file"))
+        read.problems.append(_problem(name, Wording("problem.upload.bad_zip")))
         return
     with archive:
         entries = [info for info in archive.infolist() if not _ignored(info)]
         if len([i for i in entries if not i.is_dir()]) > limits.files:
-            read.problems.append(_problem(name, f"the zip holds more than {limits.files} files"))
+            read.problems.append(_problem(name, Wording("problem.upload.too_many_files", files=limits.files)))
             return
         if sum(info.file_size for info in entries) > limits.total_bytes:
-            read.problems.append(_problem(name, f"the zip unpacks to more than {_size(limits.total_bytes)}"))
+            read.problems.append(_problem(name, Wording("problem.upload.unpacks_too_large",
+                                                        limit=_size(limits.total_bytes))))
             return
         seen: set[str] = set()
         total = 0
@@ -108,14 +109,15 @@ def _read_zip(read: UploadRead, name: str, data: bytes, limits: UploadLimits) ->
             if info.is_dir():
                 continue
             if PurePosixPath(info.filename.lower()).suffix not in YAML_SUFFIXES:
-                read.problems.append(_problem(info.filename, "only YAML card files (.yaml, .yml) can be in a pack"))
+                read.problems.append(_problem(info.filename, Wording("problem.upload.not_yaml")))
                 continue
             raw = _read_entry(read, archive, info, limits.file_bytes)
             if raw is None:
                 continue
             total += len(raw)
             if total > limits.total_bytes:
-                read.problems.append(_problem(name, f"the zip unpacks to more than {_size(limits.total_bytes)}"))
+                read.problems.append(_problem(name, Wording("problem.upload.unpacks_too_large",
+                                                            limit=_size(limits.total_bytes))))
                 return
             _add_file(read, info.filename, raw, limits)
 
@@ -125,53 +127,54 @@ def _ignored(info: zipfile.ZipInfo) -> bool:
     return bool(parts) and (parts[0] in IGNORED_FOLDERS or parts[-1] == ".DS_Store")
 
 
-def _refused(info: zipfile.ZipInfo, seen: set[str]) -> str | None:
+def _refused(info: zipfile.ZipInfo, seen: set[str]) -> Wording | None:
     reason = unsafe_entry(info.filename)
+    if reason is None and stat.S_ISLNK(info.external_attr >> 16):
+        reason = Wording("problem.upload.symlink")
+    if reason is None and info.flag_bits & 0x1:
+        reason = Wording("problem.upload.encrypted")
+    name = info.filename.replace("\\", "/").lower()
+    if reason is None and name in seen:
+        reason = Wording("problem.upload.name_twice")
     if reason is not None:
-        return f"refused: {reason}"
-    if stat.S_ISLNK(info.external_attr >> 16):
-        return "refused: a symbolic link"
-    if info.flag_bits & 0x1:
-        return "refused: encrypted"
-    key = info.filename.replace("\\", "/").lower()
-    if key in seen:
-        return "refused: the zip holds this name twice"
-    seen.add(key)
+        return Wording("problem.upload.refused", reason=reason)
+    seen.add(name)
     return None
 
 
 def _read_entry(read: UploadRead, archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes | None:
     if info.file_size > limit:
-        read.problems.append(
-            _problem(info.filename, f"the file is {_size(info.file_size)}; the limit is {_size(limit)}")
-        )
+        read.problems.append(_problem(info.filename, Wording("problem.upload.file_too_large",
+                                                             size=_size(info.file_size), limit=_size(limit))))
         return None
     try:
         with archive.open(info) as stream:
             raw = stream.read(limit + 1)  # the size in the zip may lie: never read past the limit
     except (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, OSError, EOFError) as error:
-        read.problems.append(_problem(info.filename, f"cannot be unpacked: {error}"))
+        read.problems.append(_problem(info.filename, Wording("problem.upload.cannot_unpack",
+                                                             error=Wording.untranslated(str(error)))))
         return None
     if len(raw) > limit:
-        read.problems.append(_problem(info.filename, f"the file is larger than {_size(limit)}"))
+        read.problems.append(_problem(info.filename, Wording("problem.upload.file_larger_than", limit=_size(limit))))
         return None
     return raw
 
 
 def _add_file(read: UploadRead, name: str, raw: bytes, limits: UploadLimits) -> None:
     if len(raw) > limits.file_bytes:
-        read.problems.append(_problem(name, f"the file is {_size(len(raw))}; the limit is {_size(limits.file_bytes)}"))
+        read.problems.append(_problem(name, Wording("problem.upload.file_too_large", size=_size(len(raw)),
+                                                    limit=_size(limits.file_bytes))))
         return
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        read.problems.append(_problem(name, f"not UTF-8 text (byte {error.start})"))
+        read.problems.append(_problem(name, Wording("problem.upload.not_utf8", byte=error.start)))
         return
     read.files.append(PackFile(name, text))
 
 
-def _problem(name: str, message: str) -> Problem:
-    return Problem(name, 1, "file", message)
+def _problem(name: str, wording: Wording) -> Problem:
+    return Problem(name, 1, "file", wording)
 
 
 def _size(n: int) -> str:

@@ -17,11 +17,12 @@ from __future__ import annotations
 from quiz.content.ruleset_checks import Finding, Loc
 from quiz.model.cards import ScenarioCard
 from quiz.model.errors import FactError, QuizError
-from quiz.model.facts import FactSpec, coerce_value
+from quiz.model.facts import FactSpec, coerce_value, unknown_fact
 from quiz.model.parameters import FromParameter, Parameter, TextOption
 from quiz.model.rulesets import Ruleset
-from quiz.model.text import LANGUAGES
+from quiz.model.text import LANGUAGES, Text
 from quiz.model.verdict import Verdict
+from quiz.model.words import Wording
 from quiz.rules.engine import judge
 from quiz.rules.placeholders import PlaceholderError, placeholder_names
 from quiz.rules.variants import Value, card_facts, combination_count, describe_values, fact_combinations
@@ -44,25 +45,24 @@ def placeholder_problems(card: ScenarioCard) -> list[Finding]:
             try:
                 names = placeholder_names(getattr(card, field).get(lang))
             except PlaceholderError as error:
-                found.append(((field, lang), str(error)))
+                found.append(((field, lang), error.wording))
                 continue
-            known = ", ".join(card.parameters) or "none (the card declares no parameters)"
-            found += [((field, lang), f"unknown placeholder {{{name}}}; parameters: {known}")
+            known = ", ".join(card.parameters) or Wording("problem.variant.no_parameters")
+            found += [((field, lang), Wording("problem.variant.unknown_placeholder", name=name, known=known))
                       for name in names if name not in card.parameters]
             if field == "situation":
                 stated[lang] = set(names)
     for name in card.parameters:
         missing = [lang for lang, names in stated.items() if name not in names]
         if missing:
-            found.append((("parameters", name), f"parameter {name} is not used in the situation "
-                          f"({', '.join(missing)}): the story must state every drawn value with {{{name}}}"))
+            found.append((("parameters", name), Wording("problem.variant.unused_parameter", name=name,
+                                                        languages=", ".join(missing))))
     return found + _braces_in_choices(card)
 
 
 def _braces_in_choices(card: ScenarioCard) -> list[Finding]:
     return [
-        (("parameters", name, "choice", index, lang),
-         "the texts of a choice are shown as written: no placeholders or braces in them")
+        (("parameters", name, "choice", index, lang), Wording("problem.variant.braces_in_choice"))
         for name, parameter in card.parameters.items()
         for index, option in enumerate(parameter.choice or ())
         if isinstance(option, TextOption)
@@ -81,11 +81,10 @@ def parameter_fact_problems(card: ScenarioCard, ruleset: Ruleset) -> list[Findin
         loc: Loc = ("facts", fact, "param")
         parameter = card.parameters.get(entry.param)
         if parameter is None:
-            known = ", ".join(card.parameters) or "none"
-            found.append((loc, f"unknown parameter {entry.param!r}; parameters: {known}"))
+            known = ", ".join(card.parameters) or Wording("problem.variant.none")
+            found.append((loc, Wording("problem.variant.unknown_parameter", name=repr(entry.param), known=known)))
         elif not parameter.is_number:
-            found.append((loc, f"parameter {entry.param} is a choice of texts: a fact takes a number "
-                               "parameter (or give each text option its own facts)"))
+            found.append((loc, Wording("problem.variant.text_parameter", name=entry.param)))
         elif fact in specs:  # an unknown fact is reported by the engine check
             found += _range_problems(specs[fact], entry.param, parameter)
     found += _option_fact_problems(card, specs)
@@ -94,13 +93,14 @@ def parameter_fact_problems(card: ScenarioCard, ruleset: Ruleset) -> list[Findin
 
 def _range_problems(spec: FactSpec, name: str, parameter: Parameter) -> list[Finding]:
     if spec.type != "int":
-        return [(("facts", spec.id, "param"), f"fact {spec.id} is true or false, but parameter {name} gives numbers")]
+        return [(("facts", spec.id, "param"), Wording("problem.variant.numbers_for_bool", fact=spec.id, name=name))]
     for index, value in enumerate(parameter.values()):
         try:
             coerce_value(spec, value)
         except FactError as error:
             where: Loc = ("between",) if parameter.between is not None else ("choice", index)
-            return [(("parameters", name) + where, f"parameter {name} can be {value}, but {error}")]
+            return [(("parameters", name) + where, Wording("problem.variant.value_refused", name=name, value=value,
+                                                             error=error.wording))]
     return []
 
 
@@ -115,16 +115,17 @@ def _option_fact_problems(card: ScenarioCard, specs: dict[str, FactSpec]) -> lis
                 loc: Loc = ("parameters", name, "choice", index, "facts", fact)
                 spec = specs.get(fact)
                 if spec is None:
-                    found.append((loc, f"unknown fact {fact!r}; known facts: {', '.join(sorted(specs))}"))
+                    found.append((loc, unknown_fact(fact, specs)))
                     continue
                 try:
                     coerce_value(spec, value)
                 except FactError as error:
-                    found.append((loc, str(error)))
+                    found.append((loc, error.wording))
                 if fact in card.facts:
-                    found.append((loc, f"fact {fact} is set both in the card's facts and by parameter {name}"))
+                    found.append((loc, Wording("problem.variant.fact_set_twice", fact=fact, name=name)))
                 elif setters.setdefault(fact, name) != name:
-                    found.append((loc, f"fact {fact} is set by two parameters, {setters[fact]} and {name}"))
+                    found.append((loc, Wording("problem.variant.fact_two_parameters", fact=fact, first=setters[fact],
+                                               second=name)))
     return found
 
 
@@ -132,36 +133,40 @@ def judge_every_showing(card: ScenarioCard, ruleset: Ruleset) -> tuple[list[Find
     """The engine's verdict for every value combination, or the first problem it meets."""
     count = combination_count(card)
     if count > MAX_COMBINATIONS:
-        return [(("parameters",), f"the parameters that reach facts give {count} combinations; "
-                                  f"at most {MAX_COMBINATIONS}")], []
+        return [(("parameters",), Wording("problem.variant.too_many_combinations", combinations=count,
+                                          most=MAX_COMBINATIONS))], []
     judged: Judged = []
     for values in fact_combinations(card):
-        prefix = f"with {describe_values(values)}: " if values else ""
         try:
             judged.append((values, judge(ruleset, card.infraction, card_facts(card, values))))
-        except FactError as error:
-            loc: Loc = ("facts", error.fact) if error.fact in card.facts else ("facts",)
-            return [(loc, prefix + str(error))], []
         except QuizError as error:
-            return [(("facts",), prefix + str(error))], []
+            loc: Loc = ("facts",)
+            if isinstance(error, FactError) and error.fact is not None and error.fact in card.facts:
+                loc = ("facts", error.fact)
+            if not values:
+                return [(loc, error.wording)], []
+            return [(loc, Wording("problem.variant.with_values", values=_described(values), error=error.wording))], []
     return [], judged
 
 
-def answer_text(verdict: Verdict) -> str:
+def answer_wording(verdict: Verdict) -> Wording:
     """The parts of a verdict ``expect`` states, in short: ``tardiness: warning, fixes []``."""
-    both = " (both players)" if verdict.players == "both" else ""
-    return f"{verdict.infraction}: {verdict.penalty}{both}, fixes [{', '.join(sorted(verdict.fixes))}]"
+    key = "problem.variant.answer_both" if verdict.players == "both" else "problem.variant.answer"
+    return Wording(key, infraction=verdict.infraction, penalty=verdict.penalty, fixes=", ".join(sorted(verdict.fixes)))
 
 
-def changing_answer(judged: Judged) -> str | None:
+def changing_answer(judged: Judged) -> Wording | None:
     """Why ``expect`` cannot stand when the answer changes with the values, else None."""
-    first: dict[str, dict[str, Value]] = {}
+    first: dict[Wording, dict[str, Value]] = {}
     for values, verdict in judged:
-        first.setdefault(answer_text(verdict), values)
+        first.setdefault(answer_wording(verdict), values)
     if len(first) < 2:
         return None
     (a, a_values), (b, b_values) = list(first.items())[:2]
-    return (
-        f"the answer depends on the drawn values ({describe_values(a_values)} gives {a}; "
-        f"{describe_values(b_values)} gives {b}): a card whose answer changes with its values has no expect"
-    )
+    return Wording("problem.variant.answer_changes", first_values=_described(a_values), first=a,
+                   second_values=_described(b_values), second=b)
+
+
+def _described(values: dict[str, Value]) -> Text:
+    """Drawn values for a wording, in both languages: ``minutes=7, player=Sato``."""
+    return Text(ja=describe_values(values, "ja") or "-", en=describe_values(values, "en") or "-")

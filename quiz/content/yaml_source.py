@@ -21,6 +21,7 @@ from typing import Any, Sequence
 import yaml
 
 from quiz.model.errors import YamlProblem
+from quiz.model.words import Wording
 
 SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -49,19 +50,115 @@ _compositions = 0
 def parse_yaml(text: str) -> Any:
     """Parse one YAML document with the safe loader; refuse aliases, unsafe tags and deep nesting."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
-        raise YamlProblem(1, f"file is larger than {MAX_FILE_BYTES // 1024} KiB")
+        raise YamlProblem(1, Wording("problem.yaml.too_large", kib=MAX_FILE_BYTES // 1024))
     _check_events(text, aliases="&" in text and "*" in text)
     try:
         return yaml.load(text, Loader=SafeLoader)  # noqa: S506 - CSafeLoader/SafeLoader only
     except yaml.constructor.ConstructorError as error:
         line = _mark_line(error.problem_mark)
-        raise YamlProblem(line, f"unsafe or unknown YAML tag refused: {error.problem}") from None
+        refused = Wording("problem.yaml.tag_refused", problem=yaml_wording(error.problem or ""))
+        raise YamlProblem(line, refused) from None
     except yaml.MarkedYAMLError as error:
         raise _syntax_problem(error) from None
     except yaml.YAMLError as error:
-        raise YamlProblem(1, f"invalid YAML: {error}") from None
+        raise YamlProblem(1, Wording("problem.yaml.invalid", problem=yaml_wording(str(error)))) from None
     except RecursionError:
-        raise YamlProblem(1, "YAML nested too deeply") from None
+        raise YamlProblem(1, Wording("problem.yaml.too_deep")) from None
+    except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as error:
+        # a typed value the constructor cannot build (``!!int x``, the date 2001-02-30)
+        raise YamlProblem(1, Wording("problem.yaml.bad_value", error=Wording.untranslated(str(error)))) from None
+
+
+# What libyaml (and PyYAML's own parser) says, as full texts, each with its key under
+# ``problem.yaml.says.``: the problems, and the constructs an error happened in ("a block
+# mapping", from "while parsing a block mapping"). A text not listed is said untranslated.
+YAML_TEXTS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), key) for pattern, key in (
+    # problems (libyaml)
+    (r"found unexpected end of stream", "end_of_stream"),
+    (r"mapping values are not allowed in this context", "mapping_values"),
+    (r"did not find expected key", "expected_key"),
+    (r"found character that cannot start any token", "bad_character"),
+    (r"did not find expected ',' or '\]'", "expected_sequence_end"),
+    (r"did not find expected ',' or '\}'", "expected_mapping_end"),
+    (r"found unknown escape character", "unknown_escape"),
+    (r"could not find expected ':'", "expected_colon"),
+    (r"but found another document", "another_document"),
+    (r"second occurrence", "second_occurrence"),
+    (r"found undefined alias", "undefined_alias"),
+    (r"found undefined tag handle", "undefined_tag_handle"),
+    (r"did not find expected comment or line break", "expected_line_break"),
+    (r"found unknown directive name", "unknown_directive"),
+    (r"found incompatible YAML document", "incompatible_document"),
+    (r"did not find expected alphabetic or numeric character", "expected_alphanumeric"),
+    (r"did not find expected '-' indicator", "expected_dash"),
+    (r"did not find expected <document start>", "expected_document_start"),
+    (r"did not find expected node content", "expected_node"),
+    (r"did not find the expected '>'", "expected_angle"),
+    (r"did not find URI escaped octet", "bad_uri_escape"),
+    (r"found a tab character that violates indentation", "tab_indentation"),
+    (r"found a tab character where an indentation space is expected", "tab_indentation_space"),
+    (r'unacceptable character #x(?P<code>[0-9a-fA-F]+): control characters are not allowed\n'
+     r'  in "<unicode string>", position (?P<position>\d+)', "control_character"),
+    # problems (PyYAML's own parser, without libyaml)
+    (r"mapping values are not allowed here", "mapping_values_here"),
+    (r"found character (?P<char>.+) that cannot start any token", "bad_character_found"),
+    (r"expected <block end>, but found (?P<found>.+)", "expected_block_end"),
+    (r"expected ',' or '\]', but got (?P<found>.+)", "expected_sequence_end_got"),
+    (r"expected ',' or '\}', but got (?P<found>.+)", "expected_mapping_end_got"),
+    (r"expected the node content, but found (?P<found>.+)", "expected_node_found"),
+    (r"found unknown escape character (?P<char>.+)", "unknown_escape_found"),
+    (r'unacceptable character #x(?P<code>[0-9a-fA-F]+): special characters are not allowed\n'
+     r'  in "<unicode string>", position (?P<position>\d+)', "special_character"),
+    (r"found undefined alias (?P<alias>.+)", "undefined_alias_named"),
+    (r"found undefined tag handle (?P<handle>.+)", "undefined_tag_handle_named"),
+    (r"expected chomping or indentation indicators, but found (?P<found>.+)", "expected_block_indicator"),
+    (r"found incompatible YAML document \(version 1\.\* is required\)", "incompatible_document_version"),
+    (r"expected alphabetic or numeric character, but found (?P<found>.+)", "expected_alphanumeric_found"),
+    (r"expected '<document start>', but found (?P<found>.+)", "expected_document_start_found"),
+    (r"expected '>', but found (?P<found>.+)", "expected_angle_found"),
+    (r"expected URI escape sequence of 2 hexadecimal numbers, but found (?P<found>.+)", "bad_uri_escape_found"),
+    # problems of the constructor (unsafe or unknown tags)
+    (r"could not determine a constructor for the tag (?P<tag>.+)", "no_constructor"),
+    (r"found unhashable key", "unhashable_key"),
+    (r"expected a mapping node, but found (?P<found>\w+)", "expected_mapping_node"),
+    (r"expected a sequence, but found (?P<found>\w+)", "expected_sequence"),
+    (r"expected a mapping of length 1, but found (?P<found>\w+)", "expected_pair"),
+    # the constructs an error happened in
+    (r"a quoted scalar", "quoted_scalar"),
+    (r"a double-quoted scalar", "double_quoted_scalar"),
+    (r"a plain scalar", "plain_scalar"),
+    (r"a block scalar", "block_scalar"),
+    (r"a block mapping", "block_mapping"),
+    (r"a block collection", "block_collection"),
+    (r"a flow sequence", "flow_sequence"),
+    (r"a flow mapping", "flow_mapping"),
+    (r"a flow node", "flow_node"),
+    (r"a node", "node"),
+    (r"a simple key", "simple_key"),
+    (r"a directive", "directive"),
+    (r"an anchor", "anchor"),
+    (r"an alias", "alias"),
+    (r"a tag", "tag"),
+    (r"for the next token", "next_token"),
+    (r"expected a single document in the stream", "single_document"),
+    (r"found duplicate anchor; first occurrence", "duplicate_anchor"),
+    (r"found duplicate anchor (?P<anchor>.+); first occurrence", "duplicate_anchor_named"),
+))
+
+
+NODE_KINDS = frozenset({"scalar", "sequence", "mapping"})  # what the constructor "found", worded too
+
+
+def yaml_wording(text: str) -> Wording:
+    """What PyYAML said (a problem, or the construct it was in), as a wording of ``YAML_TEXTS``;
+    a text not listed there is said untranslated."""
+    for pattern, key in YAML_TEXTS:
+        match = pattern.fullmatch(text)
+        if match:
+            values = {name: Wording(f"problem.yaml.node.{value}") if value in NODE_KINDS else value
+                      for name, value in match.groupdict().items()}
+            return Wording(f"problem.yaml.says.{key}", **values)
+    return Wording.untranslated(text)
 
 
 def _syntax_problem(error: yaml.MarkedYAMLError) -> YamlProblem:
@@ -73,10 +170,13 @@ def _syntax_problem(error: yaml.MarkedYAMLError) -> YamlProblem:
     found = _mark_line(error.problem_mark) if error.problem_mark is not None else None
     start = _mark_line(error.context_mark) if error.context_mark is not None else None
     if start is None or found is None:
-        return YamlProblem(found or start or 1, f"invalid YAML: {problem or context}")
+        return YamlProblem(found or start or 1,
+                           Wording("problem.yaml.invalid", problem=yaml_wording(problem or context)))
     if "end of stream" in problem:
-        return YamlProblem(start, f"invalid YAML: {context} that starts on line {start} is not closed ({problem})")
-    return YamlProblem(found, f"invalid YAML: {problem} ({context} that starts on line {start})")
+        return YamlProblem(start, Wording("problem.yaml.not_closed", context=yaml_wording(context), start=start,
+                                          problem=yaml_wording(problem)))
+    return YamlProblem(found, Wording("problem.yaml.invalid_in", problem=yaml_wording(problem),
+                                      context=yaml_wording(context), start=start))
 
 
 def check_nesting(text: str) -> None:
@@ -103,11 +203,11 @@ def _check_events(text: str, aliases: bool) -> None:
             if isinstance(event, _STARTS):
                 depth += 1
                 if deep and depth > MAX_DEPTH:
-                    raise YamlProblem(_mark_line(event.start_mark), f"nesting deeper than {MAX_DEPTH}")
+                    raise YamlProblem(_mark_line(event.start_mark), Wording("problem.yaml.nesting", depth=MAX_DEPTH))
             elif isinstance(event, _ENDS):
                 depth -= 1
             elif aliases and isinstance(event, yaml.AliasEvent):
-                raise YamlProblem(_mark_line(event.start_mark), "YAML aliases (*name) are not allowed")
+                raise YamlProblem(_mark_line(event.start_mark), Wording("problem.yaml.aliases"))
     except yaml.YAMLError:
         pass  # not well-formed: the real parse reports the error with its line, and its
         # composer stops at the same event, no deeper than the events seen here

@@ -7,9 +7,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
+from quiz.model.errors import InvalidContentError
 from quiz.model.parameters import FactEntry, Parameter, ParameterName
 from quiz.model.rulesets import ID_MAX, Citation
 from quiz.model.text import StrictModel, Text
+from quiz.model.words import Wording
 
 CardId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=120)]
 
@@ -67,9 +69,10 @@ class KnowledgeCard(CardBase):
     def _answer_is_a_choice(self) -> KnowledgeCard:
         ids = [c.id for c in self.choices]
         if len(set(ids)) != len(ids):
-            raise ValueError("choice ids must be unique")
+            raise InvalidContentError(Wording("problem.card.duplicate_choice_ids"))
         if self.answer not in ids:
-            raise ValueError(f"answer {self.answer!r} is not one of the choices {ids}")
+            raise InvalidContentError(Wording("problem.card.answer_not_a_choice", answer=repr(self.answer),
+                                              choices=ids))
         return self
 
 

@@ -4,23 +4,52 @@ fields a caller needs; and ``Problem``, the one shape of a located content probl
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
+
+from quiz.model.words import Wording
 
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One content problem, located in its file."""
+    """One content problem, located in its file: ``wording`` says it in any language,
+    ``message`` in English (the command line, logs)."""
 
     path: str
     line: int
     field: str
-    message: str
+    wording: Wording
+
+    @property
+    def message(self) -> str:
+        return self.wording.english
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.field}: {self.message}"
 
 
+def unknown_id(what: str, value: str, known: Iterable[str] | None = None) -> Wording:
+    """``unknown fix 'x'``, and ``; known: a, b`` with ``known``: ``what`` names the kind of id
+    (its wording is ``problem.what.<what>``)."""
+    kind = Wording(f"problem.what.{what}")
+    if known is None:
+        return Wording("problem.unknown", what=kind, id=repr(value))
+    return Wording("problem.unknown_listed", what=kind, id=repr(value), known=", ".join(known))
+
+
 class QuizError(Exception):
-    """Base of every error the core raises on purpose."""
+    """Base of every error the core raises on purpose.
+
+    Raised with a ``Wording`` as its message, it can be said in any language (``wording``);
+    ``str(error)`` is the English. Raised with a plain text, ``wording`` says that text as
+    untranslated.
+    """
+
+    def __init__(self, *args: object) -> None:
+        message = args[0] if args else ""
+        self.wording = message if isinstance(message, Wording) else Wording.untranslated(str(message))
+        if args:
+            args = (str(message), *args[1:])
+        super().__init__(*args)
 
 
 class UnknownIdError(QuizError, LookupError):
@@ -30,7 +59,7 @@ class UnknownIdError(QuizError, LookupError):
 class FactError(QuizError, ValueError):
     """Facts that are unknown, of the wrong type, or missing; ``fact`` names the fact."""
 
-    def __init__(self, message: str, fact: str | None = None):
+    def __init__(self, message: str | Wording, fact: str | None = None):
         self.fact = fact
         super().__init__(message)
 
@@ -43,7 +72,7 @@ class UndecidedCaseError(QuizError, ValueError):
     """
 
     def __init__(
-        self, message: str, ruleset: str, infraction: str, lines: tuple[int, ...], reason: object,
+        self, message: str | Wording, ruleset: str, infraction: str, lines: tuple[int, ...], reason: object,
         trace: tuple[str, ...] = (),
     ):
         self.trace = trace
@@ -57,7 +86,7 @@ class UndecidedCaseError(QuizError, ValueError):
 class ConditionError(QuizError, ValueError):
     """A condition that cannot be parsed; ``path`` locates it inside the condition."""
 
-    def __init__(self, message: str, path: tuple[str | int, ...] = ()):
+    def __init__(self, message: str | Wording, path: tuple[str | int, ...] = ()):
         self.path = path
         super().__init__(message)
 
@@ -66,13 +95,20 @@ class PlaceholderError(QuizError, ValueError):
     """A text whose braces are not a well-formed ``{name}`` placeholder or ``{{``/``}}``."""
 
 
-class YamlProblem(QuizError, ValueError):
-    """A file that is not safe, well-formed YAML; ``line`` is 1-based."""
+class InvalidContentError(QuizError, ValueError):
+    """A value a content model's validator refuses (pydantic reports it as a ``value_error``
+    whose ``ctx["error"]`` is this error, wording and all)."""
 
-    def __init__(self, line: int, message: str):
+
+class YamlProblem(QuizError, ValueError):
+    """A file that is not safe, well-formed YAML; ``line`` is 1-based, ``wording`` says why
+    (``message`` in English); ``str()`` names the line too."""
+
+    def __init__(self, line: int, wording: Wording):
         self.line = line
-        self.message = message
-        super().__init__(f"line {line}: {message}")
+        self.message = wording.english
+        super().__init__(f"line {line}: {self.message}")
+        self.wording = wording
 
 
 class SchemaVersionError(QuizError, RuntimeError):

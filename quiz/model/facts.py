@@ -6,8 +6,9 @@ from typing import Any, Literal, Mapping
 
 from pydantic import Field, model_validator
 
-from quiz.model.errors import FactError
+from quiz.model.errors import FactError, InvalidContentError
 from quiz.model.text import StrictModel, Text
+from quiz.model.words import Wording
 
 FactValue = bool | int
 
@@ -43,24 +44,24 @@ class FactSpec(StrictModel):
     @model_validator(mode="after")
     def _default_matches_type(self) -> FactSpec:
         if self.default is not None and coerce_value(self, self.default) != self.default:
-            raise ValueError(f"default {self.default!r} is not a {self.type}")
+            raise InvalidContentError(Wording("problem.fact.default_type", default=repr(self.default), type=self.type))
         return self
 
     @model_validator(mode="after")
     def _wording_matches_type(self) -> FactSpec:
         problems = []
         if self.type == "bool":
-            problems += [f"{name} is only for a whole-number fact" for name in ("unit", "unit_one", "phrase_none")
-                         if getattr(self, name) is not None]
+            problems += [Wording("problem.fact.only_for_numbers", field=name)
+                         for name in ("unit", "unit_one", "phrase_none") if getattr(self, name) is not None]
             if self.phrase is not None and AMOUNT in self.phrase.ja + self.phrase.en:
-                problems.append(f"a true/false fact's phrase has no {AMOUNT}")
+                problems.append(Wording("problem.fact.bool_phrase_amount", amount=AMOUNT))
         else:
             if self.negation is not None:
-                problems.append("negation is only for a true/false fact")
+                problems.append(Wording("problem.fact.negation_only_bool"))
             if self.phrase is not None and not (AMOUNT in self.phrase.ja and AMOUNT in self.phrase.en):
-                problems.append(f"a whole-number fact's phrase must hold {AMOUNT} in both languages")
+                problems.append(Wording("problem.fact.number_phrase_amount", amount=AMOUNT))
         if problems:
-            raise ValueError("; ".join(problems))
+            raise InvalidContentError(Wording.joined(problems))
         return self
 
 
@@ -78,18 +79,23 @@ def coerce_value(spec: FactSpec, value: Any) -> FactValue:
             return True
         if isinstance(value, str) and value.lower() in ("false", "no", "0"):
             return False
-        raise FactError(f"fact {spec.id} must be true or false, not {value!r}", spec.id)
+        raise FactError(Wording("problem.fact.not_bool", fact=spec.id, value=repr(value)), spec.id)
     if isinstance(value, bool):
-        raise FactError(f"fact {spec.id} must be a whole number, not {value!r}", spec.id)
+        raise FactError(Wording("problem.fact.not_number", fact=spec.id, value=repr(value)), spec.id)
     if isinstance(value, int):
         number = value
     elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
         number = int(value)
     else:
-        raise FactError(f"fact {spec.id} must be a whole number, not {value!r}", spec.id)
+        raise FactError(Wording("problem.fact.not_number", fact=spec.id, value=repr(value)), spec.id)
     if spec.min is not None and number < spec.min:
-        raise FactError(f"fact {spec.id} must be at least {spec.min}, not {number}", spec.id)
+        raise FactError(Wording("problem.fact.below_min", fact=spec.id, min=spec.min, value=number), spec.id)
     return number
+
+
+def unknown_fact(name: str, specs: Mapping[str, FactSpec]) -> Wording:
+    """``unknown fact 'x'; known facts: a, b``."""
+    return Wording("problem.fact.unknown", fact=repr(name), known=", ".join(sorted(specs)))
 
 
 def resolve_facts(
@@ -102,10 +108,10 @@ def resolve_facts(
     FactError on the first problem."""
     unknown = sorted(name for name in given if name not in specs)
     if unknown:
-        raise FactError(f"unknown fact {unknown[0]!r}; known facts: {', '.join(sorted(specs))}", unknown[0])
+        raise FactError(unknown_fact(unknown[0], specs), unknown[0])
     missing = [name for name in required if name not in given]
     if missing:
-        raise FactError(f"fact {missing[0]} is required for this infraction", missing[0])
+        raise FactError(Wording("problem.fact.required", fact=missing[0]), missing[0])
     resolved: dict[str, FactValue] = {
         name: spec.default for name, spec in specs.items() if spec.default is not None
     }

@@ -12,7 +12,9 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Discriminator, Field, StrictInt, Tag, model_validator
 
+from quiz.model.errors import InvalidContentError
 from quiz.model.text import StrictModel, Text
+from quiz.model.words import Wording
 
 # Tags of the YAML shapes the unions below tell apart. The loader leaves these names out of
 # error locations (they are pydantic's union members), so a problem reads ``facts.minutes_late``.
@@ -58,15 +60,15 @@ class Parameter(StrictModel):
     @model_validator(mode="after")
     def _one_kind(self) -> Parameter:
         if (self.between is None) == (self.choice is None):
-            raise ValueError("a parameter has exactly one of 'between' or 'choice'")
+            raise InvalidContentError(Wording("problem.parameter.one_kind"))
         if self.between is not None:
             low, high = self.between
             if low >= high:
-                raise ValueError(f"between needs a low and a higher high bound, not [{low}, {high}]")
+                raise InvalidContentError(Wording("problem.parameter.bounds", low=low, high=high))
             if high - low > MAX_RANGE:
-                raise ValueError(f"a range spans at most {MAX_RANGE} values")
+                raise InvalidContentError(Wording("problem.parameter.range_too_wide", most=MAX_RANGE))
         elif len({isinstance(item, int) for item in self.choice or ()}) > 1:
-            raise ValueError("a choice holds only numbers or only texts, not both")
+            raise InvalidContentError(Wording("problem.parameter.mixed_choice"))
         return self
 
     @property

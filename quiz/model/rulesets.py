@@ -6,9 +6,10 @@ from typing import Any, Literal
 
 from pydantic import Field, PrivateAttr, model_validator
 
-from quiz.model.errors import UnknownIdError
+from quiz.model.errors import InvalidContentError, UnknownIdError
 from quiz.model.facts import FactSpec
 from quiz.model.text import StrictModel, Text
+from quiz.model.words import Wording
 
 Id = str
 ID_MAX = 64  # ids are stored in VARCHAR(64) columns, a limit PostgreSQL enforces (SQLite does not)
@@ -74,7 +75,7 @@ class Category(StrictModel):
     @model_validator(mode="after")
     def _not_reserved(self) -> Category:
         if self.id == KNOWLEDGE_CATEGORY:
-            raise ValueError(f"{KNOWLEDGE_CATEGORY!r} is reserved for knowledge cards; give the category another id")
+            raise InvalidContentError(Wording("problem.ruleset.reserved_category", category=repr(KNOWLEDGE_CATEGORY)))
         return self
 
 
@@ -109,11 +110,11 @@ class Rule(StrictModel):
     def _one_outcome(self) -> Rule:
         outcomes = (self.becomes is not None) + (self.penalty is not None) + self.undecided
         if outcomes != 1:
-            raise ValueError("a rule gives exactly one of penalty, becomes or undecided")
+            raise InvalidContentError(Wording("problem.ruleset.one_outcome"))
         if self.penalty is None and (
             self.fixes or self.optional_fixes or self.also_accepted or self.players != "offender"
         ):
-            raise ValueError("only a rule with a penalty names fixes or players")
+            raise InvalidContentError(Wording("problem.ruleset.fixes_without_penalty"))
         return self
 
 
@@ -218,7 +219,8 @@ class Ruleset(StrictModel):
         """The infraction, penalty, fix or category of a checked id; ``UnknownIdError`` if absent."""
         found = getattr(self, kind)(item_id)
         if found is None:
-            raise UnknownIdError(f"unknown {kind} {item_id!r} in ruleset {self.id}")
+            raise UnknownIdError(Wording("problem.unknown_in_ruleset", what=Wording(f"problem.what.{kind}"),
+                                         id=repr(item_id), ruleset=self.id))
         return found
 
     def name_of(self, kind: Literal["infraction", "penalty", "fix", "category"], item_id: str, language: str) -> str:

@@ -16,9 +16,10 @@ import operator
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from quiz.model.errors import ConditionError
+from quiz.model.errors import ConditionError, unknown_id
 from quiz.model.facts import FactSpec, FactValue
 from quiz.model.text import Text
+from quiz.model.words import Wording
 
 Facts = Mapping[str, Any]
 
@@ -304,7 +305,7 @@ def parse_condition(raw: Any, facts: Mapping[str, FactSpec]) -> Condition:
 
 def _parse(raw: Any, facts: Mapping[str, FactSpec], path: tuple[str | int, ...]) -> Condition:
     if not isinstance(raw, Mapping) or not raw:
-        raise ConditionError("a condition must be a non-empty mapping", path)
+        raise ConditionError(Wording("problem.condition.not_mapping"), path)
     parts = tuple(_parse_key(str(key), value, facts, path + (str(key),)) for key, value in raw.items())
     return parts[0] if len(parts) == 1 else All(parts)
 
@@ -312,26 +313,27 @@ def _parse(raw: Any, facts: Mapping[str, FactSpec], path: tuple[str | int, ...])
 def _parse_key(key: str, value: Any, facts: Mapping[str, FactSpec], path: tuple[str | int, ...]) -> Condition:
     if key in ("all", "any"):
         if not isinstance(value, list) or not value:
-            raise ConditionError(f"{key} takes a non-empty list of conditions", path)
+            raise ConditionError(Wording("problem.condition.needs_list", operator=key), path)
         parts = tuple(_parse(item, facts, path + (i,)) for i, item in enumerate(value))
         return All(parts) if key == "all" else Any_(parts)
     if key == "not":
         return Not(_parse(value, facts, path))
     spec = facts.get(key)
     if spec is None:
-        raise ConditionError(f"unknown fact {key!r}", path)
+        raise ConditionError(unknown_id("fact", key), path)
     if not isinstance(value, Mapping):
         _check_literal(spec, value, path)
         return Test(key, "eq", value)
     if not value:
-        raise ConditionError("a comparison needs at least one operator", path)
+        raise ConditionError(Wording("problem.condition.no_operator"), path)
     tests: list[Condition] = []
     for op_name, operand in value.items():
         op = str(op_name)
         if op not in COMPARISONS:
-            raise ConditionError(f"unknown comparison {op!r}; use one of {', '.join(COMPARISONS)}", path)
+            raise ConditionError(Wording("problem.condition.unknown_comparison", comparison=repr(op),
+                                             known=", ".join(COMPARISONS)), path)
         if spec.type == "bool" and op not in ("eq", "ne"):
-            raise ConditionError(f"{spec.id} is true/false; only eq and ne apply", path)
+            raise ConditionError(Wording("problem.condition.bool_comparison", fact=spec.id), path)
         _check_literal(spec, operand, path + (op,))
         tests.append(Test(key, op, operand))
     return tests[0] if len(tests) == 1 else All(tuple(tests))
@@ -339,6 +341,6 @@ def _parse_key(key: str, value: Any, facts: Mapping[str, FactSpec], path: tuple[
 
 def _check_literal(spec: FactSpec, value: Any, path: tuple[str | int, ...]) -> None:
     if spec.type == "bool" and not isinstance(value, bool):
-        raise ConditionError(f"{spec.id} is true/false, not {value!r}", path)
+        raise ConditionError(Wording("problem.condition.not_bool", fact=spec.id, value=repr(value)), path)
     if spec.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ConditionError(f"{spec.id} is a whole number, not {value!r}", path)
+        raise ConditionError(Wording("problem.condition.not_number", fact=spec.id, value=repr(value)), path)

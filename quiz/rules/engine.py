@@ -18,6 +18,7 @@ from quiz.model.facts import FactSpec, resolve_facts
 from quiz.model.rulesets import Citation, Escalation, Infraction, Penalty, Rule, Ruleset, Upgrade
 from quiz.model.text import Text
 from quiz.model.verdict import CitedLine, Verdict
+from quiz.model.words import Wording
 from quiz.rules.conditions import Condition, parse_condition
 
 MAX_HOPS = 8
@@ -163,10 +164,8 @@ def judge(ruleset: Ruleset, infraction: str, facts: Mapping[str, Any] | None = N
     book = compile_ruleset(ruleset)
     entry = book.infractions.get(infraction)
     if entry is None:
-        raise UnknownIdError(
-            f"unknown infraction {infraction!r} in ruleset {ruleset.id}; "
-            f"known: {', '.join(book.infractions)}"
-        )
+        raise UnknownIdError(Wording("problem.engine.unknown_infraction", infraction=repr(infraction),
+                                     ruleset=ruleset.id, known=", ".join(book.infractions)))
     resolved = resolve_facts(book.facts, facts or {}, entry[0].requires, entry[0].assumes)
     key = (infraction, *(resolved.get(name) for name in book.fact_order))
     verdict = book.memo.get(key)
@@ -285,12 +284,11 @@ def _refusal(
     book: CompiledRuleset, infraction: str, chosen: CompiledRule, trace: tuple[str, ...]
 ) -> UndecidedCaseError:
     lines = chosen.cited.lines
-    where = f"line {lines[0]}" if len(lines) == 1 else f"lines {', '.join(map(str, lines))}" if lines else "its line"
-    first = chosen.rule.citation.ja.split("\n")[0]
-    message = (
-        f"the document does not decide this case of {book.ruleset.id}/{infraction} "
-        f"({where}: {first}): {chosen.rule.explain.en}"
-    )
+    where = (Wording("problem.engine.line", line=lines[0]) if len(lines) == 1
+             else Wording("problem.engine.lines", lines=", ".join(map(str, lines))) if lines
+             else Wording("problem.engine.its_line"))
+    message = Wording("problem.engine.undecided", case=f"{book.ruleset.id}/{infraction}", where=where,
+                      quote=chosen.rule.citation.ja.split("\n")[0], explanation=chosen.rule.explain)
     return UndecidedCaseError(message, book.ruleset.id, infraction, lines, chosen.rule.explain, trace)
 
 

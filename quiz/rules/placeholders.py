@@ -11,6 +11,7 @@ import re
 from typing import Mapping
 
 from quiz.model.errors import PlaceholderError
+from quiz.model.words import Wording
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")  # {{, }}, {anything}, or a lone brace
@@ -36,14 +37,11 @@ def parse_template(text: str) -> tuple[Segment, ...]:
             literal.append(token[0])
         elif name is None:
             raise PlaceholderError(
-                "a lone '}': write '}}' for a literal brace" if token == "}"
-                else "a '{' that is never closed: write '{{' for a literal brace"
+                Wording("problem.placeholder.lone_close", brace="}", pair="}}") if token == "}"
+                else Wording("problem.placeholder.unclosed", brace="{", pair="{{")
             )
         elif not NAME.fullmatch(name):
-            raise PlaceholderError(
-                f"placeholder {{{name}}} is not allowed: write {{name}} with a parameter name "
-                "(a-z, 0-9, _), or '{{' and '}}' for literal braces"
-            )
+            raise PlaceholderError(Wording("problem.placeholder.not_a_name", name=name))
         else:
             segments += [(False, "".join(literal))] if any(literal) else []
             segments.append((True, name))
@@ -72,5 +70,5 @@ def fill(text: str, values: Mapping[str, str]) -> str:
         elif part in values:
             out.append(values[part])
         else:
-            raise PlaceholderError(f"no value for placeholder {{{part}}}")
+            raise PlaceholderError(Wording("problem.placeholder.no_value", name=part))
     return "".join(out)

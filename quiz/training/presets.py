@@ -22,8 +22,10 @@ from quiz.content.loader import (
     pydantic_findings,
     read_yaml_file,
 )
-from quiz.model.errors import Problem
+from quiz.content.ruleset_checks import Finding
+from quiz.model.errors import Problem, unknown_id
 from quiz.model.text import StrictModel, Text
+from quiz.model.words import Wording
 from quiz.training.answering import card_pool
 from quiz.training.blueprints import Blueprint, pool_by_category, shortfalls
 from quiz.training.exams import MINUTES_RANGE, PASS_PERCENT_RANGE, QUESTIONS_RANGE, ExamSpec
@@ -83,47 +85,51 @@ def load_presets(
         presets = PresetFile.model_validate(data).presets
     except ValidationError as error:
         return [], problems + located_problems(shown, text, (), pydantic_findings(error))
-    findings: list[tuple[tuple, str]] = []
+    findings: list[Finding] = []
     playable: list[ExamPreset] = []
     seen: set[str] = set()
     for index, preset in enumerate(presets):
         unknown = [rid for rid in preset.rulesets if rid not in known_rulesets]
         for rid in unknown:
-            findings.append((("presets", index, "rulesets"), f"unknown ruleset {rid!r}"))
+            findings.append((("presets", index, "rulesets"), unknown_id("ruleset", rid)))
         unsound = [] if unknown else blueprint_findings(preset, content)
-        findings += [(("presets", index, *loc), message) for loc, message in unsound]
+        findings += [(("presets", index, *loc), wording) for loc, wording in unsound]
         if preset.id in seen:
-            findings.append((("presets", index, "id"), f"duplicate preset id {preset.id!r}"))
+            findings.append((("presets", index, "id"), Wording("problem.preset.duplicate_id", id=repr(preset.id))))
         elif not unknown and not unsound:
             playable.append(preset)
         seen.add(preset.id)
     return playable, problems + located_problems(shown, text, (), findings)
 
 
-def blueprint_findings(preset: ExamPreset, content: Content | None = None) -> list[tuple[tuple, str]]:
-    """(location within the preset, message) for each flaw of its blueprint: a total other
+def blueprint_findings(preset: ExamPreset, content: Content | None = None) -> list[Finding]:
+    """(location within the preset, wording) for each flaw of its blueprint: a total other
     than ``questions``, a key outside the preset's games, categories or their rulesets'
     categories, a count below 1; and, with ``content``, a section the pool cannot fill."""
     if preset.blueprint is None:
         return []
-    findings: list[tuple[tuple, str]] = []
+    findings: list[Finding] = []
+    preset_id = repr(preset.id)
     total = sum(preset.blueprint.values())
     if total != preset.questions:
-        findings.append((("blueprint",), f"blueprint of preset {preset.id!r} asks for {total} questions, "
-                                         f"the preset for {preset.questions}"))
+        findings.append((("blueprint",), Wording("problem.preset.total", preset=preset_id, total=total,
+                                                 questions=preset.questions)))
     for key, count in preset.blueprint.items():
         ruleset_id, category_id = split_key(key)
         if ruleset_id not in preset.rulesets or (preset.categories is not None and key not in preset.categories):
-            findings.append((("blueprint", key), f"blueprint of preset {preset.id!r}: {key!r} is not in its pool"))
+            findings.append((("blueprint", key), Wording("problem.preset.not_in_pool", preset=preset_id,
+                                                         category=repr(key))))
         elif content is not None and category_id != KNOWLEDGE and (
             ruleset_id not in content.rulesets or content.rulesets[ruleset_id].category(category_id) is None
         ):
-            findings.append((("blueprint", key), f"blueprint of preset {preset.id!r}: unknown category {key!r}"))
+            findings.append((("blueprint", key), Wording("problem.preset.unknown_category", preset=preset_id,
+                                                         category=repr(key))))
         if count < 1:
-            findings.append((("blueprint", key), f"blueprint of preset {preset.id!r}: {key!r} needs at least 1"))
+            findings.append((("blueprint", key), Wording("problem.preset.at_least_one", preset=preset_id,
+                                                         category=repr(key))))
     if content is not None and not findings:
         grouped = pool_by_category(card_pool(content, preset.rulesets, preset.categories), category_keys(content))
         for key, wanted, available in shortfalls(tuple(preset.blueprint.items()), grouped):
-            findings.append((("blueprint", key), f"the pool cannot fill blueprint of preset {preset.id!r}: "
-                                                 f"{key} needs {wanted} cards, the pool has {available}"))
+            findings.append((("blueprint", key), Wording("problem.preset.shortfall", preset=preset_id, category=key,
+                                                         wanted=wanted, available=available)))
     return findings

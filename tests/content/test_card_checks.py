@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from quiz.content.card_checks import title_problems
+from quiz.content.card_checks import ANSWER_INFRACTION, ANSWER_PENALTY, title_problems
 from quiz.content.loader import RULESETS_DIR, load_content
 from quiz.model.text import Text
 
@@ -123,11 +123,14 @@ def test_a_penalty_the_judge_may_give_instead_is_part_of_the_answer(tree):
 
 
 def test_a_name_in_both_title_languages_is_reported_in_each():
-    found = title_problems(Text(ja="遅刻", en="遅刻"), [("the answer's infraction", Text(ja="遅刻", en="Tardiness"))])
+    found = title_problems(Text(ja="遅刻", en="遅刻"), [(ANSWER_INFRACTION, Text(ja="遅刻", en="Tardiness"))])
     assert [loc for loc, _ in found] == [("title", "ja"), ("title", "en")]
 
 
 def test_a_name_whose_two_languages_fold_alike_is_reported_once():
     found = title_problems(Text(ja="ＧＡＭＥ ＬＯＳＳ", en="x"),
-                           [("the answer's penalty", Text(ja="Game Loss", en="game loss"))])
-    assert [message.split(";")[0] for _, message in found] == ["the title names the answer's penalty 'Game Loss' (ja)"]
+                           [(ANSWER_PENALTY, Text(ja="Game Loss", en="game loss"))])
+    assert [wording.english.split(";")[0] for _, wording in found] == [
+        "the title names the answer's penalty 'Game Loss' (ja)"]
+    assert [wording.say("ja").split("。")[0] for _, wording in found] == [
+        "タイトルに正解の罰則「Game Loss」（日本語）が含まれています"]

@@ -18,6 +18,7 @@ from quiz.content.packs import (
     problems_frame,
 )
 from quiz.model.errors import Problem
+from quiz.model.words import Wording
 from tests.pack_files import knowledge, scenario, zip_of
 
 
@@ -172,7 +173,10 @@ def test_existing_ids_include_broken_files(tmp_path):
     assert existing_card_ids([root]) == {"pack-broken": "content/p/yugioh-ocg/b.yaml"}
 
 
-def test_problems_frame_lists_file_line_field_message():
-    frame = problems_frame([Problem("a.yaml", 3, "cards[0].id", "bad")])
-    assert frame.to_dict("records") == [{"file": "a.yaml", "line": 3, "field": "cards[0].id", "message": "bad"}]
-    assert list(problems_frame([]).columns) == ["file", "line", "field", "message"]
+def test_problems_frame_lists_file_line_field_message_in_the_language():
+    problems = [Problem("a.yaml", 3, "cards[0].id", Wording("problem.schema.missing"))]
+    assert problems_frame(problems, "en").to_dict("records") == [
+        {"file": "a.yaml", "line": 3, "field": "cards[0].id", "message": "required field is missing"}]
+    assert problems_frame(problems, "ja").to_dict("records") == [
+        {"file": "a.yaml", "line": 3, "field": "cards[0].id", "message": "必須の項目がありません"}]
+    assert list(problems_frame([], "ja").columns) == ["file", "line", "field", "message"]

@@ -56,7 +56,7 @@ def test_a_zip_gives_its_yaml_files_and_skips_folders_and_mac_metadata():
     ("C:/evil.yaml", "an absolute path"),
 ])
 def test_zip_entries_outside_the_pack_are_refused(entry, reason):
-    assert unsafe_entry(entry) == reason
+    assert unsafe_entry(entry).english == reason
     read = read_upload("pack.zip", zip_of({entry: scenario(), "good.yaml": scenario("pack-other")}))
     assert [(p.path, p.message) for p in read.problems] == [(entry, f"refused: {reason}")]
     assert [f.name for f in read.files] == ["good.yaml"]  # read, so every problem can be listed

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from string import Formatter
+from typing import get_args, get_type_hints
 
 import pytest
 
-from quiz.report.i18n import pick_language, strings, t
+from quiz.report.i18n import Wording, pick_language, strings, t
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,3 +47,70 @@ def test_unknown_key_is_an_error():
 )
 def test_pick_language(requested, locale, expected):
     assert pick_language(requested, locale) == expected
+
+
+def placeholders(text: str) -> set[str] | None:
+    """The ``{name}`` placeholders of a text; None for a text that is no format string (a
+    brace of its own, as in ``',' or '}'``): ``t`` shows a text without values as written,
+    so a brace in it (``{ }``) is no placeholder either."""
+    try:
+        return {name for _, name, _, _ in Formatter().parse(text) if name and name.isidentifier()}
+    except ValueError:
+        return None
+
+
+def test_both_tables_say_each_problem_with_the_same_placeholders():
+    """A problem's wording (``problem.*``) fills the same values in Japanese as in English."""
+    keys = [key for key in strings("en") if key.startswith("problem.")]
+    assert len(keys) > 200
+    differing = [key for key in keys if placeholders(strings("ja")[key]) != placeholders(strings("en")[key])]
+    assert differing == []
+    singulars = [key for key in keys if key.endswith(".one")]
+    assert [key for key in singulars if placeholders(strings("en")[key]) != placeholders(strings("en")[key[:-4]])] == []
+
+
+# The families of wordings whose keys the code builds (``Wording(f"problem.what.{what}")``), each
+# with every key the code can build in it.
+def wording_families() -> dict[str, set[str]]:
+    from quiz.content.loader import FIELD_TYPES, SCHEMA_ERRORS
+    from quiz.content.yaml_source import NODE_KINDS, YAML_TEXTS
+    from quiz.model.rulesets import Ruleset
+    from quiz.model.text import LANGUAGES
+
+    code = "\n".join(path.read_text(encoding="utf-8") for path in (ROOT / "quiz").rglob("*.py"))
+    kinds = set(get_args(get_type_hints(Ruleset.known)["kind"]))
+    kinds |= set(re.findall(r"""unknown_id\(\s*["'](\w+)["']""", code))
+    kinds |= set(re.findall(r"""self\.known\(.*["'](\w+)["']\)$""", code, re.MULTILINE))
+    return {
+        "problem.what.": kinds,
+        "problem.language.": set(LANGUAGES),
+        "problem.yaml.says.": {key for _, key in YAML_TEXTS},
+        "problem.yaml.node.": set(NODE_KINDS),
+        "problem.schema.": set(SCHEMA_ERRORS) | {"too_long_more"},
+        "problem.schema.field_type.": set(FIELD_TYPES),
+    }
+
+
+def test_every_wording_the_code_names_is_in_both_tables():
+    code = "\n".join(path.read_text(encoding="utf-8") for path in (ROOT / "quiz").rglob("*.py"))
+    used = set(re.findall(r"""["'](problem\.[A-Za-z_.]*[A-Za-z_])["']""", code))
+    built = set(re.findall(r"""f["'](problem\.[A-Za-z_.]*\.)\{""", code))
+    families = wording_families()
+    assert built == set(families)  # a new family of built keys is listed above
+    used |= {prefix + name for prefix, names in families.items() for name in names}
+    assert len(used) > 200
+    assert sorted(used - set(strings("en"))) == []
+    assert sorted(used - set(strings("ja"))) == []
+    assert len(families["problem.what."]) >= 8
+
+
+def test_a_wording_is_said_in_each_language_and_nests():
+    unknown = Wording("problem.unknown", what=Wording("problem.what.penalty"), id="'match_loss'")
+    assert unknown.say("en") == str(unknown) == "unknown penalty 'match_loss'"
+    assert unknown.say("ja") == "罰則 'match_loss' はありません"
+    joined = Wording.joined([Wording("problem.fact.negation_only_bool"), unknown])
+    assert joined.english == "negation is only for a true/false fact; unknown penalty 'match_loss'"
+    assert joined.say("ja") == "negation は true/false の事実にだけ書けます。罰則 'match_loss' はありません"
+    assert Wording.untranslated("Input should be a valid URL").say("ja") == "（英語のみ）Input should be a valid URL"
+    assert Wording.untranslated("Input should be a valid URL").english == "Input should be a valid URL"
+    assert hash(unknown) == hash(Wording("problem.unknown", what=Wording("problem.what.penalty"), id="'match_loss'"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -209,3 +210,65 @@ def test_a_judgement_call_is_previewed_by_its_kind_and_nearest_line(open_app, fo
     row = at.dataframe[-1].value.iloc[0]
     assert (row["Kind"], row["Infraction"], row["Verdict (penalty · fixes) or answer"]) == (
         "Judgement call", "Shuffled hand or discard into the deck", "Left to the head judge")
+
+
+# A pack with one problem of each kind: a schema error (pydantic's and the loader's own), a
+# YAML syntax error, an unknown infraction id and a title naming its answer (issue 13, bug 11).
+PROBLEM_PACK = {
+    "schema.yaml": scenario("pack-schema").replace("    difficulty: 1", "    difficulty: 9\n    colour: blue"),
+    "syntax.yaml": scenario("pack-syntax").replace('title: {ja: "十五分後の着席"', "title: {ja: '十五分後の着席"),
+    "unknown.yaml": scenario("pack-unknown").replace("infraction: tardiness", "infraction: no_such_infraction"),
+    "title.yaml": scenario("pack-title").replace('ja: "十五分後の着席"', 'ja: "十五分後の着席でマッチの敗北"'),
+}
+KNOWN_INFRACTIONS = ", ".join(infraction.id for infraction in SHIPPED.rulesets["yugioh-ocg"].infractions)
+ENGLISH_SENTENCE = re.compile(r"[A-Za-z]+(?: [A-Za-z]+){2,}")  # three English words in a row
+
+
+def check_problem_pack(open_app, language: str):
+    at = open_app(lang=language, page=PAGE)
+    at.file_uploader[0].set_value(("problems.zip", zip_of(PROBLEM_PACK), "application/zip")).run()
+    assert not at.exception
+    problems = at.dataframe[-1].value
+    return at, list(zip(problems.iloc[:, 0], problems.iloc[:, 2], problems.iloc[:, 3]))
+
+
+def test_a_packs_problems_are_said_in_japanese(open_app, folder):
+    at, problems = check_problem_pack(open_app, "ja")
+    assert at.error[0].value == "このパックは取り込めません：問題が5件あります。"
+    assert problems == [  # the file and the field as they are; what is wrong in Japanese
+        ("schema.yaml", "cards[0].difficulty", "3 以下にしてください"),
+        ("schema.yaml", "cards[0].colour", "不明な項目です"),
+        ("syntax.yaml", "yaml", "YAML の書き方に誤りがあります: 5行目から始まる引用符で囲んだ文字列が閉じていません"
+                                "（ファイルが途中で終わっています）"),
+        ("unknown.yaml", "cards[0].infraction", f"違反 'no_such_infraction' はありません（あるもの: {KNOWN_INFRACTIONS}）"),
+        ("title.yaml", "cards[0].title.ja", "タイトルに正解の罰則「マッチの敗北」（日本語）が含まれています。"
+                                           "タイトルは回答の後に表示されますが、答えがわからない中立な言葉にしてください"),
+    ]
+    shown = [at.error[0].value, *(message for _, _, message in problems)]
+    assert [text for text in shown if ENGLISH_SENTENCE.search(text)] == []
+
+
+def test_a_packs_problems_are_said_in_english_as_ever(open_app, folder):
+    at, problems = check_problem_pack(open_app, "en")
+    assert at.error[0].value == "This pack cannot be imported: 5 problems."
+    assert problems == [
+        ("schema.yaml", "cards[0].difficulty", "Input should be less than or equal to 3"),
+        ("schema.yaml", "cards[0].colour", "unknown field"),
+        ("syntax.yaml", "yaml", "invalid YAML: a quoted scalar that starts on line 5 is not closed "
+                                "(found unexpected end of stream)"),
+        ("unknown.yaml", "cards[0].infraction", f"unknown infraction 'no_such_infraction'; known: {KNOWN_INFRACTIONS}"),
+        ("title.yaml", "cards[0].title.ja", "the title names the answer's penalty 'マッチの敗北' (ja); "
+                                           "titles are shown after the answer, but keep them neutral"),
+    ]
+
+
+def test_the_health_panel_says_the_contents_problems_in_japanese(open_app, folder):
+    games = folder / "old-pack" / "yugioh-ocg"
+    games.mkdir(parents=True)
+    broken = scenario("pack-broken").replace("facts: {minutes_late: 15}", "facts: {minutes_late: 15, rain: true}")
+    (games / "broken.yaml").write_text(broken, encoding="utf-8")
+    at = open_app(lang="ja", page=PAGE)
+    assert at.warning[0].value.startswith("1件の問題が見つかりました。")
+    message = at.dataframe[0].value.iloc[0, 3]
+    assert message.startswith("事実 'rain' はありません（ある事実: ")
+    assert not ENGLISH_SENTENCE.search(message)

@@ -73,7 +73,7 @@ def confirm_removal(pack: str, files: int) -> None:
 st.subheader(shell.t("content.health"), anchor=False)
 if shell.content.problems:
     st.warning(shell.t("content.unhealthy", count=len(shell.content.problems)))
-    show(problems_frame(shell.content.problems))
+    show(problems_frame(shell.content.problems, shell.language))
 else:
     st.success(shell.t("content.healthy", cards=len(shell.content.cards)))
 
@@ -123,7 +123,7 @@ with checking:
         report = check_pack(upload.name, data, folder, limits=LIMITS)
         if report.problems:  # every problem at once, file by file: the upload's, the schema's, the checks'
             st.error(shell.t("content.pack_problems", count=len(report.problems)))
-            show(problems_frame(report.problems))
+            show(problems_frame(report.problems, shell.language))
         else:
             st.success(shell.t("content.pack_ok", count=len(report.cards)))
         if report.cards:
@@ -143,4 +143,4 @@ with checking:
                 st.session_state[UPLOAD_ROUND] = st.session_state.get(UPLOAD_ROUND, 0) + 1
                 st.rerun()
             st.error(shell.t("content.import_failed"))
-            show(problems_frame(imported.problems))
+            show(problems_frame(imported.problems, shell.language))
