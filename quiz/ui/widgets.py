@@ -102,8 +102,10 @@ def keep_choice(key: str, options: list[str], many: bool = False) -> str:
 
 
 def check_button(shell: Shell, submit_label: str | None = None) -> bool:
-    """The answer form's submit button (Check, or ``submit_label``); Ctrl+Enter (⌘+Enter) presses it."""
-    return st.form_submit_button(submit_label or shell.t("answer.check"), type="primary", shortcut="Mod+Enter")
+    """The answer form's submit button (Check, or ``submit_label``); Ctrl+Enter (⌘+Enter) presses it.
+    Check says, when the pointer rests on it, how to answer with the keyboard alone."""
+    return st.form_submit_button(submit_label or shell.t("answer.check"), type="primary", shortcut="Mod+Enter",
+                                 help=None if submit_label else shell.t("answer.keyboard_help"))
 
 
 def scenario_form(
