@@ -3,28 +3,16 @@ card's answer key, or the nearest infraction of a judgement call, in either lang
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from quiz.content.card_checks import ANSWER_INFRACTION, ANSWER_PENALTY, title_problems
-from quiz.content.loader import RULESETS_DIR, load_content
 from quiz.model.text import Text
+from tests.content.card_tree import GOOD_CARD, load_with, make_tree
 
 NAME = "titles.yaml"
-SCENARIO = """\
-cards:
-  - id: title-card
-    kind: scenario
-    ruleset: yugioh-ocg
-    title: {ja: 遅れて着席, en: Seated late}
-    situation: {ja: 3分遅れて着席した。, en: Sat down three minutes late.}
-    infraction: tardiness
-    facts: {minutes_late: 3}
-    expect: {penalty: warning, fixes: []}
-    source: {ja: "- 指定の集合時間に自分の席についていなかった。", en: Not seated at the time.}
-"""
+SCENARIO = GOOD_CARD.replace("good-card", "title-card")
 VARIANT = """\
 cards:
   - id: title-card
@@ -59,14 +47,11 @@ cards:
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    shutil.copytree(RULESETS_DIR, tmp_path / "rulesets")
-    (tmp_path / "scenarios" / "yugioh-ocg").mkdir(parents=True)
-    return tmp_path
+    return make_tree(tmp_path)
 
 
 def load(tree: Path, text: str):
-    (tree / "scenarios" / "yugioh-ocg" / NAME).write_text(text, encoding="utf-8")
-    return load_content(tree / "rulesets", [tree / "scenarios"], tree)
+    return load_with(tree, NAME, text)
 
 
 def retitled(card: str, old: str, new: str) -> str:

@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from quiz.content.loader import RULESETS_DIR, load_content
-
-GOOD_CARD = """\
-cards:
-  - id: good-card
-    kind: scenario
-    ruleset: yugioh-ocg
-    title: {ja: 遅れて着席, en: Seated late}
-    situation: {ja: 3分遅れて着席した。, en: Sat down three minutes late.}
-    infraction: tardiness
-    facts: {minutes_late: 3}
-    expect: {penalty: warning, fixes: []}
-    source: {ja: "- 指定の集合時間に自分の席についていなかった。", en: Not seated at the time.}
-"""
+from quiz.content.loader import load_content
+from tests.content.card_tree import GOOD_CARD, load_with, make_tree
 
 
 def _card(**changes: str) -> str:
@@ -32,16 +19,12 @@ def _card(**changes: str) -> str:
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    shutil.copytree(RULESETS_DIR, tmp_path / "rulesets")
-    folder = tmp_path / "scenarios" / "yugioh-ocg"
-    folder.mkdir(parents=True)
-    (folder / "good.yaml").write_text(GOOD_CARD, encoding="utf-8")
-    return tmp_path
+    made = make_tree(tmp_path)
+    (made / "scenarios" / "yugioh-ocg" / "good.yaml").write_text(GOOD_CARD, encoding="utf-8")
+    return made
 
 
-def _load(tree: Path, name: str, text: str):
-    (tree / "scenarios" / "yugioh-ocg" / name).write_text(text, encoding="utf-8")
-    return load_content(tree / "rulesets", [tree / "scenarios"], tree)
+_load = load_with
 
 
 def _only_problem(content, name: str):

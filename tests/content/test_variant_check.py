@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from quiz.content.loader import RULESETS_DIR, load_content
+from tests.content.card_tree import load_with, make_tree
 
 NAME = "variant.yaml"
 GOOD_VARIANT = """\
@@ -30,14 +29,11 @@ cards:
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    shutil.copytree(RULESETS_DIR, tmp_path / "rulesets")
-    (tmp_path / "scenarios" / "yugioh-ocg").mkdir(parents=True)
-    return tmp_path
+    return make_tree(tmp_path)
 
 
 def load(tree: Path, text: str):
-    (tree / "scenarios" / "yugioh-ocg" / NAME).write_text(text, encoding="utf-8")
-    return load_content(tree / "rulesets", [tree / "scenarios"], tree)
+    return load_with(tree, NAME, text)
 
 
 def line_of(text: str, needle: str) -> int:
