@@ -74,8 +74,8 @@ def card_until_answered(
     header = st.empty()
     widgets.card_body(shell, card, showing)
     answered_now = False
-    if state.get("outcome") is None:
-        form_slot = st.empty()
+    form_slot = st.empty()  # on every run, answered or not: what follows keeps its place (an open
+    if state.get("outcome") is None:  # expander below stays open)
         with form_slot.container():
             outcome = answer_card(shell, card, form_key, state["shown_at"], mode, showing)
         if outcome is not None:

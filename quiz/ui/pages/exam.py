@@ -153,6 +153,9 @@ def take_exam(exam: Exam) -> None:
 
     The head (progress, clock, navigator) is drawn last, in its place at the top, so that the
     run that saves an answer shows it answered: saving takes one run, not two."""
+    flag = state.pop("flag", None)  # asked for by the flag button's callback: written in this run
+    if flag is not None and flag[0] == exam.id:
+        set_flag(shell.store, *flag)
     answered = answers_by_card(exam, exam_store.exam_answers(shell.store, exam.id))
     flags = flagged(shell.store, exam.id)
     index = min(max(state["index"], 0), exam.total - 1)
@@ -169,8 +172,8 @@ def take_exam(exam: Exam) -> None:
             answered = answers_by_card(exam, exam_store.exam_answers(shell.store, exam.id))
         on = card_id in flags
         st.button(shell.t("exam.unflag" if on else "exam.flag"), key=f"exam-flag-{exam.id}-{index}",
-                  icon=":material/flag:", type="tertiary", on_click=set_flag,
-                  args=(shell.store, exam.id, card_id, not on))
+                  icon=":material/flag:", type="tertiary", on_click=state.update,
+                  kwargs={"flag": (exam.id, card_id, not on)})
     with top.container():
         exam_head(exam, index, answered, flags)
 

@@ -51,12 +51,12 @@ showing = show_card(card, state.get("seed", DEFAULT_SEED)) if isinstance(card, S
 
 
 def go_on() -> None:
-    """Next card (a callback: the next card is dealt before the run that draws it)."""
+    """Next card (a callback, before the run that deals and draws it: no second run; the
+    database is read in that run, where a failure is shown as such)."""
     if round_ids and not state["queue"]:  # the round is over: back to the chosen pool
         st.session_state.pop(ROUND_KEY, None)
-        state.update(card=None, outcome=None, queue=[])
-    else:
-        deal_next()
+        state.update(queue=[])
+    state.update(card=None, outcome=None)
 
 
 answering.card_until_answered(shell, card, state, f"answer-{state['n']}", "practice", showing)
