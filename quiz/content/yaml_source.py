@@ -21,9 +21,9 @@ from typing import Any, Sequence
 import yaml
 
 from quiz.model.errors import YamlProblem
+from quiz.model.safe_yaml import SafeLoader
 from quiz.model.words import Wording
 
-SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 100  # collections inside collections; the shipped content needs 8
 TREES_KEPT = 2  # node trees memoised for ``locate``: the loader locates one file's problems in a row

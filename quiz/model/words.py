@@ -15,6 +15,7 @@ from typing import Iterable, Union
 
 import yaml
 
+from quiz.model.safe_yaml import SafeLoader
 from quiz.model.text import LANGUAGES, Language, Text
 
 LOCALES_DIR = Path(__file__).resolve().parents[1] / "report" / "locales"
@@ -22,14 +23,13 @@ DEFAULT_LANGUAGE: Language = "ja"
 COUNT_NAMES = ("count", "n")  # the placeholders that hold a count
 UNTRANSLATED = "problem.untranslated"  # a text the app has only in English
 JOINED = "problem.joined"  # two texts said one after the other
-_TableLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @cache
 def strings(language: str) -> dict[str, str]:
     """The string table of ``language``: key -> text with ``{name}`` placeholders."""
     path = LOCALES_DIR / f"{language}.yaml"
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_TableLoader)  # noqa: S506 - safe loader
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=SafeLoader)  # noqa: S506 - safe loader
     return {str(k): str(v) for k, v in data.items()}
 
 
