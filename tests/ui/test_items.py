@@ -10,7 +10,6 @@ from quiz.access.supervisor import PASSWORD_ENV
 from quiz.content.loader import load_content
 from quiz.db.problem_reports import file_report, get_report, reports_frame
 from quiz.model.attempt import AttemptRecord
-from quiz.ui.supervisor_gate import process_throttle
 from tests.recording import record
 from tests.ui import supervisor
 
@@ -22,10 +21,7 @@ CARD = "ygo-tardiness-1min-store"  # the standard penalty is a warning
 
 @pytest.fixture(autouse=True)
 def fresh_throttle(monkeypatch):
-    monkeypatch.delenv(PASSWORD_ENV, raising=False)
-    process_throttle.clear()
-    yield
-    process_throttle.clear()
+    yield from supervisor.fresh_gate(monkeypatch)
 
 
 def answer(trainee_id: int, correct: bool, chosen: str, minute: int) -> AttemptRecord:

@@ -9,7 +9,6 @@ import pytest
 from quiz.access.supervisor import PASSWORD_ENV
 from quiz.content.loader import load_content
 from quiz.model.attempt import AttemptRecord
-from quiz.ui.supervisor_gate import process_throttle
 from tests.recording import record
 from tests.ui import supervisor
 
@@ -22,10 +21,7 @@ NAMES = ("Aiko Tanaka", "Ben Ishikawa")
 @pytest.fixture(autouse=True)
 def fresh_throttle(monkeypatch):
     """No password unless a test sets one, and no wait left over from another test."""
-    monkeypatch.delenv(PASSWORD_ENV, raising=False)
-    process_throttle.clear()
-    yield
-    process_throttle.clear()
+    yield from supervisor.fresh_gate(monkeypatch)
 
 
 def answer(trainee_id: int, card_id: str, correct: bool, chosen: str, days_ago: int = 0) -> AttemptRecord:

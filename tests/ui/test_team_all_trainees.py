@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from quiz.access.supervisor import PASSWORD_ENV
-from quiz.ui.supervisor_gate import process_throttle
+from tests.ui import supervisor
 from tests.ui.test_team import PASSWORD, unlock
 
 
 @pytest.fixture(autouse=True)
 def fresh_throttle(monkeypatch):
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
-    process_throttle.clear()
-    yield
-    process_throttle.clear()
+    yield from supervisor.fresh_gate(monkeypatch, PASSWORD)
 
 
 def test_a_trainee_without_answers_can_be_picked_and_given_a_new_pin(open_app, store):
