@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quiz.content.loader import Content
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
-from quiz.rules.variants import CardShowing
+from quiz.rules.variants import DEFAULT_SEED, CardShowing, show_card
 from quiz.training.answering import asks_players, verdict_for
 from quiz.training.grading import ScenarioAnswer
 
@@ -28,6 +28,25 @@ def right_answer(content: Content, card: AnyCard, showing: CardShowing | None = 
     verdict = verdict_for(content, card, showing)
     players = verdict.players if asks_players(content, card) else None
     return ScenarioAnswer(verdict.infraction, verdict.penalty, verdict.fixes, players)
+
+
+def deal_until(at, content: Content, kind: type) -> AnyCard:
+    """Deal practice cards until one of ``kind`` shows; that card."""
+    for _ in range(80):
+        card = content.cards[at.session_state["practice"]["card"]]
+        if isinstance(card, kind):
+            return card
+        at.session_state["practice"]["card"] = None
+        at.run()
+    raise AssertionError(f"no {kind.__name__} dealt")
+
+
+def practice_showing(at, card: AnyCard) -> CardShowing | None:
+    """The showing of the practice card on the page (drawn from the kept seed); None for a
+    card without parameters to draw (a knowledge card or a judgement call)."""
+    if not isinstance(card, ScenarioCard):
+        return None
+    return show_card(card, at.session_state["practice"].get("seed", DEFAULT_SEED))
 
 
 def widget(widgets, part: str):

@@ -9,20 +9,9 @@ from tests.ui import answering
 CONTENT = load_content()
 
 
-def _until(at, kind):
-    """Deal cards until one of ``kind`` shows."""
-    for _ in range(80):
-        card = CONTENT.cards[at.session_state["practice"]["card"]]
-        if isinstance(card, kind):
-            return card
-        at.session_state["practice"]["card"] = None
-        at.run()
-    raise AssertionError(f"no {kind.__name__} dealt")
-
-
 def test_a_knowledge_card_checked_with_nothing_chosen_asks_for_an_answer(open_app, store):
     at = open_app()
-    _until(at, KnowledgeCard)
+    answering.deal_until(at, CONTENT, KnowledgeCard)
     answering.widget(at.button, "check").click().run()
     assert [w.value for w in at.warning] == ["Choose an answer first."]
     assert store.attempts().empty
@@ -30,7 +19,7 @@ def test_a_knowledge_card_checked_with_nothing_chosen_asks_for_an_answer(open_ap
 
 def test_a_knowledge_card_checked_empty_in_japanese(open_app, store):
     at = open_app(lang="ja")
-    _until(at, KnowledgeCard)
+    answering.deal_until(at, CONTENT, KnowledgeCard)
     answering.widget(at.button, "check").click().run()
     [warning] = at.warning
     assert "違反" not in warning.value and "罰則" not in warning.value
@@ -40,7 +29,7 @@ def test_switching_language_keeps_the_choices_of_a_scenario_card(open_app):
     """Choices sent with Check (an incomplete answer: no penalty) are kept across a switch.
     (Choices not yet sent with the form stay in the browser: see the report of issue 13.)"""
     at = open_app(lang="en")
-    card = _until(at, ScenarioCard)
+    card = answering.deal_until(at, CONTENT, ScenarioCard)
     ruleset = CONTENT.rulesets[card.ruleset]
     infraction = ruleset.infractions[-1].id
     fix = ruleset.fixes[-1].id if ruleset.fixes else None

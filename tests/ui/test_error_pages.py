@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from quiz.db.store import Store
+from quiz.model.cards import JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.report.i18n import t
 from quiz.ui.sign_in import SIGNED_IN_KEY
 from tests.ui import answering
@@ -70,7 +71,8 @@ def test_an_unreachable_postgres_shows_the_database_page(tmp_path, monkeypatch, 
     assert "secret" not in _texts(at)
 
 
-def test_an_answer_on_a_read_only_database_is_said_to_be_unsaved(tmp_path, monkeypatch, caplog):
+@pytest.mark.parametrize("kind", [ScenarioCard, JudgementCallCard, KnowledgeCard])
+def test_an_answer_on_a_read_only_database_is_said_to_be_unsaved(tmp_path, monkeypatch, caplog, kind):
     path = tmp_path / "quiz.db"
     seeding = Store(f"sqlite:///{path}")
     trainee = seeding.trainee("Aiko")
@@ -86,12 +88,8 @@ def test_an_answer_on_a_read_only_database_is_said_to_be_unsaved(tmp_path, monke
     from quiz.content.loader import load_content
 
     content = load_content()
-    card = content.cards[at.session_state["practice"]["card"]]
-    from quiz.rules.variants import DEFAULT_SEED, show_card
-
-    showing = show_card(card, at.session_state["practice"].get("seed", DEFAULT_SEED)) \
-        if hasattr(card, "facts") else None
-    answering.fill(at, card, answering.right_answer(content, card, showing))
+    card = answering.deal_until(at, content, kind)
+    answering.fill(at, card, answering.right_answer(content, card, answering.practice_showing(at, card)))
     assert not at.exception, [e.value for e in at.exception]
     shown = _texts(at)
     assert any(text in shown for text in NOT_SAVED), shown

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from quiz.content.loader import load_content
 from quiz.model.cards import ScenarioCard
-from quiz.rules.variants import DEFAULT_SEED, show_card
+from quiz.rules.variants import CardShowing
 from quiz.training.answering import verdict_for
 from quiz.training.grading import ScenarioAnswer
 from tests.ui import answering
-from tests.ui.test_answer_forms import _until
 from tests.ui.test_exam import PAGE as EXAM_PAGE
 from tests.ui.test_exam import answer_right, hand_in_confirmed, start_custom
 
 CONTENT = load_content()
 
 
-def all_wrong(card: ScenarioCard, seed: int) -> ScenarioAnswer:
+def all_wrong(card: ScenarioCard, showing: CardShowing) -> ScenarioAnswer:
     ruleset = CONTENT.rulesets[card.ruleset]
-    verdict = verdict_for(CONTENT, card, show_card(card, seed))
+    verdict = verdict_for(CONTENT, card, showing)
     infraction = next(i.id for i in ruleset.infractions if i.id != verdict.infraction)
     penalty = next(p.id for p in ruleset.ladder if p.id not in verdict.accepted)
     allowed = set(verdict.fixes) | set(verdict.optional_fixes)
@@ -28,14 +27,14 @@ def all_wrong(card: ScenarioCard, seed: int) -> ScenarioAnswer:
 def test_every_part_wrong_is_not_called_not_quite(open_app):
     at = open_app()
     for _ in range(30):
-        card = _until(at, ScenarioCard)
-        given = all_wrong(card, at.session_state["practice"].get("seed", DEFAULT_SEED))
-        if given.fixes or verdict_for(CONTENT, card, show_card(card, at.session_state["practice"].get("seed", DEFAULT_SEED))).fixes:
+        card = answering.deal_until(at, CONTENT, ScenarioCard)
+        given = all_wrong(card, answering.practice_showing(at, card))
+        if given.fixes or verdict_for(CONTENT, card, answering.practice_showing(at, card)).fixes:
             break
         at.session_state["practice"]["card"] = None
         at.run()
     if answering.players_question(at) is not None:
-        verdict = verdict_for(CONTENT, card, show_card(card, at.session_state["practice"].get("seed", DEFAULT_SEED)))
+        verdict = verdict_for(CONTENT, card, answering.practice_showing(at, card))
         given = ScenarioAnswer(given.infraction, given.penalty, given.fixes,
                                "offender" if verdict.players == "both" else "both")
     answering.fill(at, card, given)

@@ -7,7 +7,6 @@ import pandas as pd
 from quiz.content.loader import load_content
 from quiz.model.cards import KnowledgeCard, ScenarioCard
 from quiz.rules.engine import judge
-from quiz.rules.variants import DEFAULT_SEED, show_card
 from quiz.training.answering import asks_players
 from quiz.ui.markdown import escape_markdown
 from tests.ui import answering
@@ -15,23 +14,11 @@ from tests.ui import answering
 CONTENT = load_content()
 
 
-def _current(at) -> ScenarioCard | KnowledgeCard:
-    return CONTENT.cards[at.session_state["practice"]["card"]]
-
-
 def _shown_facts(at, card: ScenarioCard) -> dict:
     """The facts of the showing on the page (a variant card draws them from the kept seed)."""
-    return dict(show_card(card, at.session_state["practice"].get("seed", DEFAULT_SEED)).facts)
-
-
-def _until_scenario(at):
-    """Press "next" past knowledge cards until a scenario card shows."""
-    for _ in range(60):
-        if isinstance(_current(at), ScenarioCard):
-            return _current(at)
-        at.session_state["practice"]["card"] = None
-        at.run()
-    raise AssertionError("no scenario card dealt")
+    showing = answering.practice_showing(at, card)
+    assert showing is not None
+    return dict(showing.facts)
 
 
 def _form_widgets(at):
@@ -44,7 +31,8 @@ def _form_widgets(at):
 
 def _answer_the_standard(at, card):
     """Answer the shown scenario card with the engine's standard answer; its verdict."""
-    showing = show_card(card, at.session_state["practice"].get("seed", DEFAULT_SEED))
+    showing = answering.practice_showing(at, card)
+    assert showing is not None
     answering.fill(at, card, answering.right_answer(CONTENT, card, showing))
     return judge(CONTENT.rulesets[card.ruleset], card.infraction, showing.facts)
 
@@ -56,7 +44,7 @@ def test_without_a_trainee_the_page_asks_for_one(open_app):
 
 def test_right_answer_is_stored_and_marked(open_app, store):
     at = open_app()
-    card = _until_scenario(at)
+    card = answering.deal_until(at, CONTENT, ScenarioCard)
     verdict = _answer_the_standard(at, card)
     assert not at.exception
     assert [s.value for s in at.success] == ["Right on every part."]
@@ -72,7 +60,7 @@ def test_right_answer_is_stored_and_marked(open_app, store):
 
 def test_wrong_answer_is_stored_and_explained(open_app, store):
     at = open_app()
-    card = _until_scenario(at)
+    card = answering.deal_until(at, CONTENT, ScenarioCard)
     ruleset = CONTENT.rulesets[card.ruleset]
     verdict = judge(ruleset, card.infraction, _shown_facts(at, card))
     wrong_penalty = next(p.id for p in ruleset.ladder if p.id not in verdict.accepted)
@@ -98,7 +86,7 @@ def test_wrong_answer_is_stored_and_explained(open_app, store):
 
 def test_incomplete_answer_is_not_stored(open_app, store):
     at = open_app()
-    _until_scenario(at)
+    answering.deal_until(at, CONTENT, ScenarioCard)
     *_, check = _form_widgets(at)
     check.click().run()
     assert [w.value for w in at.warning] in (["Choose the infraction and the penalty first."],
@@ -108,7 +96,7 @@ def test_incomplete_answer_is_not_stored(open_app, store):
 
 def test_next_card_after_an_answer(open_app, store):
     at = open_app()
-    card = _until_scenario(at)
+    card = answering.deal_until(at, CONTENT, ScenarioCard)
     _answer_the_standard(at, card)
     next(b for b in at.button if b.label == "Next card").click().run()
     assert at.session_state["practice"]["card"] != card.id
@@ -125,7 +113,7 @@ def test_switching_language_changes_the_texts(open_app):
 
 def test_i_dont_know_counts_wrong_and_shows_the_answer(open_app, store):
     at = open_app()
-    card = _until_scenario(at)
+    card = answering.deal_until(at, CONTENT, ScenarioCard)
     next(b for b in at.button if b.label == "I don't know — show the answer").click().run()
     assert not at.exception, at.exception
     assert [e.value for e in at.error] == ["Not answered — the standard answer is below."]
@@ -138,7 +126,7 @@ def test_i_dont_know_counts_wrong_and_shows_the_answer(open_app, store):
 def test_next_card_comes_before_the_explanation(open_app, store):
     """Reached without scrolling past the feedback: the button is drawn right after the card."""
     at = open_app()
-    card = _until_scenario(at)
+    card = answering.deal_until(at, CONTENT, ScenarioCard)
     _answer_the_standard(at, card)
     main = list(at.main)
     order = [type(e).__name__ + ":" + str(getattr(e, "label", getattr(e, "value", ""))) for e in main]
@@ -149,12 +137,7 @@ def test_next_card_comes_before_the_explanation(open_app, store):
 
 def test_a_knowledge_answer_shows_the_choice_made(open_app, store):
     at = open_app()
-    for _ in range(80):
-        if isinstance(_current(at), KnowledgeCard):
-            break
-        at.session_state["practice"]["card"] = None
-        at.run()
-    card = _current(at)
+    card = answering.deal_until(at, CONTENT, KnowledgeCard)
     assert isinstance(card, KnowledgeCard)
     wrong = next(c for c in card.choices if c.id != card.answer)
     answering.fill(at, card, wrong.id)
