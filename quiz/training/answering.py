@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from quiz.content.categories import card_category, category_keys
 from quiz.content.loader import Content
-from quiz.model.attempt import AttemptRecord
-from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.attempt import PLAYERS, AttemptRecord
+from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.verdict import Verdict
 from quiz.rules.engine import judge
 from quiz.rules.outcomes import can_name_both_players
@@ -53,6 +53,38 @@ def asks_players(content: Content, card: ScenarioCard) -> bool:
     """Whether the answer form asks who receives the penalty: the card's infraction can name
     both players in some case (asked whatever this card's answer is, so it gives nothing away)."""
     return can_name_both_players(content.rulesets[card.ruleset], card.infraction)
+
+
+FORM_PARTS = ("infraction", "penalty", "players", "fixes", "choice", "nearest")  # what an answer form asks
+
+
+def answer_from_form(content: Content, card: AnyCard, parts: Mapping[str, object]) -> ScenarioAnswer | str | None:
+    """The answer a submitted form gives: ``parts`` maps the parts of ``FORM_PARTS`` to what
+    was chosen (absent when not asked). None while a part the card asks is not chosen, or
+    holds a value the form does not offer (a crafted or stale one); fixes not offered are
+    dropped."""
+    if isinstance(card, KnowledgeCard):
+        choice = parts.get("choice")
+        return choice if isinstance(choice, str) and choice in {c.id for c in card.choices} else None
+    ruleset = content.rulesets[card.ruleset]
+    infractions = {i.id for i in ruleset.infractions}
+    if isinstance(card, JudgementCallCard):
+        nearest = parts.get("nearest")
+        offered = isinstance(nearest, str) and (nearest in infractions or nearest == NO_LISTED_INFRACTION)
+        return nearest if offered and isinstance(nearest, str) else None
+    infraction, penalty = parts.get("infraction"), parts.get("penalty")
+    if not isinstance(infraction, str) or infraction not in infractions:
+        return None
+    if not isinstance(penalty, str) or penalty not in {p.id for p in ruleset.ladder}:
+        return None
+    players = parts.get("players") if asks_players(content, card) else None
+    if asks_players(content, card) and not (isinstance(players, str) and players in PLAYERS):
+        return None
+    offered_fixes = {f.id for f in ruleset.fixes}
+    chosen = parts.get("fixes")
+    fixes = tuple(f for f in chosen if f in offered_fixes) if isinstance(chosen, (list, tuple)) else ()
+    return ScenarioAnswer(infraction=infraction, penalty=penalty, fixes=fixes,
+                          players=players if isinstance(players, str) else None)
 
 
 def answer_card(

@@ -11,52 +11,35 @@ from quiz.db.submissions import submit_answer
 from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.rules.variants import CardShowing
 from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome, blank_answer
-from quiz.training.grading import ScenarioAnswer
 from quiz.ui import widgets
+from quiz.ui.errors import database_guard
 from quiz.ui.report_problem import report_problem
 from quiz.ui.shell import ANSWERS_KEY, Shell, draw_due
+from quiz.ui.sign_in import still_signed_in
 
 
-def answer_form(
-    shell: Shell, card: AnyCard, form_key: str, submit_label: str | None = None
-) -> ScenarioAnswer | str | None:
-    """The card's answer form; once submitted with every part, what ``quiz.training.answering.answer_card``
-    takes: a ``ScenarioAnswer``, or the chosen id of a knowledge card or judgement call."""
+def answer_form(shell: Shell, card: AnyCard, form_key: str, submit_label: str | None = None) -> None:
+    """The card's answer form; its submit button gives the answer (``widgets.take_given``),
+    in the form ``quiz.training.answering.answer_card`` takes: a ``ScenarioAnswer``, or the
+    chosen id of a knowledge card or judgement call."""
     if isinstance(card, ScenarioCard):
-        return widgets.scenario_form(shell, card, form_key, submit_label)
-    if isinstance(card, JudgementCallCard):
-        return widgets.judgement_form(shell, card, form_key, submit_label)
-    return widgets.knowledge_form(shell, card, form_key, submit_label)
+        widgets.scenario_form(shell, card, form_key, submit_label)
+    elif isinstance(card, JudgementCallCard):
+        widgets.judgement_form(shell, card, form_key, submit_label)
+    else:
+        widgets.knowledge_form(shell, card, form_key, submit_label)
 
 
-def answer_card(
-    shell: Shell, card: AnyCard, form_key: str, shown_at: float, mode: str,
-    showing: CardShowing | None = None,
-) -> Outcome | None:
-    """Draw the card's answer form; once checked, grade and save the answer and return the outcome.
-
-    ``shown_at`` is the ``time.time()`` the card appeared, for the seconds taken; ``showing``
-    the values a variant card was shown with (they decide its verdict). The attempt and the
-    card's review schedule are written before this returns.
-    """
-    assert shell.trainee is not None, "answering needs a trainee"
-    given = answer_form(shell, card, form_key)
-    if given is None and not st.button(shell.t("answer.dont_know"), key=f"{form_key}-dont-know", type="tertiary",
-                                       icon=":material/help:", help=shell.t("answer.dont_know_help")):
-        return None
-    if given is None:  # "I don't know": counted wrong, and the answer shown
-        given = blank_answer(card)
-    submitted = submit_answer(
-        shell.store, shell.content, card, given, shell.trainee.id, time.time() - shown_at, mode=mode, showing=showing
-    )
-    note_answer(shell)
-    return submitted.outcome
+def dont_know_button(shell: Shell, card: AnyCard, form_key: str) -> None:
+    """ "I don't know": a blank answer given to the form, counted wrong, and the answer shown."""
+    st.button(shell.t("answer.dont_know"), key=f"{form_key}-dont-know", type="tertiary", icon=":material/help:",
+              help=shell.t("answer.dont_know_help"), on_click=widgets.give, args=(form_key, blank_answer(card)))
 
 
-def note_answer(shell: Shell) -> None:
-    """Count an answer given in this session, and draw the sidebar's due count again, recounted."""
+def note_answer() -> None:
+    """Count an answer given in this session: the sidebar's due count is recounted after it
+    (``shell.draw_due``, drawn after the answer by the page)."""
     st.session_state[ANSWERS_KEY] = st.session_state.get(ANSWERS_KEY, 0) + 1
-    draw_due(shell)
 
 
 def card_until_answered(
@@ -66,25 +49,50 @@ def card_until_answered(
     it was answered in this run.
 
     ``state`` is the page's card state: ``shown_at`` (the ``time.time()`` the card appeared)
-    is read, ``outcome`` is set once the card is answered. The run that checks the answer
-    also draws what comes after it: the form's place is emptied and the header gets the
-    card's title, so the page needs no second run (``st.rerun``) to show the feedback: under
-    load, every run an answer takes is server time.
+    is read, ``outcome`` is set once the card is answered, after the answer is graded and
+    saved (the attempt and the card's review schedule are written before anything is drawn).
+    The run that checks the answer draws the answered card (its title shown, no form), so
+    the page needs no second run (``st.rerun``) and no placeholder to show the feedback:
+    under load, every run and every element an answer takes is server time.
     """
-    header = st.empty()
+    assert shell.trainee is not None, "answering needs a trainee"
+    given = widgets.take_given(form_key) if state.get("outcome") is None else None
+    if given is not None:  # graded and saved before anything is drawn: the page is drawn once
+        submitted = submit_answer(shell.store, shell.content, card, given.answer, shell.trainee.id,
+                                  time.time() - state["shown_at"], mode=mode, showing=showing)
+        note_answer()
+        state["outcome"] = submitted.outcome
+    widgets.card_header(shell, card, answered=state.get("outcome") is not None, showing=showing)
     widgets.card_body(shell, card, showing)
-    answered_now = False
-    form_slot = st.empty()  # on every run, answered or not: what follows keeps its place (an open
-    if state.get("outcome") is None:  # expander below stays open)
-        with form_slot.container():
-            outcome = answer_card(shell, card, form_key, state["shown_at"], mode, showing)
-        if outcome is not None:
-            state["outcome"] = outcome
-            answered_now = True
-            form_slot.empty()
-    with header.container():
-        widgets.card_header(shell, card, answered=state.get("outcome") is not None, showing=showing)
-    return answered_now
+    form_place = st.container()  # on every run, answered or not: what follows keeps its place
+    if state.get("outcome") is None:  # (an open expander below stays open)
+        with form_place:
+            answer_form(shell, card, form_key)
+            dont_know_button(shell, card, form_key)
+    return given is not None
+
+
+def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
+    """Run ``body`` (a page's card, its answer form and feedback) as a Streamlit fragment:
+    Check and Next card then run only it again, not the sidebar and the page around it
+    (under load, the sidebar was a third of each click's server time).
+
+    A fragment's own run does not pass through ``app.py``, so it does here what the app does
+    around a full run: the database guard, and the check that the trainee's PIN still holds
+    (else the whole app runs, and signs the trainee out). It ends with the sidebar's due
+    count, recounted after an answer, drawn in its place from here (a fragment may write to
+    a place outside it only if it wrote there in the full run before).
+    """
+
+    @st.fragment
+    def card_area() -> None:
+        with database_guard():
+            if not still_signed_in(shell.store):
+                st.rerun(scope="app")
+            body()
+            draw_due(shell)
+
+    card_area()
 
 
 def next_card_button(shell: Shell, key: str, on_click: Callable[[], None]) -> None:

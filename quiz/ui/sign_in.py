@@ -82,6 +82,13 @@ def trainee_panel(store: Store, language: str) -> Trainee | None:
     return None
 
 
+def still_signed_in(store: Store) -> bool:
+    """Whether the session's trainee, if any, may go on: their PIN is still the one this
+    session signed in with (checked on a fragment's own run; the sidebar checks every full run)."""
+    trainee = signed_in()
+    return trainee is None or _credential_holds(store, trainee)
+
+
 def _credential_holds(store: Store, trainee: Trainee) -> bool:
     """Whether the trainee's PIN is still the one this session signed in with (or changed to)."""
     current = credential_version(store, trainee.id)

@@ -7,7 +7,8 @@ from typing import Any, Mapping
 
 import streamlit as st
 
-from quiz.model.attempt import AttemptRecord
+from quiz.content.loader import Content
+from quiz.model.attempt import PLAYERS, AttemptRecord
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.errors import QuizError, UndecidedCaseError
 from quiz.model.rulesets import Penalty, Ruleset
@@ -16,7 +17,7 @@ from quiz.model.verdict import CitedLine, Verdict
 from quiz.rules.engine import compile_ruleset, judge, line_numbers
 from quiz.rules.explain import describe_facts, explain_penalty
 from quiz.rules.variants import CardShowing, drawn_facts, seed_facts, show_card
-from quiz.training.answering import KnowledgeOutcome, ScenarioOutcome, asks_players
+from quiz.training.answering import FORM_PARTS, KnowledgeOutcome, ScenarioOutcome, answer_from_form, asks_players
 from quiz.training.grading import ScenarioAnswer
 from quiz.ui.markdown import escape_markdown, quote_block
 from quiz.ui.shell import Shell
@@ -26,7 +27,6 @@ MARKS = {
     "accepted": ":orange[:material/check_circle:]",
     "wrong": ":red[:material/cancel:]",
 }
-PLAYERS = ("offender", "both")  # who receives the penalty: the answers of the players question
 DECISIVE_ROLES = ("rule", "escalation", "upgrade")  # the lines that decide a verdict, quoted first
 
 
@@ -101,70 +101,98 @@ def keep_choice(key: str, options: list[str], many: bool = False) -> str:
     return key
 
 
-def check_button(shell: Shell, submit_label: str | None = None) -> bool:
+@dataclass(frozen=True, slots=True)
+class Given:
+    """An answer given to a card's form (``answer`` is None for a blank one: "I don't know")."""
+
+    answer: ScenarioAnswer | str | None
+
+
+def _given_key(form_key: str) -> str:
+    return f"{form_key}-given"
+
+
+def give(form_key: str, answer: ScenarioAnswer | str | None) -> None:
+    """Keep ``answer`` as given to the form ``form_key``, for the run that follows (a callback)."""
+    st.session_state[_given_key(form_key)] = Given(answer)
+
+
+def take_given(form_key: str) -> Given | None:
+    """The answer given to the form ``form_key`` by the click that started this run, once.
+
+    The form's submit button reads the answer in its callback, before the run: the run that
+    grades it then need not draw the form again (under load, every element is server time)."""
+    given = st.session_state.pop(_given_key(form_key), None)
+    return given if isinstance(given, Given) else None
+
+
+def _take_answer(content: Content, card: AnyCard, form_key: str) -> None:
+    """The submit button's callback: the form's answer, once every part it asks is chosen
+    (else nothing: the form is drawn again, with what is missing said under it)."""
+    parts = {part: st.session_state.get(f"{form_key}-{part}") for part in FORM_PARTS}
+    answer = answer_from_form(content, card, parts)
+    if answer is not None:
+        give(form_key, answer)
+
+
+def check_button(shell: Shell, card: AnyCard, form_key: str, submit_label: str | None = None) -> bool:
     """The answer form's submit button (Check, or ``submit_label``); Ctrl+Enter (⌘+Enter) presses it.
-    Check says, when the pointer rests on it, how to answer with the keyboard alone."""
+    Check says, when the pointer rests on it, how to answer with the keyboard alone. Pressed
+    with every part chosen, the answer is given (``take_given``) and the form is not drawn;
+    so it returns True only when a part was missing."""
     return st.form_submit_button(submit_label or shell.t("answer.check"), type="primary", shortcut="Mod+Enter",
-                                 help=None if submit_label else shell.t("answer.keyboard_help"))
+                                 help=None if submit_label else shell.t("answer.keyboard_help"),
+                                 on_click=_take_answer, args=(shell.content, card, form_key))
 
 
-def scenario_form(
-    shell: Shell, card: ScenarioCard, form_key: str, submit_label: str | None = None
-) -> ScenarioAnswer | None:
+def scenario_form(shell: Shell, card: ScenarioCard, form_key: str, submit_label: str | None = None) -> None:
     """The answer form: infraction, penalty, who receives it (on cards whose infraction can name
-    both players) and fixes; returns the answer once "check" (or ``submit_label``) is pressed
-    with every required part. Each widget is keyed by the form, so a language switch (new
-    labels) keeps the choices made."""
+    both players) and fixes; "check" (or ``submit_label``) gives the answer (``take_given``).
+    Each widget is keyed by the form, so a language switch (new labels) keeps the choices made."""
     ruleset = shell.content.rulesets[card.ruleset]
     lang = shell.language
     names = _infraction_names(ruleset, lang)
     ask_players = asks_players(shell.content, card)
-    players = None
     with st.form(form_key):
-        infraction = st.selectbox(
+        st.selectbox(
             shell.t("answer.infraction"), list(names), index=None,
             format_func=names.__getitem__, placeholder=shell.t("answer.pick_infraction"),
             key=keep_choice(f"{form_key}-infraction", list(names)),
         )
-        penalty = st.radio(
+        st.radio(
             shell.t("answer.penalty"), [p.id for p in ruleset.ladder], index=None,
             format_func=lambda pid: ruleset.name_of("penalty", pid, lang),
             horizontal=True, key=keep_choice(f"{form_key}-penalty", [p.id for p in ruleset.ladder]),
         )
         if ask_players:
-            players = st.radio(
+            st.radio(
                 shell.t("answer.players"), list(PLAYERS), index=None,
                 format_func=lambda who: _players_name(shell, who), horizontal=True,
                 key=keep_choice(f"{form_key}-players", list(PLAYERS)),
             )
-        fixes = st.multiselect(
+        st.multiselect(
             shell.t("answer.fixes"), [f.id for f in ruleset.fixes],
             format_func=lambda fid: ruleset.name_of("fix", fid, lang),
             placeholder=shell.t("answer.no_fix"), help=shell.t("answer.fixes_help"),
             key=keep_choice(f"{form_key}-fixes", [f.id for f in ruleset.fixes], many=True),
         )
-        pressed = check_button(shell, submit_label)
-    if not pressed:
-        return None
-    if infraction is None or penalty is None or (ask_players and players is None):
+        missing = check_button(shell, card, form_key, submit_label)
+    if missing:
         st.warning(shell.t("answer.incomplete_players" if ask_players else "answer.incomplete"))
-        return None
-    return ScenarioAnswer(infraction=infraction, penalty=penalty, fixes=tuple(fixes), players=players)
 
 
-def knowledge_form(shell: Shell, card: KnowledgeCard, form_key: str, submit_label: str | None = None) -> str | None:
+def knowledge_form(shell: Shell, card: KnowledgeCard, form_key: str, submit_label: str | None = None) -> None:
     lang = shell.language
     texts = {c.id: escape_markdown(c.text.get(lang)) for c in card.choices}  # radio labels are Markdown
     with st.form(form_key):
-        chosen = st.radio(shell.t("answer.choose"), list(texts), index=None, format_func=texts.__getitem__,
-                          key=keep_choice(f"{form_key}-choice", list(texts)))
-        pressed = check_button(shell, submit_label)
-    return _chosen(shell, pressed, chosen)
+        st.radio(shell.t("answer.choose"), list(texts), index=None, format_func=texts.__getitem__,
+                 key=keep_choice(f"{form_key}-choice", list(texts)))
+        missing = check_button(shell, card, form_key, submit_label)
+    if missing:
+        st.warning(shell.t("answer.incomplete_choice"))
 
 
-def judgement_form(
-    shell: Shell, card: JudgementCallCard, form_key: str, submit_label: str | None = None
-) -> str | None:
+def judgement_form(shell: Shell, card: JudgementCallCard, form_key: str, submit_label: str | None = None) -> None:
     """The nearest infraction of the document, or that none covers the case (all the document
     decides of a judgement call; the form does not say what kind of card it is)."""
     ruleset = shell.content.rulesets[card.ruleset]
@@ -173,21 +201,13 @@ def judgement_form(
         NO_LISTED_INFRACTION: shell.t("answer.no_listed_infraction"),
     }
     with st.form(form_key):
-        chosen = st.selectbox(
+        st.selectbox(
             shell.t("answer.nearest"), list(labels), index=None, format_func=labels.__getitem__,
             placeholder=shell.t("answer.pick_infraction"), key=keep_choice(f"{form_key}-nearest", list(labels)),
         )
-        pressed = check_button(shell, submit_label)
-    return _chosen(shell, pressed, chosen)
-
-
-def _chosen(shell: Shell, pressed: bool, chosen: str | None) -> str | None:
-    if not pressed:
-        return None
-    if chosen is None:
+        missing = check_button(shell, card, form_key, submit_label)
+    if missing:
         st.warning(shell.t("answer.incomplete_choice"))
-        return None
-    return chosen
 
 
 def _names(ruleset: Ruleset, fixes: tuple[str, ...] | list[str], lang: str) -> str:

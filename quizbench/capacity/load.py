@@ -92,8 +92,11 @@ class SessionTally:
     latencies: list[float] = field(default_factory=list)  # click to feedback, per acknowledged answer
     next_latencies: list[float] = field(default_factory=list)  # Next card to the next form
     tick_latencies: list[float] = field(default_factory=list)  # auto-rerun fragment runs (exam countdown)
-    submit_runs: list[int] = field(default_factory=list)  # full script runs per answer submitted
-    next_runs: list[int] = field(default_factory=list)  # full script runs per Next card / next question
+    submit_runs: list[int] = field(default_factory=list)  # script runs per answer submitted
+    next_runs: list[int] = field(default_factory=list)  # script runs per Next card / next question
+    submit_full_runs: list[int] = field(default_factory=list)  # of those, runs of the whole script
+    next_full_runs: list[int] = field(default_factory=list)  # (not only of the fragment clicked in)
+    submit_forms: list[list[str]] = field(default_factory=list)  # the forms each answer's click drew
     sign_in_latencies: list[float] = field(default_factory=list)
     first_card: float | None = None
     servers: list[str] = field(default_factory=list)  # the server of each connection (LB cookie)
@@ -233,6 +236,8 @@ class LoadResult:
             "next_card_s": summary([x for s in tallies for x in s.next_latencies]),
             "script_runs_per_submit": rounded(mean([x for s in tallies for x in s.submit_runs]), 2),
             "script_runs_per_next": rounded(mean([x for s in tallies for x in s.next_runs]), 2),
+            "full_runs_per_submit": rounded(mean([x for s in tallies for x in s.submit_full_runs]), 2),
+            "full_runs_per_next": rounded(mean([x for s in tallies for x in s.next_full_runs]), 2),
             "countdown_ticks": len([x for s in tallies for x in s.tick_latencies]),
             "countdown_tick_s": summary([x for s in tallies for x in s.tick_latencies]),
             "sign_in_s": summary([x for s in tallies for x in s.sign_in_latencies]),
@@ -336,9 +341,11 @@ async def _think(run: RunState, tab: Tab, tally: SessionTally, seconds: float) -
 async def _submit(tab: Tab, run: RunState, tally: SessionTally, widgets, rng: random.Random) -> float:
     states = fill_form(widgets, rng, run.spec.choice)
     tally.in_flight = True
-    runs = tab.script_runs
+    runs, full = tab.script_runs, tab.full_runs
     seconds = await tab.run(states)
     tally.submit_runs.append(tab.script_runs - runs)
+    tally.submit_full_runs.append(tab.full_runs - full)
+    tally.submit_forms.append(tab.forms_drawn)
     tally.in_flight = False
     tally.exceptions += tab.page.exceptions
     return seconds
@@ -366,9 +373,10 @@ async def _practice_step(tab: Tab, run: RunState, tally: SessionTally, rng: rand
         return True
     following = _next_button(tab.page)
     if following is not None:
-        runs = tab.script_runs
+        runs, full = tab.script_runs, tab.full_runs
         seconds = await tab.run(press(following))
         tally.next_runs.append(tab.script_runs - runs)
+        tally.next_full_runs.append(tab.full_runs - full)
         tally.exceptions += tab.page.exceptions
         tally.next_latencies.append(seconds)
         return True
@@ -397,9 +405,10 @@ async def _exam_step(tab: Tab, run: RunState, tally: SessionTally, rng: random.R
     if form is not None and Alert.INFO in page.alert_formats():  # answered (its saved answer shown): go on
         following = page.find("button", root=MAIN, key="exam-next")
         if following and not following[0].proto.disabled:
-            runs = tab.script_runs
+            runs, full = tab.script_runs, tab.full_runs
             await tab.run(press(following[0]))
             tally.next_runs.append(tab.script_runs - runs)
+            tally.next_full_runs.append(tab.full_runs - full)
             return True
         form = None  # the last question: hand in below
     if form is not None:

@@ -48,6 +48,7 @@ class Widget:
     path: tuple[int, ...]
     kind: str
     proto: Any
+    fragment_id: str = ""  # the fragment that drew it: a click on it runs only that fragment again
 
     @property
     def root(self) -> int:
@@ -184,7 +185,9 @@ class Tab:
         self.pages: dict[str, str] = {}  # url path ("" for the default page) -> page script hash
         self.page_hash = ""
         self.auto_reruns: dict[str, float] = {}
-        self.script_runs = 0  # full script runs seen: a click that costs an st.rerun counts two
+        self.script_runs = 0  # script runs seen, a fragment's own too: a click that costs an st.rerun counts two
+        self.full_runs = 0  # of those, the runs of the whole script (not only a fragment)
+        self.forms_drawn: list[str] = []  # the forms (their ids) drawn by the last click, redrawn ones too
 
     async def run(self, widgets: Iterable[Any] = (), page: str | None = None) -> float:
         """Ask for a rerun with these widget values (on the page of that url path, when
@@ -200,6 +203,11 @@ class Tab:
             back.rerun_script.page_name = page
         elif self.page_hash:
             back.rerun_script.page_script_hash = self.page_hash
+        if page is None:  # as a browser does: a widget of a fragment runs only that fragment again
+            ids = {state.id for state in back.rerun_script.widget_states.widgets}
+            fragment_id = next((w.fragment_id for w in self.page.widgets if w.id in ids and w.fragment_id), "")
+            if fragment_id:
+                back.rerun_script.fragment_id = fragment_id
         return await self._exchange(back)
 
     async def tick(self) -> float:
@@ -223,14 +231,18 @@ class Tab:
         await self._send(back.SerializeToString())
         fragment_run = bool(back.rerun_script.fragment_id)
         drawn: dict[tuple[int, ...], Widget] = {w.path: w for w in self.page.widgets} if fragment_run else {}
+        self.forms_drawn = []
         placed: set[tuple[int, ...]] = set()  # paths drawn in this run, blocks included
+        ran: set[str] = set()  # the fragments this run ran again (none: the whole script ran)
         while True:
             message = ForwardMsg()
             message.ParseFromString(await self._receive())
             kind = message.WhichOneof("type")
             if kind == "new_session":
-                if not message.metadata.run.fragment_ids:  # a full run (again, after st.rerun): drawn afresh
-                    self.script_runs += 1
+                self.script_runs += 1
+                ran = set(message.metadata.run.fragment_ids)
+                if not ran:  # a full run (again, after st.rerun): drawn afresh
+                    self.full_runs += 1
                     drawn, placed = {}, set()
                     self.auto_reruns = {}
                     fragment_run = False
@@ -253,13 +265,19 @@ class Tab:
                 if message.delta.WhichOneof("type") == "new_element":
                     element = message.delta.new_element
                     element_kind = element.WhichOneof("type") or ""
-                    drawn[path] = Widget(path, element_kind, getattr(element, element_kind, None))
+                    drawn[path] = Widget(path, element_kind, getattr(element, element_kind, None),
+                                         message.delta.fragment_id)
+                    if drawn[path].is_submit:
+                        self.forms_drawn.append(drawn[path].form_id)
             elif kind == "script_finished":
                 status = message.script_finished
                 if status == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
                     raise ScriptFailed("the script did not compile")
                 if status == ForwardMsg.FINISHED_SUCCESSFULLY or (
                         fragment_run and status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY):
+                    # what a fragment that ran drew before and did not draw again is gone (as in
+                    # a browser: its elements of an older run are cleared)
+                    drawn = {p: w for p, w in drawn.items() if w.fragment_id not in ran or p in placed}
                     self.page = Page([drawn[p] for p in sorted(drawn)])
                     return time.monotonic() - sent
 

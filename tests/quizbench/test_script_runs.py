@@ -1,4 +1,5 @@
-"""Each click of an answer costs one script run on a real server, as the floor app's does.
+"""Each click of an answer costs one script run on a real server, as the floor app's does,
+and that run draws no answer form only to replace it.
 
 Under load, server time is script runs: checking an answer used to take two (the check,
 then an ``st.rerun`` to draw the feedback), and so did Next card, saving an exam answer and
@@ -54,4 +55,10 @@ def test_an_answer_and_a_move_on_each_take_one_script_run(server: AppServer) -> 
         assert set(tally.submit_runs) == {1}, (tally.mode, tally.submit_runs)  # Check / Save answer
         assert set(tally.next_runs) == {1}, (tally.mode, tally.next_runs)  # Next card / next question
     assert figures["script_runs_per_submit"] == 1 and figures["script_runs_per_next"] == 1
+    # ... and draws no form it does not show: the answer is read before the run (in the submit
+    # button's callback), so the form answered is not drawn again only to be replaced.
+    practice_forms = [[f for f in forms if f.startswith("answer-")] for forms in modes["practice"].submit_forms]
+    assert practice_forms == [[]] * len(practice_forms), practice_forms  # the feedback replaces the form
+    exam_forms = [[f for f in forms if f.startswith("exam-")] for forms in modes["exam"].submit_forms]
+    assert all(len(forms) == 1 for forms in exam_forms), exam_forms  # the new form, with the answer saved
     assert stored_answers(server.database_url, NAMES) == result.acknowledged_per_trainee()

@@ -34,7 +34,6 @@ from quiz.training.exams import (
     next_unanswered,
     time_left,
 )
-from quiz.training.grading import ScenarioAnswer
 from quiz.ui import answering, exam_widgets, widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown
@@ -230,37 +229,41 @@ def answer_question(
 ) -> bool:
     """The card's answer form; a given answer (or a change to it) is stored at once, and the
     question stays on screen: moving on is the candidate's choice. Returns whether an answer
-    was stored in this run; the form is then drawn again, as a change of the stored answer."""
+    was stored in this run; the form is then drawn new, as a change of the stored answer."""
     saves = state.setdefault("saves", {})
-    slot = st.empty()
-    with slot.container():
-        given = saved_answer_form(exam, card, index, saved, saves.get(card.id, 0))
+    given = widgets.take_given(exam_form_key(exam, index, saves.get(card.id, 0)))
     if given is None:
+        with st.container():  # one place, saved answer or not: what follows keeps its own
+            saved_answer_form(exam, card, index, saved, saves.get(card.id, 0))
         return False
     seconds = time.time() - state["shown_at"]
-    submitted = submit_answer(shell.store, shell.content, card, given, trainee.id, seconds, mode="exam",
+    submitted = submit_answer(shell.store, shell.content, card, given.answer, trainee.id, seconds, mode="exam",
                               exam_id=exam.id, showing=showing, now=utc_now())
     if not submitted.stored:
         st.rerun()  # a late answer is not stored; the rerun closes the exam
-    answering.note_answer(shell)
+    answering.note_answer()
+    shell_module.draw_due(shell)  # recounted, in its place in the sidebar
     saves[card.id] = saves.get(card.id, 0) + 1  # a new form, filled with the answer just stored
-    with slot.container():
+    with st.container():
         saved_answer_form(exam, card, index, submitted.outcome.record, saves[card.id])
     return True
 
 
-def saved_answer_form(
-    exam: Exam, card: AnyCard, index: int, saved: AttemptRecord | None, version: int
-) -> ScenarioAnswer | str | None:
-    """The stored answer, if any, and the answer form filled with it (``version`` counts the
-    saves of this question in this tab: each save draws a new form with the answer stored)."""
+def exam_form_key(exam: Exam, index: int, version: int) -> str:
+    """The key of question ``index``'s form: ``version`` counts the saves of the question in
+    this tab (each save draws a new form, filled with the answer stored)."""
+    return f"exam-{exam.id}-{index}" + (f"-{version}" if version else "")
+
+
+def saved_answer_form(exam: Exam, card: AnyCard, index: int, saved: AttemptRecord | None, version: int) -> None:
+    """The stored answer, if any, and the answer form filled with it."""
     if saved is not None:
         st.info(shell.t("exam.saved_answer", answer=widgets.answer_summary(shell, card, saved)))
-    form_key = f"exam-{exam.id}-{index}" + (f"-{version}" if version else "")
+    form_key = exam_form_key(exam, index, version)
     if saved is not None:
         widgets.prefill(form_key, saved)  # after a refresh too, the form shows the answer it changes
     label = shell.t("exam.save_change" if saved is not None else "exam.save")
-    return answering.answer_form(shell, card, form_key, submit_label=label)
+    answering.answer_form(shell, card, form_key, submit_label=label)
 
 
 closed = exam_store.close_expired(shell.store, trainee.id, utc_now())

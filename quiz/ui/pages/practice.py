@@ -43,13 +43,6 @@ def deal_next() -> None:
     state.update(card=card_id, seed=new_seed(), outcome=None, shown_at=time.time(), n=state["n"] + 1)
 
 
-if state["card"] not in pool and state["outcome"] is None:
-    deal_next()
-card = shell.content.cards[state["card"]]
-# a variant card draws its values from the seed kept with it: the same showing on every rerun
-showing = show_card(card, state.get("seed", DEFAULT_SEED)) if isinstance(card, ScenarioCard) else None
-
-
 def go_on() -> None:
     """Next card (a callback, before the run that deals and draws it: no second run; the
     database is read in that run, where a failure is shown as such)."""
@@ -59,7 +52,19 @@ def go_on() -> None:
     state.update(card=None, outcome=None)
 
 
-answering.card_until_answered(shell, card, state, f"answer-{state['n']}", "practice", showing)
-if state["outcome"] is not None:
-    answering.next_card_button(shell, f"next-{state['n']}", on_click=go_on)  # above the feedback: no scrolling
-    answering.feedback(shell, card, state["outcome"])
+def practice_card() -> None:
+    """The card, its form and, once checked, Next card and the feedback."""
+    if round_ids and ROUND_KEY not in st.session_state:  # the round just ended: the page, for the pool
+        st.rerun(scope="app")
+    if state["card"] not in pool and state["outcome"] is None:
+        deal_next()
+    card = shell.content.cards[state["card"]]
+    # a variant card draws its values from the seed kept with it: the same showing on every rerun
+    showing = show_card(card, state.get("seed", DEFAULT_SEED)) if isinstance(card, ScenarioCard) else None
+    answering.card_until_answered(shell, card, state, f"answer-{state['n']}", "practice", showing)
+    if state["outcome"] is not None:
+        answering.next_card_button(shell, f"next-{state['n']}", on_click=go_on)  # above the feedback: no scrolling
+        answering.feedback(shell, card, state["outcome"])
+
+
+answering.card_fragment(shell, practice_card)
