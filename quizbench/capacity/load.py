@@ -278,7 +278,7 @@ def _ws_url(base: str) -> str:
     return base.rstrip("/").replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/_stcore/stream"
 
 
-async def _open(spec: LoadSpec, jar: dict[str, str]):
+async def open_socket(spec: LoadSpec, jar: dict[str, str]):
     from websockets.asyncio.client import connect
 
     headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in jar.items())} if jar else None
@@ -292,7 +292,7 @@ async def _open(spec: LoadSpec, jar: dict[str, str]):
     return socket
 
 
-async def _sign_in(tab: Tab, tally: SessionTally, pin: str) -> None:
+async def sign_in(tab: Tab, tally: SessionTally, pin: str) -> None:
     """Fill the sidebar's sign-in form (the password field gets the PIN, the other the name)."""
     from streamlit.proto.TextInput_pb2 import TextInput
 
@@ -458,7 +458,7 @@ async def _signed_in_session(socket, run: RunState, tally: SessionTally, rng: ra
     spec = run.spec
     tab = Tab(socket, urlencode({"lang": spec.language}), spec.step_timeout)
     await tab.run()
-    await _sign_in(tab, tally, spec.pin)
+    await sign_in(tab, tally, spec.pin)
     tally.signed_in = True
     run.connected += 1
     try:
@@ -493,7 +493,7 @@ async def _session(run: RunState, tally: SessionTally, index: int, start_at: flo
     failures = 0
     while not run.finishing():
         try:
-            socket = await _open(spec, jar)
+            socket = await open_socket(spec, jar)
         except (TimeoutError, OSError, InvalidHandshake) as error:
             tally.connect_failures += 1
             tally.connect_errors.append(f"{type(error).__name__}: {error}"[:120])

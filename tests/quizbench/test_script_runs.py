@@ -1,5 +1,5 @@
 """Each click of an answer costs one script run on a real server, as the floor app's does,
-and that run draws no answer form only to replace it.
+and that run draws no answer form only to replace it; in practice, it runs only the card.
 
 Under load, server time is script runs: checking an answer used to take two (the check,
 then an ``st.rerun`` to draw the feedback), and so did Next card, saving an exam answer and
@@ -55,6 +55,9 @@ def test_an_answer_and_a_move_on_each_take_one_script_run(server: AppServer) -> 
         assert set(tally.submit_runs) == {1}, (tally.mode, tally.submit_runs)  # Check / Save answer
         assert set(tally.next_runs) == {1}, (tally.mode, tally.next_runs)  # Next card / next question
     assert figures["script_runs_per_submit"] == 1 and figures["script_runs_per_next"] == 1
+    # Practice's card is a fragment: Check and Next card run it alone, not the sidebar around it
+    practice = modes["practice"]
+    assert set(practice.submit_full_runs) == {0} and set(practice.next_full_runs) == {0}, practice
     # ... and draws no form it does not show: the answer is read before the run (in the submit
     # button's callback), so the form answered is not drawn again only to be replaced.
     practice_forms = [[f for f in forms if f.startswith("answer-")] for forms in modes["practice"].submit_forms]

@@ -1,0 +1,113 @@
+"""Check and Next card run only the card (a Streamlit fragment) on a real server, as a browser
+asks; such a run still does what ``app.py`` does around a full run.
+
+The load tool speaks the browser's protocol: a click on a widget that a fragment drew asks
+the server to run that fragment only. Here it signs a trainee in, and between the card being
+drawn and Check being pressed, something changes underneath: the trainee's PIN is changed
+in another session (the fragment's run must sign the trainee out, as the sidebar does on a
+full run, and store nothing), or the database stops taking writes (the fragment's run must
+say the answer was not saved, not show a traceback).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from quiz.access.accounts import set_pin
+from quiz.db.store import Store
+from quizbench.capacity.accounts import create_trainees, stored_answers
+from quizbench.capacity.load import SIGN_IN_FORM, LoadSpec, SessionTally, open_socket, sign_in
+from quizbench.capacity.protocol import MAIN, Tab, fill_form
+from tests.e2e.configured_server import running
+from tests.e2e.server import AppServer
+
+pytestmark = pytest.mark.e2e
+
+PIN = "fragment-2468"
+SIDEBAR = 1
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    with running(AppServer(tmp_path_factory.mktemp("fragment"))) as server:
+        yield server
+
+
+def check_after(server: AppServer, name: str, meanwhile: Callable[[], None]) -> Tab:
+    """Sign ``name`` in, show a practice card, do ``meanwhile``, then press Check with an
+    answer chosen; the tab after that click, with its count of runs made during it only."""
+
+    async def session() -> Tab:
+        spec = LoadSpec(url=server.url, trainees=[name], pin=PIN, duration=60.0)
+        socket = await open_socket(spec, {})
+        try:
+            tab = Tab(socket, urlencode({"lang": "en"}), 60.0)
+            await tab.run()
+            await sign_in(tab, SessionTally(trainee=name, mode="practice"), PIN)
+            form = tab.page.answer_form(prefix="answer-")
+            assert form is not None, "no practice card after signing in"
+            meanwhile()
+            tab.script_runs = tab.full_runs = 0
+            await tab.run(fill_form(form[1], random.Random(1), "first"))
+            return tab
+        finally:
+            await socket.close()
+
+    return asyncio.run(session())
+
+
+def _texts(tab: Tab, root: int) -> list[str]:
+    return [alert.body for alert in tab.page.alerts(root=root)]
+
+
+def test_check_runs_only_the_card(server: AppServer) -> None:
+    create_trainees(server.database_url, ["frag-plain"], PIN)
+    tab = check_after(server, "frag-plain", lambda: None)
+    assert (tab.script_runs, tab.full_runs) == (1, 0)  # the fragment ran, the sidebar did not
+    assert tab.page.find(form=SIGN_IN_FORM) == []
+    assert stored_answers(server.database_url, ["frag-plain"]) == {"frag-plain": 1}
+
+
+def test_a_pin_changed_elsewhere_signs_out_at_the_next_check(server: AppServer) -> None:
+    name = "frag-pin"
+    create_trainees(server.database_url, [name], PIN)
+
+    def change_pin() -> None:
+        store = Store(server.database_url)
+        try:
+            set_pin(store, store.trainee(name).id, "changed-1357")
+        finally:
+            store.dispose()
+
+    tab = check_after(server, name, change_pin)
+    assert tab.full_runs == 1  # the card's run asked for the whole app, whose sidebar signs out
+    assert tab.page.find(form=SIGN_IN_FORM), "still signed in after the PIN changed"
+    assert any("PIN was changed in another session" in text for text in _texts(tab, SIDEBAR))
+    assert tab.page.answer_form(prefix="answer-") is None
+    assert stored_answers(server.database_url, [name]) == {name: 0}  # nothing stored for a stale session
+
+
+def test_a_database_failure_in_the_cards_run_says_the_answer_was_not_saved(server: AppServer) -> None:
+    name = "frag-db"
+    create_trainees(server.database_url, [name], PIN)
+    database = Path(server.database_url.removeprefix("sqlite:///"))
+
+    def break_writes() -> None:  # the table answers are written to is gone
+        with sqlite3.connect(database) as connection:
+            connection.execute("ALTER TABLE attempts RENAME TO attempts_away")
+
+    tab = check_after(server, name, break_writes)
+    with sqlite3.connect(database) as connection:  # back, for the next test
+        connection.execute("ALTER TABLE attempts_away RENAME TO attempts")
+    assert (tab.script_runs, tab.full_runs) == (1, 0)
+    assert tab.page.exceptions == 0  # no traceback box
+    errors = _texts(tab, MAIN)
+    assert any("Your answer was not saved." in text for text in errors), errors
+    assert stored_answers(server.database_url, [name]) == {name: 0}
