@@ -108,21 +108,23 @@ class Given:
     answer: ScenarioAnswer | str | None
 
 
-def _given_key(form_key: str) -> str:
-    return f"{form_key}-given"
+GIVEN_KEY = "given_answer"  # form key -> the answer its submit button gave, for the run it started
 
 
 def give(form_key: str, answer: ScenarioAnswer | str | None) -> None:
     """Keep ``answer`` as given to the form ``form_key``, for the run that follows (a callback)."""
-    st.session_state[_given_key(form_key)] = Given(answer)
+    st.session_state[GIVEN_KEY] = {form_key: Given(answer)}
 
 
 def take_given(form_key: str) -> Given | None:
     """The answer given to the form ``form_key`` by the click that started this run, once.
 
     The form's submit button reads the answer in its callback, before the run: the run that
-    grades it then need not draw the form again (under load, every element is server time)."""
-    given = st.session_state.pop(_given_key(form_key), None)
+    grades it then need not draw the form again (under load, every element is server time).
+    One answer is pending at most: taking drops one given to another form (a page left before
+    its run could take it)."""
+    pending = st.session_state.pop(GIVEN_KEY, None)
+    given = pending.get(form_key) if isinstance(pending, dict) else None
     return given if isinstance(given, Given) else None
 
 

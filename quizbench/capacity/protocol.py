@@ -262,6 +262,7 @@ class Tab:
                 if path in placed:  # drawn again: it replaces what was there, what was inside it too
                     drawn = {p: w for p, w in drawn.items() if p[:len(path)] != path}  # (a placeholder)
                 placed.add(path)
+                drawn.pop(path, None)  # an element there before is replaced (by a block, too)
                 if message.delta.WhichOneof("type") == "new_element":
                     element = message.delta.new_element
                     element_kind = element.WhichOneof("type") or ""
