@@ -75,7 +75,12 @@ def card_until_answered(
 def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
     """Run ``body`` (a page's card, its answer form and feedback) as a Streamlit fragment:
     Check and Next card then run only it again, not the sidebar and the page around it
-    (under load, the sidebar was a third of each click's server time).
+    (under load, the rest of the app was a third of each click's server time).
+
+    Not the mock exam, whose countdown is a fragment that reruns every second: with the exam
+    in a fragment around it, the browser test of a trainee's day saw, under load, a Save
+    taken as if nothing was chosen (twice in one run, never alone). A Save there runs the
+    whole page.
 
     A fragment's own run does not pass through ``app.py``, so it does here what the app does
     around a full run: the database guard, and the check that the trainee's PIN still holds

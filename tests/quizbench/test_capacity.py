@@ -265,3 +265,78 @@ def test_profile_top_costs() -> None:
     focused = profiles.top_costs(stacks, focus="_run_script")
     assert focused["samples"] == 9
     assert profiles.frame_name("f (/x/.venv/lib/python3.11/site-packages/streamlit/y.py:3)") == "f (streamlit/y.py)"
+
+
+class _ScriptedSocket:
+    """A server that answers each BackMsg with the next scripted list of ForwardMsgs."""
+
+    def __init__(self, runs: list[list[bytes]]) -> None:
+        self.runs, self.sent, self.queue = runs, [], []
+
+    async def send(self, data: bytes) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        back = BackMsg()
+        back.ParseFromString(data)
+        self.sent.append(back)
+        self.queue.extend(self.runs.pop(0))
+
+    async def recv(self) -> bytes:
+        return self.queue.pop(0)
+
+
+def _run_messages(fragment: str, *deltas: tuple[tuple[int, ...], str, object]) -> list[bytes]:
+    """One script run as the server sends it: new_session, the deltas (path, kind, proto), the end."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    start = ForwardMsg()
+    start.new_session.page_script_hash = "page"
+    if fragment:
+        start.metadata.run.fragment_ids.append(fragment)
+    messages = [start]
+    for path, kind, proto in deltas:
+        message = ForwardMsg()
+        message.metadata.delta_path.extend(path)
+        message.delta.fragment_id = fragment or "card"  # drawn in the card's fragment, in a full run too
+        if kind == "block":
+            message.delta.add_block.SetInParent()
+        else:
+            getattr(message.delta.new_element, kind).CopyFrom(proto)
+        messages.append(message)
+    end = ForwardMsg()
+    end.script_finished = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY if fragment else ForwardMsg.FINISHED_SUCCESSFULLY
+    messages.append(end)
+    return [m.SerializeToString() for m in messages]
+
+
+def test_a_fragments_run_replaces_what_it_drew_before_as_a_browser_does() -> None:
+    """A click on a fragment's widget asks for that fragment's run; what the fragment drew
+    before and did not draw again is gone, and a block drawn where an element was replaces it
+    (a stale "answer saved" banner once made the load tool hand exams in after one answer)."""
+    import asyncio
+
+    from quizbench.capacity.protocol import Tab, press
+
+    saved = Alert(body="Saved", format=Alert.INFO)
+    save = Button(id="$$ID-1-save", label="Save", is_form_submitter=True, form_id="exam-1-0")
+    next_button = Button(id="$$ID-2-next", label="Next")
+    new_form_button = Button(id="$$ID-3-save", label="Save", is_form_submitter=True, form_id="exam-1-1")
+    socket = _ScriptedSocket([
+        _run_messages("", ((0, 0), "block", None), ((0, 0, 0), "alert", saved), ((0, 0, 1), "button", save),
+                      ((0, 1), "button", next_button)),
+        _run_messages("card", ((0, 0), "block", None), ((0, 0, 0), "block", None),
+                      ((0, 0, 0, 0), "button", new_form_button)),
+    ])
+
+    async def clicks() -> Tab:
+        tab = Tab(socket, "", 5.0)
+        await tab.run()
+        await tab.run(press(tab.page.find(label="Next")[0]))
+        return tab
+
+    tab = asyncio.run(clicks())
+    assert socket.sent[1].rerun_script.fragment_id == "card"  # the click ran only the card's fragment
+    assert (tab.script_runs, tab.full_runs) == (2, 1)
+    assert tab.page.alerts() == []  # the banner's place is the new form's now
+    assert [w.form_id for w in tab.page.widgets if w.is_submit] == ["exam-1-1"]
+    assert tab.page.find(label="Next") == []  # drawn by the fragment before, not this time: gone

@@ -242,6 +242,7 @@ def answer_question(
     if not submitted.stored:
         st.rerun()  # a late answer is not stored; the rerun closes the exam
     answering.note_answer()
+    shell_module.draw_due(shell)  # recounted, in its place in the sidebar
     saves[card.id] = saves.get(card.id, 0) + 1  # a new form, filled with the answer just stored
     with st.container():
         saved_answer_form(exam, card, index, submitted.outcome.record, saves[card.id])
@@ -265,35 +266,32 @@ def saved_answer_form(exam: Exam, card: AnyCard, index: int, saved: AttemptRecor
     answering.answer_form(shell, card, form_key, submit_label=label)
 
 
-def exam_area() -> None:
-    """The exam this tab shows (its question, or its results), else the choice of an exam."""
-    closed = exam_store.close_expired(shell.store, trainee.id, utc_now())
-    if state["exam_id"] is not None:  # the exam this tab shows may have run out or been handed in elsewhere
-        shown = exam_store.get_exam(shell.store, state["exam_id"])
-        if shown is None or shown.trainee_id != trainee.id:
-            show(None)
-        elif not shown.is_open:
-            show(None, result_id=shown.id)
-    elif closed and state["result_id"] is None:  # time ran out while the tab was closed
-        show(None, result_id=max(closed, key=lambda e: e.deadline).id)
-
-    if state["result_id"] is not None:
-        finished = exam_store.get_exam(shell.store, state["result_id"])
-        if finished is not None and finished.trainee_id == trainee.id and not finished.is_open:
-            exam_widgets.results(shell, finished, exam_store.exam_answers(shell.store, finished.id))
-            st.button(shell.t("exam.back"), key="exam-back", on_click=show, args=(None,))
-            return
+closed = exam_store.close_expired(shell.store, trainee.id, utc_now())
+if state["exam_id"] is not None:  # the exam this tab shows may have run out or been handed in elsewhere
+    shown = exam_store.get_exam(shell.store, state["exam_id"])
+    if shown is None or shown.trainee_id != trainee.id:
         show(None)
+    elif not shown.is_open:
+        show(None, result_id=shown.id)
+elif closed and state["result_id"] is None:  # time ran out while the tab was closed
+    show(None, result_id=max(closed, key=lambda e: e.deadline).id)
 
-    running = exam_store.open_exam(shell.store, trainee.id, utc_now())
-    if running is not None and state["exam_id"] == running.id:
-        take_exam(running)
-        return
+if state["result_id"] is not None:
+    finished = exam_store.get_exam(shell.store, state["result_id"])
+    if finished is not None and finished.trainee_id == trainee.id and not finished.is_open:
+        exam_widgets.results(shell, finished, exam_store.exam_answers(shell.store, finished.id))
+        if st.button(shell.t("exam.back"), key="exam-back"):
+            show(None)
+            st.rerun()
+        st.stop()
+    show(None)
+
+running = exam_store.open_exam(shell.store, trainee.id, utc_now())
+if running is not None and state["exam_id"] == running.id:
+    take_exam(running)
+else:
     if running is not None:
         offer_resume(running)
     else:
         choose_exam()
     exam_widgets.exam_history(shell, trainee)
-
-
-answering.card_fragment(shell, exam_area)
