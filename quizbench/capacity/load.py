@@ -38,7 +38,7 @@ import urllib.request
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable, Coroutine, TypeVar
 from urllib.parse import urlencode, urlsplit
 
 from quizbench.capacity import procstat
@@ -610,6 +610,15 @@ async def _run(spec: LoadSpec, controller: Controller | None) -> LoadResult:
 
 
 def run_load(spec: LoadSpec, controller: Controller | None = None) -> LoadResult:
-    """Run the load (in a thread with its own event loop) and return what every session did."""
+    """Run the load and return what every session did."""
+    return run_in_own_loop(_run(spec, controller))
+
+
+T = TypeVar("T")
+
+
+def run_in_own_loop(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run ``coroutine`` in a thread with its own event loop (the caller's thread may have one
+    running already: Playwright's sync API keeps one in a test process)."""
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="quizbench-load") as pool:
-        return pool.submit(asyncio.run, _run(spec, controller)).result()
+        return pool.submit(asyncio.run, coroutine).result()

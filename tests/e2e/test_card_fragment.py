@@ -11,7 +11,6 @@ say the answer was not saved, not show a traceback).
 
 from __future__ import annotations
 
-import asyncio
 import random
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -23,7 +22,7 @@ import pytest
 from quiz.access.accounts import set_pin
 from quiz.db.store import Store
 from quizbench.capacity.accounts import create_trainees, stored_answers
-from quizbench.capacity.load import SIGN_IN_FORM, LoadSpec, SessionTally, open_socket, sign_in
+from quizbench.capacity.load import SIGN_IN_FORM, LoadSpec, SessionTally, open_socket, run_in_own_loop, sign_in
 from quizbench.capacity.protocol import MAIN, Tab, fill_form
 from tests.e2e.configured_server import running
 from tests.e2e.server import AppServer
@@ -60,7 +59,7 @@ def check_after(server: AppServer, name: str, meanwhile: Callable[[], None]) -> 
         finally:
             await socket.close()
 
-    return asyncio.run(session())
+    return run_in_own_loop(session())
 
 
 def _texts(tab: Tab, root: int) -> list[str]:

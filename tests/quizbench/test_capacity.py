@@ -313,8 +313,7 @@ def test_a_fragments_run_replaces_what_it_drew_before_as_a_browser_does() -> Non
     """A click on a fragment's widget asks for that fragment's run; what the fragment drew
     before and did not draw again is gone, and a block drawn where an element was replaces it
     (a stale "answer saved" banner once made the load tool hand exams in after one answer)."""
-    import asyncio
-
+    from quizbench.capacity.load import run_in_own_loop
     from quizbench.capacity.protocol import Tab, press
 
     saved = Alert(body="Saved", format=Alert.INFO)
@@ -334,7 +333,7 @@ def test_a_fragments_run_replaces_what_it_drew_before_as_a_browser_does() -> Non
         await tab.run(press(tab.page.find(label="Next")[0]))
         return tab
 
-    tab = asyncio.run(clicks())
+    tab = run_in_own_loop(clicks())
     assert socket.sent[1].rerun_script.fragment_id == "card"  # the click ran only the card's fragment
     assert (tab.script_runs, tab.full_runs) == (2, 1)
     assert tab.page.alerts() == []  # the banner's place is the new form's now
