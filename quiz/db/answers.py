@@ -27,9 +27,12 @@ def save_answer(store: Store, record: AttemptRecord) -> int:
         return _save(store, record)
 
 
+_INSERT = insert(attempts)  # built once: made anew per answer, it cost more than running it
+
+
 def record_answer(conn: Connection, record: AttemptRecord) -> int:
     """Within the caller's transaction: insert the attempt and review the card's schedule."""
-    result = conn.execute(insert(attempts).values(**asdict(record)))
+    result = conn.execute(_INSERT, asdict(record))
     reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
     return inserted_id(result)
 

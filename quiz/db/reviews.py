@@ -45,12 +45,19 @@ def due_count(store: Store, trainee_id: int, pool: Iterable[str], now: datetime)
     return len(due.intersection(pool))
 
 
+# Built once: a statement made anew on every answer costs SQLAlchemy more than running it.
+_THE_CARD = (review_schedules.c.trainee_id == bindparam("where_trainee"),
+             review_schedules.c.card_id == bindparam("where_card"))
+_READ = select(review_schedules.c.fsrs_card).where(*_THE_CARD)
+_READ_FOR_UPDATE = _READ.with_for_update()
+_UPDATE = update(review_schedules).where(*_THE_CARD)
+_INSERT = insert(review_schedules)
+
+
 def read_schedule(conn: Connection, trainee_id: int, card_id: str, *, for_update: bool = False) -> Schedule | None:
     """The stored schedule, or None; ``for_update`` locks the row where the database can."""
-    query = select(review_schedules.c.fsrs_card).where(
-        review_schedules.c.trainee_id == trainee_id, review_schedules.c.card_id == card_id
-    )
-    text = conn.execute(query.with_for_update() if for_update else query).scalar_one_or_none()
+    key = {"where_trainee": trainee_id, "where_card": card_id}
+    text = conn.execute(_READ_FOR_UPDATE if for_update else _READ, key).scalar_one_or_none()
     return Schedule.from_json(text) if text is not None else None
 
 
@@ -58,13 +65,9 @@ def write_schedule(conn: Connection, trainee_id: int, card_id: str, new: Schedul
     """Store ``new`` as the card's schedule: an update when a row ``exists``, else an insert."""
     values = {"fsrs_card": new.to_json(), "due": new.due, "last_review": new.last_review}
     if exists:
-        conn.execute(
-            update(review_schedules)
-            .where(review_schedules.c.trainee_id == trainee_id, review_schedules.c.card_id == card_id)
-            .values(**values)
-        )
+        conn.execute(_UPDATE, {**values, "where_trainee": trainee_id, "where_card": card_id})
     else:
-        conn.execute(insert(review_schedules).values(trainee_id=trainee_id, card_id=card_id, **values))
+        conn.execute(_INSERT, {**values, "trainee_id": trainee_id, "card_id": card_id})
 
 
 def reschedule(conn: Connection, trainee_id: int, card_id: str, correct: bool, when: datetime) -> Schedule:

@@ -26,12 +26,21 @@ def report_key(card: AnyCard, record: AttemptRecord) -> str:
     return f"report-{card.id}-{record.trainee_id}-{record.answered_at.timestamp():.6f}"
 
 
+def open_key(key: str) -> str:
+    """The key of the expander of the report form ``key``: whether it is open."""
+    return f"{key}-open"
+
+
 def report_problem(shell: Shell, card: AnyCard, record: AttemptRecord, key: str | None = None) -> None:
-    """An expander with the report form for the answer ``record`` to ``card``; once sent, it
+    """An expander with the report form for the answer ``record`` to ``card``, drawn once the
+    expander is opened (opening it reruns the page, or the card's fragment); once sent, it
     says the report was received. ``key`` (default ``report_key``) must be stable across reruns."""
     key = key or report_key(card, record)
     sent = st.session_state.setdefault(SENT_KEY, set())
-    with st.expander(shell.t("report.title"), icon=":material/flag:"):
+    box = st.expander(shell.t("report.title"), icon=":material/flag:", key=open_key(key), on_change="rerun")
+    if not box.open:  # drawn when opened: not on every answer's run (under load, each widget is server time)
+        return
+    with box:
         if key in sent:
             st.success(shell.t("report.received"))
             return

@@ -6,7 +6,9 @@ trainee form and the game filters; a router with seven pages; a card (title, cap
 situation in a box) and its answer form (Infraction selectbox, Penalty radio, Fix
 multiselect, Check); after Check the right/wrong banner and a feedback of about the app's
 length, then Next card. Each click costs one script run: the buttons act in their
-callbacks, so nothing needs ``st.rerun``. The load tool cannot tell it from the app.
+callbacks, so nothing needs ``st.rerun``; and as in the app, the card is a fragment that
+draws the sidebar's due count, so Check and Next card run only it. The load tool cannot
+tell it from the app.
 
 Run it with ``python -m quizbench.capacity floor --port 8580`` (``streamlit run`` of this
 file, on 127.0.0.1).
@@ -79,7 +81,7 @@ def sidebar() -> None:
                     st.text_input("PIN", type="password", max_chars=64)
                     st.text_input("Same PIN again", type="password", max_chars=64)
                     st.form_submit_button("Add me", icon=":material/person_add:")
-        st.caption(":material/event_repeat: Due for review: 0")
+        st.session_state["floor-due"] = st.empty()  # drawn by the card's fragment, as the app's is
         st.subheader("Games", anchor=False)
         st.multiselect("Games", ["Pokémon TCG", "Yu-Gi-Oh! OCG"], default=["Pokémon TCG", "Yu-Gi-Oh! OCG"],
                        key="games")
@@ -91,6 +93,13 @@ def practice() -> None:
     if not st.session_state.get("floor-trainee"):
         st.info("Sign in, or add yourself, in the sidebar to start.")
         return
+    card_area()
+
+
+@st.fragment
+def card_area() -> None:
+    """The card, its form, its feedback: Check and Next card run only this (and the due count)."""
+    st.session_state["floor-due"].caption(":material/event_repeat: Due for review: 0")
     card = st.session_state.setdefault("floor-card", {"n": 1, "answer": None, "correct": None})
     answered = card["answer"] is not None
     st.subheader(f"A constant card, showing {card['n']}", anchor=False)

@@ -13,7 +13,7 @@ from quiz.db.store import Store
 from quiz.db.submissions import submit_answer
 from quiz.model.attempt import AttemptRecord
 from quiz.training.grading import ScenarioAnswer
-from quiz.ui.report_problem import report_key
+from quiz.ui.report_problem import open_key, report_key
 
 
 def form_script(url: str, card_id: str, trainee_name: str, language: str) -> None:
@@ -41,11 +41,26 @@ def form_script(url: str, card_id: str, trainee_name: str, language: str) -> Non
 CARD = "ygo-tardiness-1min-store"
 
 
-def start(url: str, language: str = "en") -> AppTest:
+def start(url: str, language: str = "en", opened: bool = True) -> AppTest:
+    """The page with the report expander, opened (as a click on it does) unless told not to."""
     at = AppTest.from_function(form_script, args=(url, CARD, "Aiko", language), default_timeout=60)
     at.run()
     assert not at.exception, at.exception
+    if opened:
+        at.session_state[open_key(report_key(load_content().cards[CARD], at.session_state["record"]))] = True
+        at.run()
+        assert not at.exception, at.exception
     return at
+
+
+def test_the_form_is_drawn_only_once_the_expander_is_opened(database_url):
+    """Every answer's feedback has the expander; its form (three widgets) is drawn on opening
+    it, not on every run: under load, each widget drawn is server time."""
+    at = start(database_url, opened=False)
+    assert at.expander[0].label == "Report a problem with this card"
+    assert not at.radio and not at.text_area and not at.button
+    opened = start(database_url)
+    assert opened.radio and opened.text_area and opened.button
 
 
 def test_a_report_is_stored_and_acknowledged(database_url):
