@@ -134,7 +134,7 @@ def credential_version(store: Store, trainee_id: int) -> str | None:
     """A short digest of the trainee's stored PIN hash (a fresh salt each time one is set), or
     None without a PIN: a signed-in session keeps it and is signed out when it changes. One
     primary-key lookup."""
-    with store.engine.connect() as conn:
+    with store.reads.connect() as conn:
         stored = conn.execute(_PIN_HASH_OF, {"trainee_id": trainee_id}).scalar()
     return _version(stored)
 

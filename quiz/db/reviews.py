@@ -40,7 +40,7 @@ _DUE_CARDS = select(review_schedules.c.card_id).where(
 
 def due_count(store: Store, trainee_id: int, pool: Iterable[str], now: datetime) -> int:
     """How many cards of ``pool`` are due at ``now``: one indexed query, no schedule parsed."""
-    with store.engine.connect() as conn:
+    with store.reads.connect() as conn:
         due = set(conn.scalars(_DUE_CARDS, {"trainee_id": trainee_id, "now": as_utc(now)}))
     return len(due.intersection(pool))
 

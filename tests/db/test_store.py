@@ -472,3 +472,41 @@ def test_the_database_folder_is_created_on_first_run(tmp_path: Path, monkeypatch
         assert store.trainee("Aki").id == 1
     finally:
         store.dispose()
+
+
+def _in_transaction(dbapi_connection) -> bool:
+    """Whether the driver's connection is inside a transaction (psycopg or sqlite3)."""
+    info = getattr(dbapi_connection, "info", None)
+    if info is not None and hasattr(info, "transaction_status"):
+        from psycopg.pq import TransactionStatus
+
+        return info.transaction_status != TransactionStatus.IDLE
+    return bool(dbapi_connection.in_transaction)
+
+
+def test_the_reads_of_every_click_open_no_transaction(store):
+    """The PIN check, the due count and the deal run on every click: on PostgreSQL a
+    transaction around one SELECT costs two round trips more than the query (BEGIN, and the
+    ROLLBACK the pool sends when the connection is returned). An answer's write has one."""
+    from sqlalchemy import event
+
+    from quiz.access.accounts import credential_version
+    from quiz.db.reviews import due_count
+
+    seen: list[tuple[str, bool]] = []
+
+    def after(conn, cursor, statement, parameters, context, executemany) -> None:
+        seen.append((statement.split()[0].upper(), _in_transaction(conn.connection.dbapi_connection)))
+
+    trainee = store.trainee("Aiko")
+    event.listen(store.engine, "after_cursor_execute", after)
+    credential_version(store, trainee.id)
+    due_count(store, trainee.id, ["ygo-a", "ygo-b"], datetime.now(UTC))
+    store.card_results(trainee.id, last=3, newest=100)
+    reads = list(seen)
+    seen.clear()
+    record(store, AttemptRecord(trainee_id=trainee.id, card_id="ygo-a", ruleset="yugioh-ocg", category=None,
+                                card_kind="knowledge", correct=True, seconds=2.0))
+    assert [kind for kind, _ in reads] == ["SELECT"] * 3
+    assert not any(open_ for _, open_ in reads), reads
+    assert seen and all(open_ for _, open_ in seen), seen  # the probe sees a transaction where there is one
