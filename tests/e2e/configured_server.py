@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from tests.e2e.server import AppServer
 
@@ -49,3 +52,16 @@ def running(server: AppServer) -> Iterator[AppServer]:
         yield server
     finally:
         server.stop()
+
+
+def module_server(folder: str) -> Any:
+    """A module's ``server`` fixture: one app server (SQLite, the shipped content) in a
+    temporary folder named ``folder``, started for the module's tests and stopped after them.
+    Assign it in the module: ``server = module_server("restart")``."""
+
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+        with running(AppServer(tmp_path_factory.mktemp(folder))) as started:
+            yield started
+
+    return server

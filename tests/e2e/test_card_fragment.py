@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -24,7 +24,7 @@ from quiz.db.store import Store
 from quizbench.capacity.accounts import create_trainees, stored_answers
 from quizbench.capacity.load import SIGN_IN_FORM, LoadSpec, SessionTally, open_socket, run_in_own_loop, sign_in
 from quizbench.capacity.protocol import MAIN, Tab, fill_form
-from tests.e2e.configured_server import running
+from tests.e2e.configured_server import module_server
 from tests.e2e.server import AppServer
 
 pytestmark = pytest.mark.e2e
@@ -33,10 +33,7 @@ PIN = "fragment-2468"
 SIDEBAR = 1
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    with running(AppServer(tmp_path_factory.mktemp("fragment"))) as server:
-        yield server
+server = module_server("fragment")
 
 
 def check_after(server: AppServer, name: str, meanwhile: Callable[[], None]) -> Tab:

@@ -11,13 +11,12 @@ answer fails here. Every acknowledged answer must also be stored, once.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import pytest
 
 from quizbench.capacity.accounts import create_trainees, stored_answers
 from quizbench.capacity.load import LoadSpec, RunState, SessionTally, run_load
-from tests.e2e.configured_server import running
+from tests.e2e.configured_server import module_server
 from tests.e2e.server import AppServer
 
 pytestmark = pytest.mark.e2e
@@ -28,10 +27,7 @@ ANSWERS = 4  # per session, then the run stops
 LIMIT = 180.0  # seconds: the run's upper bound on a busy machine; it normally takes a few
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    with running(AppServer(tmp_path_factory.mktemp("runs"))) as server:
-        yield server
+server = module_server("runs")
 
 
 def test_an_answer_and_a_move_on_each_take_one_script_run(server: AppServer) -> None:

@@ -15,14 +15,13 @@ figures are printed (``-s`` shows them) for docs/RELIABILITY.md.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from quiz.db.store import Store
 from tests.e2e import driver
-from tests.e2e.configured_server import running
+from tests.e2e.configured_server import module_server
 from tests.e2e.driver import seed_trainee
 from tests.e2e.server import AppServer
 from tests.reliability.load_sessions import active_sessions, rss_kib, run_sessions
@@ -41,10 +40,7 @@ MIB = 1024
 PIN = "load-2468"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    with running(AppServer(tmp_path_factory.mktemp("load"))) as server:
-        yield server
+server = module_server("load")
 
 
 def stored_per_trainee(server: AppServer, names: list[str]) -> dict[str, int]:

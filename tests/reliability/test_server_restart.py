@@ -10,7 +10,6 @@ offered for resuming, with the answered question still answered.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
@@ -18,7 +17,7 @@ from quiz.db import exams as exam_store
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from tests.e2e import driver
-from tests.e2e.configured_server import running
+from tests.e2e.configured_server import module_server
 from tests.e2e.driver import go_to, main, metric, open_page, settle
 from tests.e2e.server import AppServer
 
@@ -34,10 +33,7 @@ PIN = "restart-2468"
 QUESTIONS = 3
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    with running(AppServer(tmp_path_factory.mktemp("restart"))) as server:
-        yield server
+server = module_server("restart")
 
 
 def stored(server: AppServer) -> tuple[list[str], list[int]]:
