@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Callable, Mapping
 
+from quiz.ui.rerun_limit import SESSION_RATE
 from quizbench.capacity.accounts import create_trainees, stored_answers
 from quizbench.capacity.cluster import Cluster, kill_report, kill_when, running_cluster
 from quizbench.capacity.load import LoadResult, LoadSpec, RunState, SessionTally, run_load
@@ -56,7 +57,10 @@ class Settings:
 
     turns: int = 2  # floor/app turns each
     turn_s: float = 40.0  # seconds of answering per turn (and for the two-server run)
-    saturation_sessions: int = 8  # sessions per server in the saturating runs
+    # sessions per server in the saturating runs: enough that each asks for fewer runs a
+    # second than the app's per-session rerun limit (quiz/ui/rerun_limit.py: 10), so that
+    # the server sets the pace (8 did not, once the card became a fragment: 2,512/min)
+    saturation_sessions: int = 16
     human_sessions: int = 200
     human_s: float = 120.0  # seconds with every session connected
     human_ramp_s: float = 60.0  # sessions arrive over this time (each signs in: a scrypt check)
@@ -89,7 +93,24 @@ def _names(prefix: str, count: int) -> list[str]:
 def _brief(result: LoadResult) -> dict:
     figures = result.figures()
     figures.pop("events", None)
+    figures["runs_per_session_s"] = runs_per_session_s(figures)
+    figures["at_session_rerun_limit"] = at_rerun_limit(figures["runs_per_session_s"])
     return figures
+
+
+def runs_per_session_s(figures: Mapping) -> float | None:
+    """Script runs a second that each session asked for, on average (answers and moves on)."""
+    sessions, rate = figures.get("sessions"), figures.get("answers_per_min")
+    per_answer = (figures.get("script_runs_per_submit") or 0) + (figures.get("script_runs_per_next") or 0)
+    if not sessions or rate is None:
+        return None
+    return rounded(rate / 60 / sessions * per_answer, 2)
+
+
+def at_rerun_limit(runs_per_s: float | None) -> bool:
+    """Whether the sessions ran at (90 % of) the app's per-session rerun limit: then the limit,
+    not the server, set the pace, and the answers per minute say nothing of the server."""
+    return runs_per_s is not None and runs_per_s >= 0.9 * SESSION_RATE.per_second
 
 
 def measure(json_path: Path | None, settings: Settings, log: Callable[[str], None] = print) -> dict:
@@ -175,7 +196,9 @@ def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id
                 result = load(app1, _names(f"a{run_id}-{turn}", n), [pid1], [app1], settings.turn_s)
             turns.append({"turn": turn, "kind": kind, "load_average": round(os.getloadavg()[0], 2), **_brief(result)})
             log(f"capacity:   {turns[-1]['answers_per_min']} answers/min, "
-                f"{turns[-1]['server_cpu_s_per_answer']} CPU s/answer, errors {turns[-1]['errors']}")
+                f"{turns[-1]['server_cpu_s_per_answer']} CPU s/answer, errors {turns[-1]['errors']}"
+                + (" (AT THE PER-SESSION RERUN LIMIT: more sessions needed)" if turns[-1]["at_session_rerun_limit"]
+                   else ""))
     floor_rates = [t["answers_per_min"] for t in turns if t["kind"] == "floor" and t["answers_per_min"]]
     app_rates = [t["answers_per_min"] for t in turns if t["kind"] == "app" and t["answers_per_min"]]
     floor_cpu = [t["server_cpu_s_per_answer"] for t in turns if t["kind"] == "floor" and t["server_cpu_s_per_answer"]]
@@ -187,13 +210,15 @@ def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id
     out["per_server_cpu_s_per_answer"] = rounded(median(app_cpu), 4)
     out["cpu_per_answer_ratio_to_floor"] = rounded(ratio(median(app_cpu), median(floor_cpu)), 3)
     out["turns"] = turns
+    out["saturation_at_rerun_limit"] = any(t["at_session_rerun_limit"] for t in turns)
 
     log(f"capacity: two servers behind HAProxy: {2 * n} sessions, {settings.turn_s:.0f} s, no think time")
     two = _brief(load(cluster.url, _names(f"t{run_id}", 2 * n), [pid1, pid2], [app1, app2], settings.turn_s))
     out["two_server_answers_per_min"] = two["answers_per_min"]
     out["two_server_scale"] = rounded(ratio(two["answers_per_min"], out["per_server_answers_per_min"]), 3)
     out["two_servers"] = two
-    log(f"capacity:   {two['answers_per_min']} answers/min, scale {out['two_server_scale']}")
+    log(f"capacity:   {two['answers_per_min']} answers/min, scale {out['two_server_scale']}"
+        + (" (AT THE PER-SESSION RERUN LIMIT: more sessions needed)" if two["at_session_rerun_limit"] else ""))
 
     think = _pair(settings.human_think)
     log(f"capacity: human pace: {settings.human_sessions} sessions, think {think[0]:.0f}-{think[1]:.0f} s, "

@@ -339,3 +339,14 @@ def test_a_fragments_run_replaces_what_it_drew_before_as_a_browser_does() -> Non
     assert tab.page.alerts() == []  # the banner's place is the new form's now
     assert [w.form_id for w in tab.page.widgets if w.is_submit] == ["exam-1-1"]
     assert tab.page.find(label="Next") == []  # drawn by the fragment before, not this time: gone
+
+
+def test_a_run_paced_by_the_apps_per_session_rerun_limit_is_flagged() -> None:
+    """Eight machine-speed sessions asked for more runs a second than the app lets one session
+    have once the card became a fragment: their 2,512 answers a minute were the limit's, not
+    the server's. Such a run is flagged; sixteen sessions at that rate are not limited."""
+    limited = {"sessions": 8, "answers_per_min": 2512.0, "script_runs_per_submit": 1.0, "script_runs_per_next": 1.0}
+    assert measure.runs_per_session_s(limited) == 10.47
+    assert measure.at_rerun_limit(measure.runs_per_session_s(limited))
+    assert not measure.at_rerun_limit(measure.runs_per_session_s({**limited, "sessions": 16}))
+    assert measure.runs_per_session_s({**limited, "answers_per_min": None}) is None
