@@ -58,8 +58,8 @@ class Settings:
     turns: int = 2  # floor/app turns each
     turn_s: float = 40.0  # seconds of answering per turn (and for the two-server run)
     # sessions per server in the saturating runs: enough that each asks for fewer runs a
-    # second than the app's per-session rerun limit (quiz/ui/rerun_limit.py: 10), so that
-    # the server sets the pace (8 did not, once the card became a fragment: 2,512/min)
+    # second than the app's per-session rerun limit (quiz/ui/rerun_limit.py: 10; 8 did not,
+    # once the card became a fragment: their 2,512/min was the limit's)
     saturation_sessions: int = 16
     human_sessions: int = 200
     human_s: float = 120.0  # seconds with every session connected
@@ -90,11 +90,13 @@ def _names(prefix: str, count: int) -> list[str]:
     return [f"{prefix}-{n:03d}" for n in range(1, count + 1)]
 
 
-def _brief(result: LoadResult) -> dict:
+def _brief(result: LoadResult, app: bool = True) -> dict:
+    """The run's figures; for the app (the floor has no rerun limit), whether its per-session
+    rerun limit set the pace."""
     figures = result.figures()
     figures.pop("events", None)
     figures["runs_per_session_s"] = runs_per_session_s(figures)
-    figures["at_session_rerun_limit"] = at_rerun_limit(figures["runs_per_session_s"])
+    figures["at_session_rerun_limit"] = app and at_rerun_limit(figures["runs_per_session_s"])
     return figures
 
 
@@ -194,7 +196,8 @@ def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id
                               app=False)
             else:
                 result = load(app1, _names(f"a{run_id}-{turn}", n), [pid1], [app1], settings.turn_s)
-            turns.append({"turn": turn, "kind": kind, "load_average": round(os.getloadavg()[0], 2), **_brief(result)})
+            turns.append({"turn": turn, "kind": kind, "load_average": round(os.getloadavg()[0], 2),
+                          **_brief(result, app=kind == "app")})
             log(f"capacity:   {turns[-1]['answers_per_min']} answers/min, "
                 f"{turns[-1]['server_cpu_s_per_answer']} CPU s/answer, errors {turns[-1]['errors']}"
                 + (" (AT THE PER-SESSION RERUN LIMIT: more sessions needed)" if turns[-1]["at_session_rerun_limit"]
