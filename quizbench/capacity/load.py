@@ -338,13 +338,19 @@ async def _think(run: RunState, tab: Tab, tally: SessionTally, seconds: float) -
         tally.exceptions += tab.page.exceptions
 
 
+async def _click(tab: Tab, states: list, runs: list[int], full_runs: list[int]) -> float:
+    """Send a click; note the script runs it cost, and how many of them ran the whole script."""
+    before, full_before = tab.script_runs, tab.full_runs
+    seconds = await tab.run(states)
+    runs.append(tab.script_runs - before)
+    full_runs.append(tab.full_runs - full_before)
+    return seconds
+
+
 async def _submit(tab: Tab, run: RunState, tally: SessionTally, widgets, rng: random.Random) -> float:
     states = fill_form(widgets, rng, run.spec.choice)
     tally.in_flight = True
-    runs, full = tab.script_runs, tab.full_runs
-    seconds = await tab.run(states)
-    tally.submit_runs.append(tab.script_runs - runs)
-    tally.submit_full_runs.append(tab.full_runs - full)
+    seconds = await _click(tab, states, tally.submit_runs, tally.submit_full_runs)
     tally.submit_forms.append(tab.forms_drawn)
     tally.in_flight = False
     tally.exceptions += tab.page.exceptions
@@ -373,10 +379,7 @@ async def _practice_step(tab: Tab, run: RunState, tally: SessionTally, rng: rand
         return True
     following = _next_button(tab.page)
     if following is not None:
-        runs, full = tab.script_runs, tab.full_runs
-        seconds = await tab.run(press(following))
-        tally.next_runs.append(tab.script_runs - runs)
-        tally.next_full_runs.append(tab.full_runs - full)
+        seconds = await _click(tab, press(following), tally.next_runs, tally.next_full_runs)
         tally.exceptions += tab.page.exceptions
         tally.next_latencies.append(seconds)
         return True
@@ -405,10 +408,7 @@ async def _exam_step(tab: Tab, run: RunState, tally: SessionTally, rng: random.R
     if form is not None and Alert.INFO in page.alert_formats():  # answered (its saved answer shown): go on
         following = page.find("button", root=MAIN, key="exam-next")
         if following and not following[0].proto.disabled:
-            runs, full = tab.script_runs, tab.full_runs
-            await tab.run(press(following[0]))
-            tally.next_runs.append(tab.script_runs - runs)
-            tally.next_full_runs.append(tab.full_runs - full)
+            await _click(tab, press(following[0]), tally.next_runs, tally.next_full_runs)
             return True
         form = None  # the last question: hand in below
     if form is not None:
