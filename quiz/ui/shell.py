@@ -22,6 +22,7 @@ from quiz.training.answering import card_pool
 from quiz.ui import resources
 from quiz.ui.lru import LruCache
 from quiz.ui.sign_in import trainee_panel
+from quiz.ui.streamlit_words import draw_widget_words
 
 ANSWERS_KEY = "answers_given"  # answers given in this session (quiz.ui.answering counts them)
 
@@ -69,6 +70,7 @@ def render_sidebar(data: SidebarData = APP_SIDEBAR) -> Shell:
     title = st.sidebar.empty()
     language = _language()
     title.markdown(f"### :material/gavel: {t('app.name', language)}")
+    draw_widget_words(language)
     with st.sidebar:
         trainee = trainee_panel(store, language)
         _keep_in_url(language, trainee)
@@ -160,6 +162,7 @@ def _rulesets(content: Content, language: str) -> list[str]:
         t("shell.games", language),
         ids,
         key="games",
+        select_all=False,
         format_func=lambda rid: content.rulesets[rid].document.short_name.get(language),
         label_visibility="collapsed",
     )
@@ -178,6 +181,7 @@ def _categories(content: Content, rulesets: list[str], language: str) -> list[st
         options,
         default=None,
         key="categories",
+        select_all=False,
         format_func=labels.__getitem__,
         placeholder=t("shell.all_categories", language),
     )

@@ -177,6 +177,7 @@ def scenario_form(shell: Shell, card: ScenarioCard, form_key: str, submit_label:
             format_func=lambda fid: ruleset.name_of("fix", fid, lang),
             placeholder=shell.t("answer.no_fix"), help=shell.t("answer.fixes_help"),
             key=keep_choice(f"{form_key}-fixes", [f.id for f in ruleset.fixes], many=True),
+            select_all=False,
         )
         missing = check_button(shell, card, form_key, submit_label)
     if missing:

@@ -96,14 +96,8 @@ EN = Words(
 
 # --- English left in the Japanese interface ----------------------------------------------------
 
-# Phrases drawn by Streamlit itself, which the app cannot translate: removed before the check.
-STREAMLIT_PHRASES = (
-    "Press Enter to submit form",  # a form's text input with focus (focus is moved off before reading)
-    "Press Enter to apply",  # a text input outside a form, likewise
-    "Select all",  # the first entry of an open multiselect list
-    "Upload",  # the file uploader's button
-)
-UPLOAD_LIMIT = re.compile(r"\d+MB per file(?: • [A-Z, ]+)?")  # the file uploader's own limit line
+# Streamlit's own words (a text box's hint, the uploader's) are said in Japanese too, and are
+# checked like the app's (quiz/ui/streamlit_words.py; hidden English is not in innerText).
 PATH = re.compile(r"(?<![\w])/[^\s、。）]+")  # a folder on the server (the Content page's packs folder)
 # Proper names quoted from the games' documents, in their original spelling.
 PROPER_NAMES = (
@@ -119,7 +113,7 @@ ALLOWED_WORDS = {
     "UTC",  # a time zone's name
     "FSRS",  # the review scheduler's proper name, in review.readiness_help ("FSRS による間隔反復")
     "wiki", "SNS",  # written so in Japanese ("wiki編集者の文章", "SNSで公開"): card texts of scenarios/yugioh-ocg
-    "Ctrl", "Enter",  # the names of keys in Streamlit's shortcut badge beside a button ("Ctrl + Enter")
+    "Ctrl", "Enter", "Mac",  # keys' names: a button's shortcut badge ("Ctrl + Enter"), a text box's hint
     "ver",  # a document's version as the Japanese document writes it ("フロアルール ver2.5")
     "YAML", "yaml", "YML", "ZIP", "zip",  # file formats, named so in Japanese too (the Content page)
 }
@@ -137,19 +131,18 @@ PAGE_TEXT = """(el) => ({
 
 def english_left(page, trainee: str) -> list[str]:
     """The runs of three or more Latin letters in the main area's and the sidebar's text that
-    are none of the allowed ones (material icon names, Streamlit's own phrases, zone names,
-    the trainee's name taken out first)."""
+    are none of the allowed ones (material icon names, zone names, the trainee's name taken
+    out first)."""
     settle(page)
-    page.evaluate("() => document.activeElement && document.activeElement.blur()")  # no "Press Enter…" hint
     found: list[str] = []
     for area in (main(page), sidebar(page)):
         seen = area.evaluate(PAGE_TEXT)
         text = seen["text"].replace(trainee, " ")
-        for phrase in STREAMLIT_PHRASES + PROPER_NAMES:
+        for phrase in PROPER_NAMES:
             text = text.replace(phrase, " ")
         for icon in sorted(set(seen["icons"]), key=len, reverse=True):
             text = re.sub(rf"(?<![\w]){re.escape(icon)}(?![\w])", " ", text)
-        text = PATH.sub(" ", UPLOAD_LIMIT.sub(" ", TIME_ZONE.sub(" ", text)))
+        text = PATH.sub(" ", TIME_ZONE.sub(" ", text))
         found += [f"{match.group()} in {text[max(match.start() - 20, 0):match.end() + 20]!r}"
                   for match in LATIN_RUN.finditer(text) if match.group() not in ALLOWED_WORDS]
     return sorted(set(found))

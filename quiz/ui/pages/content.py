@@ -24,6 +24,7 @@ from quiz.model.local_time import local_texts
 from quiz.ui import resources
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown
+from quiz.ui.streamlit_words import file_uploader
 from quiz.ui.supervisor_gate import supervisor_unlocked
 from quiz.ui.time_zone import viewer_zone
 
@@ -114,8 +115,8 @@ with checking:
     if shell.trainee is None and not unlocked:  # no uploads from anonymous visitors (see docs/RELIABILITY.md)
         st.info(shell.t("content.sign_in_to_check"), icon=":material/login:")
         st.stop()
-    upload = st.file_uploader(
-        shell.t("content.upload"), type=["yaml", "yml", "zip"], max_upload_size=LIMITS.upload_bytes // MIB,
+    upload = file_uploader(
+        shell.language, shell.t("content.upload"), types=("yaml", "yml", "zip"), max_mb=LIMITS.upload_bytes // MIB,
         key=f"pack-upload-{st.session_state.get(UPLOAD_ROUND, 0)}",
     )
     if upload is not None:

@@ -101,12 +101,13 @@ def custom_exam() -> None:
             shell.t("exam.custom_games"), list(shell.content.rulesets), default=list(shell.rulesets),
             format_func=lambda rid: shell.content.rulesets[rid].document.short_name.get(shell.language),
             key="exam-custom-games",
+            select_all=False,
         )
         labels = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
         options = [key for key in labels if key.split("/", 1)[0] in games]
         categories = st.multiselect(
             shell.t("exam.custom_categories"), options, format_func=labels.__getitem__,
-            placeholder=shell.t("shell.all_categories"), key="exam-custom-categories",
+            placeholder=shell.t("shell.all_categories"), key="exam-custom-categories", select_all=False,
         )
         pool = card_pool(shell.content, games, categories or None)
         if not pool:

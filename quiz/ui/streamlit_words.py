@@ -1,0 +1,102 @@
+"""Streamlit's own words in the reader's language.
+
+Streamlit's frontend writes a few texts of its own in English whatever the page's language:
+the hint under a text box being typed in ("Press Enter to submit form"), an option list
+with nothing to offer ("No results"), the file uploader's button ("Upload") and its limit
+line ("2MB per file • YAML, ZIP"). It has no setting for them, so in any language but
+English a style sheet hides each of them and writes the reader's words in its place (CSS
+generated content: not in the page's text, read out by screen readers).
+
+The selectors follow Streamlit 1.67's markup, pinned in requirements.txt; the browser test
+``tests/e2e/test_streamlit_words.py`` fails if an upgrade changes it. The multiselects'
+"Select all" entry is turned off where each is drawn (``select_all=False``).
+
+Every text comes from the string tables and is escaped for a CSS string: no character of
+it can end the string, the rule or the ``<style>`` element.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
+
+from quiz.report.i18n import t
+
+ENGLISH = "en"  # Streamlit's own language: nothing to replace
+
+# The hint under a text box is the first of its parts when more follow (the character
+# count); Streamlit leaves it out where Enter does nothing, and then the count stands alone.
+# Every text box of the app in a form has a character limit; none outside a form has one.
+_IN_FORM = '[data-testid="stForm"] [data-testid="{widget}"] [data-testid="InputInstructions"]:has(> span + span)'
+_OUTSIDE_FORM = '[data-testid="{widget}"]:not([data-testid="stForm"] *) [data-testid="InputInstructions"]'
+HINTS = (  # (where, string key)
+    (_IN_FORM.format(widget="stTextInput"), "streamlit.enter_to_submit"),
+    (_IN_FORM.format(widget="stTextArea"), "streamlit.ctrl_enter_to_submit"),
+    (_OUTSIDE_FORM.format(widget="stTextInput"), "streamlit.enter_to_apply"),
+    (_OUTSIDE_FORM.format(widget="stNumberInput"), "streamlit.enter_to_apply"),
+)
+# An option list with no option: a search that matches nothing, or every option chosen.
+EMPTY_LIST = '[role="listbox"][data-empty="true"] [role="option"] > span'
+UPLOAD_BUTTON = '[data-testid="stFileUploaderDropzone"] button'
+UPLOAD_LIMIT = '[data-testid="stFileUploaderDropzoneInstructions"]'
+
+
+def css_string(text: str) -> str:
+    """``text`` as a quoted CSS string: every ASCII character but letters, digits and spaces
+    written as a hexadecimal escape (quotes, backslashes, ``<`` and ``>`` included), and
+    every line break and control character too; other characters as they are."""
+    return '"' + "".join(
+        ch if (ch.isascii() and (ch.isalnum() or ch == " ")) or (not ch.isascii() and ch.isprintable())
+        else f"\\{ord(ch):x} " for ch in text
+    ) + '"'
+
+
+def replaced(where: str, text: str, font_size: str) -> tuple[str, str]:
+    """Rules that hide the text of the element ``where`` and show ``text`` in its place at
+    ``font-size`` (the element's own), keeping its box, colour and alignment."""
+    return (f"{where} {{font-size: 0; visibility: hidden}}",
+            f"{where}::after {{content: {css_string(text)}; font-size: {font_size}; visibility: visible}}")
+
+
+def widget_words_css(language: str) -> str:
+    """The style sheet that says the text boxes' hints and an empty option list's words in
+    ``language`` ("" in English)."""
+    if language == ENGLISH:
+        return ""
+    rules: list[str] = []
+    for where, key in HINTS:
+        rules.append(f"{where} > span:first-child {{display: none}}")
+        rules.append(f"{where}::before {{content: {css_string(t(key, language))}}}")
+    rules += replaced(EMPTY_LIST, t("streamlit.no_results", language), "0.875rem")
+    return "\n".join(rules)
+
+
+def uploader_css(language: str, types: Sequence[str], max_mb: int) -> str:
+    """The style sheet that says the file uploader's button and limit line in ``language``
+    ("" in English), for an uploader of ``types`` (file extensions) up to ``max_mb``."""
+    if language == ENGLISH:
+        return ""
+    limit = t("streamlit.upload_limit", language, mb=max_mb, types=", ".join(kind.upper() for kind in types))
+    return "\n".join((*replaced(f'{UPLOAD_BUTTON} [data-testid="stMarkdownContainer"] p',
+                                 t("streamlit.upload", language), "0.875rem"),
+                       *replaced(f"{UPLOAD_LIMIT} span", limit, "0.875rem")))
+
+
+def draw_style(css: str) -> None:
+    """A style sheet on the page (nothing drawn for none); a style-only ``st.html`` takes no
+    room on the page."""
+    if css:
+        st.html(f"<style>\n{css}\n</style>")
+
+
+def draw_widget_words(language: str) -> None:
+    """The widgets' own words in ``language``, for every page (drawn by the shell)."""
+    draw_style(widget_words_css(language))
+
+
+def file_uploader(language: str, label: str, *, types: Sequence[str], max_mb: int, key: str) -> UploadedFile | None:
+    """``st.file_uploader`` with its own words in ``language``."""
+    draw_style(uploader_css(language, types, max_mb))
+    return st.file_uploader(label, type=list(types), max_upload_size=max_mb, key=key)

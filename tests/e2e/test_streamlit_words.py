@@ -1,0 +1,150 @@
+"""Streamlit's own words in Japanese (quiz/ui/streamlit_words.py), as a reader sees them:
+each English text of Streamlit's frontend hidden and the Japanese said in its place, on the
+widgets of every kind the app has; in English, Streamlit's own words as they are.
+
+What the reader sees is the element's drawn text plus its CSS generated content, which
+``innerText`` leaves out; ``SHOWN`` reads both.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from quiz.report.i18n import t
+from tests.e2e import driver
+from tests.e2e.driver import go_to, main, open_page, settle, sidebar
+
+driver.require_browser()
+pytestmark = pytest.mark.e2e
+
+from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
+
+TRAINEE, PIN = "Mio Words", "mio-1357"
+# The text an element shows: its own drawn text and every visible ::before and ::after of it
+# and of its descendants, in document order (not the names of Material icons, drawn as icons).
+SHOWN = """(root) => {
+    const said = [];
+    const pseudo = (el, which) => {
+        const style = getComputedStyle(el, which);
+        if (style.content && style.content !== 'none' && style.content !== 'normal'
+                && style.visibility !== 'hidden' && style.display !== 'none' && parseFloat(style.fontSize) > 0) {
+            said.push(JSON.parse(style.content));
+        }
+    };
+    const walk = (el) => {
+        const style = getComputedStyle(el);
+        if (style.display === 'none' || el.dataset.testid === 'stIconMaterial') return;  // an icon's name
+        pseudo(el, '::before');
+        for (const child of el.childNodes) {
+            if (child.nodeType === Node.TEXT_NODE) {
+                if (style.visibility !== 'hidden' && parseFloat(style.fontSize) > 0 && child.textContent.trim()) {
+                    said.push(child.textContent.trim());
+                }
+            } else if (child.nodeType === Node.ELEMENT_NODE) {
+                walk(child);
+            }
+        }
+        pseudo(el, '::after');
+    };
+    walk(root);
+    return said.join(' ');
+}"""
+LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+NAMES = {"Enter", "Ctrl", "Mac", "YAML", "YML", "ZIP"}  # keys' and file formats' names, written so in Japanese
+
+
+def shown(locator) -> str:
+    return locator.evaluate(SHOWN)
+
+
+def assert_japanese(text: str, expected: str) -> None:
+    """``text`` says ``expected`` and no English word but a key's or a file format's name."""
+    assert expected in text, text
+    assert set(LATIN_WORD.findall(text)) <= NAMES, text
+
+
+def type_into(box, text: str) -> None:
+    box.click()
+    box.press_sequentially(text)
+
+
+def hint(widget):
+    """The hint under a text box or a number box being typed in."""
+    instructions = widget.get_by_test_id("InputInstructions")
+    expect(instructions).to_be_visible()
+    return instructions
+
+
+def test_streamlit_s_own_words_are_japanese_on_a_japanese_page(page, server) -> None:
+    driver.seed_trainee(server.database_url, TRAINEE, PIN)
+    open_page(page, server.url, "", lang="ja")
+
+    # a text box in a form: the sign-in's name, with its character count kept
+    name = driver.sign_in_form(page, "ja").get_by_test_id("stTextInput").first
+    type_into(name.get_by_role("textbox"), "Mi")
+    said = shown(hint(name))
+    assert_japanese(said, t("streamlit.enter_to_submit", "ja"))
+    assert said.endswith("2/60"), said
+
+    # an option list with nothing left to offer (every game is chosen), and one with options:
+    # no "Select all" entry
+    games = sidebar(page).get_by_test_id("stMultiSelect").first
+    games.get_by_role("combobox").click()
+    listbox = page.get_by_role("listbox")
+    expect(listbox).to_have_attribute("data-empty", "true")
+    assert_japanese(shown(listbox), t("streamlit.no_results", "ja"))
+    page.keyboard.press("Escape")
+    categories = sidebar(page).get_by_test_id("stMultiSelect").nth(1)
+    categories.get_by_role("combobox").click()
+    options = page.get_by_role("listbox").get_by_role("option")
+    expect(options.first).to_be_visible()
+    assert "Select all" not in options.all_inner_texts() and "Select all" not in shown(page.get_by_role("listbox"))
+    page.keyboard.press("Escape")
+
+    driver.sign_in(page, TRAINEE, PIN, "ja")
+
+    # a text area in a form, drawn by the practice card's own (fragment) run: the report form
+    main(page).get_by_role("button", name=t("answer.dont_know", "ja")).click()
+    report = main(page).get_by_test_id("stExpander").filter(has_text=t("report.title", "ja"))
+    report.locator("summary").click()
+    text_area = report.get_by_test_id("stTextArea")
+    type_into(text_area.get_by_role("textbox"), "x")
+    assert_japanese(shown(hint(text_area)), t("streamlit.ctrl_enter_to_submit", "ja"))
+    settle(page)
+
+    # text boxes outside a form: the Reference's search, the daily goal
+    go_to(page, t("nav.reference", "ja"), t("reference.title", "ja"))
+    search = main(page).get_by_test_id("stTextInput").first
+    type_into(search.get_by_role("textbox"), "遅")
+    assert_japanese(shown(hint(search)), t("streamlit.enter_to_apply", "ja"))
+    search.get_by_role("textbox").press("Enter")
+    settle(page)
+    go_to(page, t("nav.progress", "ja"), t("progress.title", "ja"))
+    goal = main(page).get_by_test_id("stNumberInput").first
+    box = goal.get_by_role("spinbutton")
+    kept = box.input_value()
+    type_into(box, "1")
+    assert_japanese(shown(hint(goal)), t("streamlit.enter_to_apply", "ja"))
+    box.fill(kept)  # the goal as it was
+    box.press("Enter")
+    settle(page)
+
+    # the file uploader's button and limit line
+    go_to(page, t("nav.content", "ja"), t("content.title", "ja"))
+    uploader = main(page).get_by_test_id("stFileUploader")
+    expect(uploader).to_be_visible()
+    assert_japanese(shown(uploader.locator("button")), t("streamlit.upload", "ja"))
+    assert_japanese(shown(uploader.get_by_test_id("stFileUploaderDropzoneInstructions")),
+                    t("streamlit.upload_limit", "ja", mb=2, types="YAML, YML, ZIP"))
+    assert "Upload" not in uploader.inner_text() and "per file" not in uploader.inner_text()
+
+
+def test_an_english_page_keeps_streamlit_s_own_words(page, server) -> None:
+    open_page(page, server.url, "", lang="en")
+    name = driver.sign_in_form(page, "en").get_by_test_id("stTextInput").first
+    type_into(name.get_by_role("textbox"), "Mi")
+    assert shown(hint(name)) == "Press Enter to submit form • 2/60"
+    assert page.locator("style").evaluate_all(
+        "(sheets) => sheets.filter(s => s.textContent.includes('InputInstructions')).length") == 0

@@ -1,0 +1,84 @@
+"""Streamlit's own words in the reader's language: the style sheets, their escaping, and the
+pages that draw them (the browser's view is tests/e2e/test_streamlit_words.py)."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from quiz.model.text import LANGUAGES
+from quiz.report.i18n import strings, t
+from quiz.ui.streamlit_words import EMPTY_LIST, HINTS, css_string, replaced, uploader_css, widget_words_css
+
+ESCAPE = re.compile(r"\\([0-9a-f]{1,6}) ")
+
+
+def css_unquoted(quoted: str) -> str:
+    """The text of a CSS string written by ``css_string`` (hexadecimal escapes only)."""
+    assert quoted[0] == quoted[-1] == '"'
+    body = quoted[1:-1]
+    assert '"' not in body and "\n" not in body and "<" not in body and ">" not in body
+    return ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), body)
+
+
+@given(st.text())
+def test_any_text_reads_back_the_same_and_cannot_leave_its_string(text: str) -> None:
+    assert css_unquoted(css_string(text)) == text
+
+
+def test_markup_and_quotes_are_escaped() -> None:
+    quoted = css_string('</style><script>"x"\\')
+    assert "<" not in quoted and "\\" + "3c " in quoted
+    assert quoted.count('"') == 2
+    assert css_string("Enter キーで送信") == '"Enter キーで送信"'  # letters, spaces, Japanese as they are
+
+
+def test_english_keeps_streamlit_s_own_words() -> None:
+    assert widget_words_css("en") == ""
+    assert uploader_css("en", ("yaml", "zip"), 2) == ""
+
+
+def test_every_other_language_hides_each_hint_and_says_it() -> None:
+    for language in (lang for lang in LANGUAGES if lang != "en"):
+        css = widget_words_css(language)
+        for where, key in HINTS:
+            assert f"{where} > span:first-child {{display: none}}" in css
+            assert f"{where}::before {{content: {css_string(t(key, language))}}}" in css
+        for rule in replaced(EMPTY_LIST, t("streamlit.no_results", language), "0.875rem"):
+            assert rule in css
+
+
+def test_a_replaced_text_is_hidden_and_its_replacement_shown() -> None:
+    hide, show = replaced("p", "アップロード", "1rem")
+    assert hide == "p {font-size: 0; visibility: hidden}"
+    assert show == 'p::after {content: "アップロード"; font-size: 1rem; visibility: visible}'
+
+
+def test_the_uploader_s_limit_is_its_own() -> None:
+    css = uploader_css("ja", ("yaml", "yml", "zip"), 2)
+    assert css_string("1ファイル2MBまで・YAML, YML, ZIP") in css
+    assert css_string("アップロード") in css
+    assert css_string("1ファイル5MBまで・ZIP") in uploader_css("ja", ("zip",), 5)
+
+
+def test_every_language_has_the_words() -> None:
+    keys = {key for _, key in HINTS} | {"streamlit.no_results", "streamlit.upload", "streamlit.upload_limit"}
+    for language in LANGUAGES:
+        assert keys <= strings(language).keys(), language
+
+
+def _styles(at) -> list[str]:
+    return [element.proto.body for element in at.get("html") if "<style>" in element.proto.body]
+
+
+def test_a_japanese_page_carries_the_style_sheet_and_an_english_one_none(open_app) -> None:
+    japanese = _styles(open_app(lang="ja"))
+    assert japanese == [f"<style>\n{widget_words_css('ja')}\n</style>"]
+    assert _styles(open_app(lang="en")) == []
+
+
+def test_the_content_page_says_its_uploader_s_words(open_app) -> None:
+    styles = _styles(open_app(lang="ja", page="quiz/ui/pages/content.py"))
+    assert any(css_string("アップロード") in style for style in styles), styles
