@@ -7,6 +7,9 @@ line ("2MB per file • YAML, ZIP"). It has no setting for them, so in any langu
 English a style sheet hides each of them and writes the reader's words in its place (CSS
 generated content: not in the page's text, read out by screen readers).
 
+In every language, the button that opens the sidebar when it is closed (on a phone, where
+the page list is) is labelled "Menu" beside its small arrow.
+
 The selectors follow Streamlit 1.67's markup, pinned in requirements.txt; the browser test
 ``tests/e2e/test_streamlit_words.py`` fails if an upgrade changes it. The multiselects'
 "Select all" entry is turned off where each is drawn (``select_all=False``).
@@ -39,6 +42,7 @@ HINTS = (  # (where, string key)
 )
 # An option list with no option: a search that matches nothing, or every option chosen.
 EMPTY_LIST = '[role="listbox"][data-empty="true"] [role="option"] > span'
+SIDEBAR_BUTTON = 'button[data-testid="stExpandSidebarButton"]'
 UPLOAD_BUTTON = '[data-testid="stFileUploaderDropzone"] button'
 UPLOAD_LIMIT = '[data-testid="stFileUploaderDropzoneInstructions"]'
 
@@ -61,11 +65,13 @@ def replaced(where: str, text: str, font_size: str) -> tuple[str, str]:
 
 
 def widget_words_css(language: str) -> str:
-    """The style sheet that says the text boxes' hints and an empty option list's words in
-    ``language`` ("" in English)."""
+    """The style sheet that labels the sidebar's button and says the text boxes' hints and an
+    empty option list's words in ``language`` (Streamlit's own in English)."""
+    rules = [f"{SIDEBAR_BUTTON} {{gap: 0.25rem; padding: 0.25rem 0.75rem; border: 1px solid currentColor;"
+             " border-radius: 0.5rem}",
+             f"{SIDEBAR_BUTTON}::after {{content: {css_string(t('streamlit.menu', language))}; font-size: 0.875rem}}"]
     if language == ENGLISH:
-        return ""
-    rules: list[str] = []
+        return "\n".join(rules)
     for where, key in HINTS:
         rules.append(f"{where} > span:first-child {{display: none}}")
         rules.append(f"{where}::before {{content: {css_string(t(key, language))}}}")

@@ -433,6 +433,11 @@ def distinct_glyphs(locator) -> dict[str, object]:
     )
 
 
+# a phone's browser: Streamlit closes the sidebar after a page is picked in it on a phone only
+PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+               "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
+
+
 @contextmanager
 def page_maker(request: pytest.FixtureRequest, browser, servers: Sequence[Any]) -> Iterator[Callable[..., Any]]:
     """A maker of pages, each in a browser context of its own (viewport, locale, time zone, a

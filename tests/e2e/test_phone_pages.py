@@ -43,9 +43,6 @@ from playwright.sync_api import expect  # noqa: E402 - only once the browser is 
 CONTENT = load_content()
 TRAINEE, PIN = "佐藤陽菜", "hina-2468"
 SCENARIOS_PER_GAME = 6  # answered with a penalty picked at random off each game's ladder
-# a phone's browser: Streamlit closes the sidebar after a page is picked in it on a phone only
-PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
-               "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
 # (the page's link and title, its name in the screenshots, whether the supervisor password opens it)
 PAGES = (("練習", "practice", False), ("復習", "review", False), ("模擬試験", "exam", False),
          ("成績", "progress", False), ("資料", "reference", False), ("チーム", "team", True),
@@ -194,7 +191,7 @@ def test_a_page_picked_on_a_phone_closes_the_sidebar(phone_page, server) -> None
     picking one there closes the sidebar over the new page (Streamlit does it on a phone's
     browser, told by its user agent; a desktop browser's narrow window keeps it open)."""
     page = phone_page
-    page.context.new_cdp_session(page).send("Emulation.setUserAgentOverride", {"userAgent": PHONE_AGENT})
+    page.context.new_cdp_session(page).send("Emulation.setUserAgentOverride", {"userAgent": driver.PHONE_AGENT})
     day = Day(page, JA, TRAINEE, phone=True, shots="phone-ja")
     page.goto(driver.app_url(server.url, ""))
     expect(main(page).get_by_role("heading", name="練習", level=1)).to_be_visible()

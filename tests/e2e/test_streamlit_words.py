@@ -1,6 +1,7 @@
 """Streamlit's own words in Japanese (quiz/ui/streamlit_words.py), as a reader sees them:
 each English text of Streamlit's frontend hidden and the Japanese said in its place, on the
-widgets of every kind the app has; in English, Streamlit's own words as they are.
+widgets of every kind the app has; in English, Streamlit's own words as they are. On a phone,
+the closed sidebar's button says "Menu" in the page's language and opens the page list.
 
 What the reader sees is the element's drawn text plus its CSS generated content, which
 ``innerText`` leaves out; ``SHOWN`` reads both.
@@ -9,12 +10,15 @@ What the reader sees is the element's drawn text plus its CSS generated content,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
 from quiz.report.i18n import t
 from tests.e2e import driver
 from tests.e2e.driver import go_to, main, open_page, settle, sidebar
+from tests.e2e.test_trainee_day import PHONE
 
 driver.require_browser()
 pytestmark = pytest.mark.e2e
@@ -148,3 +152,30 @@ def test_an_english_page_keeps_streamlit_s_own_words(page, server) -> None:
     assert shown(hint(name)) == "Press Enter to submit form • 2/60"
     assert page.locator("style").evaluate_all(
         "(sheets) => sheets.filter(s => s.textContent.includes('InputInstructions')).length") == 0
+
+
+@pytest.fixture
+def new_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Callable[..., Any]]:
+    with driver.page_maker(request, browser, [server]) as make:
+        yield make
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_on_a_phone_the_menu_button_is_labelled_and_opens_the_page_list(new_page, server, lang: str) -> None:
+    trainee = f"Menu {lang}"
+    driver.seed_trainee(server.database_url, trainee, PIN)
+    page = new_page(PHONE, "ja-JP" if lang == "ja" else "en-US", phone=True)
+    page.context.new_cdp_session(page).send("Emulation.setUserAgentOverride", {"userAgent": driver.PHONE_AGENT})
+    open_page(page, server.url, "", lang=lang)
+    driver.sign_in(page, trainee, PIN, lang)  # the sidebar, open for signing in, closes over the page
+    menu = page.get_by_test_id("stExpandSidebarButton")
+    expect(menu).to_be_visible()
+    assert shown(menu) == t("streamlit.menu", lang)
+    box = menu.bounding_box()
+    assert box is not None and box["width"] >= 80 and box["height"] >= 30, box  # a button to tap, not a small icon
+    menu.tap()
+    link = sidebar(page).get_by_role("link", name=t("nav.progress", lang), exact=True)
+    expect(link).to_be_in_viewport()
+    link.tap()
+    expect(main(page).get_by_role("heading", name=t("progress.title", lang), level=1)).to_be_visible()
+    expect(menu).to_be_visible()  # the sidebar closed again over the page

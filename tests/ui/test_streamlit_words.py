@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 
 from quiz.model.text import LANGUAGES
 from quiz.report.i18n import strings, t
-from quiz.ui.streamlit_words import EMPTY_LIST, HINTS, css_string, replaced, uploader_css, widget_words_css
+from quiz.ui.streamlit_words import (
+    EMPTY_LIST,
+    HINTS,
+    SIDEBAR_BUTTON,
+    css_string,
+    replaced,
+    uploader_css,
+    widget_words_css,
+)
 
 ESCAPE = re.compile(r"\\([0-9a-f]{1,6}) ")
 
@@ -36,8 +44,15 @@ def test_markup_and_quotes_are_escaped() -> None:
 
 
 def test_english_keeps_streamlit_s_own_words() -> None:
-    assert widget_words_css("en") == ""
+    english = widget_words_css("en")
+    assert "InputInstructions" not in english and EMPTY_LIST not in english
     assert uploader_css("en", ("yaml", "zip"), 2) == ""
+
+
+def test_every_language_labels_the_sidebar_button() -> None:
+    for language in LANGUAGES:
+        assert f"{SIDEBAR_BUTTON}::after {{content: {css_string(t('streamlit.menu', language))};" in widget_words_css(
+            language)
 
 
 def test_every_other_language_hides_each_hint_and_says_it() -> None:
@@ -64,7 +79,7 @@ def test_the_uploader_s_limit_is_its_own() -> None:
 
 
 def test_every_language_has_the_words() -> None:
-    keys = {key for _, key in HINTS} | {"streamlit.no_results", "streamlit.upload", "streamlit.upload_limit"}
+    keys = {key for _, key in HINTS} | {"streamlit.menu", "streamlit.no_results", "streamlit.upload", "streamlit.upload_limit"}
     for language in LANGUAGES:
         assert keys <= strings(language).keys(), language
 
@@ -73,10 +88,9 @@ def _styles(at) -> list[str]:
     return [element.proto.body for element in at.get("html") if "<style>" in element.proto.body]
 
 
-def test_a_japanese_page_carries_the_style_sheet_and_an_english_one_none(open_app) -> None:
-    japanese = _styles(open_app(lang="ja"))
-    assert japanese == [f"<style>\n{widget_words_css('ja')}\n</style>"]
-    assert _styles(open_app(lang="en")) == []
+def test_every_page_carries_the_style_sheet_of_its_language(open_app) -> None:
+    for language in LANGUAGES:
+        assert _styles(open_app(lang=language)) == [f"<style>\n{widget_words_css(language)}\n</style>"]
 
 
 def test_the_content_page_says_its_uploader_s_words(open_app) -> None:
