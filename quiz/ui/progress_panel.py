@@ -19,12 +19,12 @@ from quiz.db.goals import GOAL_RANGE, daily_goal, set_daily_goal
 from quiz.db.store import Store, Trainee
 from quiz.db.time_zones import set_time_zone, time_zone_for, time_zone_names
 from quiz.report import statistics as stats_sql
-from quiz.report.csv_export import csv_bytes
 from quiz.report.progress import ProgressFigures, answers_table, penalty_labels, progress_figures, safe_file_name
 from quiz.report.progress_charts import Spec, progress_charts
 from quiz.rules.variants import list_title
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell, switch_page
+from quiz.ui.tables import csv_download
 
 PRACTICE_PAGE = "quiz/ui/pages/practice.py"
 
@@ -50,12 +50,10 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
     _leniency(shell, figures, view.charts)
     _mistakes(shell, figures, zone, own, key)
     store, rulesets, content, language = shell.store, shell.rulesets, shell.content, shell.language
-    st.download_button(
+    csv_download(
         shell.t("progress.download") if own else shell.t("team.download_answers", name=escape_markdown(trainee.name)),
-        data=lambda: csv_bytes(answers_table(store.attempts(trainee.id), rulesets, content, language)),
-        file_name=f"attempts-{safe_file_name(trainee.name, str(trainee.id))}.csv",
-        mime="text/csv",
-        key=f"{key}-download",
+        lambda: answers_table(store.attempts(trainee.id), rulesets, content, language),
+        f"attempts-{safe_file_name(trainee.name, str(trainee.id))}.csv", key=f"{key}-download",
     )
 
 

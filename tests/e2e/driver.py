@@ -193,7 +193,7 @@ def pick_first_option(page, combobox) -> str:
 
 def pick_option(page, combobox, name: str | None = None) -> str:
     """Open a selectbox or multiselect, pick the option ``name`` (else the first) and close the
-    list; the option's text. (A multiselect's list may start with a "Select all" entry.)"""
+    list; the option's text."""
     from playwright.sync_api import expect
 
     many = is_multiselect(combobox)

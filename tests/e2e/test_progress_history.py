@@ -1,5 +1,6 @@
 """The Progress page of a trainee with six weeks of practice, as a real trainee's looks:
-figures, a streak, the charts and the mistakes, in a real browser (and the README's picture).
+figures, a streak, the charts and the mistakes, in a real browser (and the README's picture);
+and the Team page of a store whose staff have practised for six weeks (the README's too).
 
 The history is graded by the app's own answer path (``answer_card``) on real cards of both
 games, the trainee getting better week by week and erring more often on the lenient side.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -21,6 +23,7 @@ from quiz.model.cards import JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.training.answering import answer_card, verdict_for
 from quiz.training.grading import ScenarioAnswer
 from tests.e2e import driver
+from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
 from tests.e2e.driver import assert_no_exception, main, metric, open_page, settle
 from tests.recording import record
 
@@ -33,6 +36,7 @@ CONTENT = load_content()
 TRAINEE, PIN = "Sora Kimura", "sora-2468"
 DAYS = 42
 SKIPPED = {9, 10, 23}  # days ago without practice: the current streak is the last 9 days
+STAFF = ("Aoi Tanaka", "Ren Suzuki", "Mei Ito", "Kaito Watanabe")  # a store's staff, each with a history
 
 
 def history(store: Store, content: Content, trainee_id: int, rng: random.Random) -> int:
@@ -89,3 +93,36 @@ def test_six_weeks_of_practice_on_the_progress_page(page, server) -> None:
     settle(page)
     assert_no_exception(page)
     driver.docs_screenshot(page, "progress")
+
+
+@pytest.fixture(scope="module")
+def team_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServer]:
+    """A server with a supervisor password, for the Team page."""
+    with running(ConfiguredServer(tmp_path_factory.mktemp("e2e-team-history"))) as server:
+        yield server
+
+
+def test_six_weeks_of_a_store_s_staff_on_the_team_page(page, team_server) -> None:
+    store = Store(team_server.database_url)
+    try:
+        answered = {}
+        for seed, name in enumerate(STAFF):
+            trainee = store.trainee(name)
+            answered[name] = history(store, CONTENT, trainee.id, random.Random(seed))
+    finally:
+        store.dispose()
+
+    open_page(page, team_server.url, "team", title="Team", lang="en")
+    main(page).get_by_label("Supervisor password").fill(SUPERVISOR_PASSWORD)
+    main(page).get_by_role("button", name="Unlock", exact=True).click()
+    expect(main(page).get_by_test_id("stDataFrame").first).to_be_visible()
+    settle(page)
+    main(page).get_by_role("tab", name="One trainee").click()
+    picker = main(page).get_by_role("combobox", name="Whose progress?")
+    driver.pick_option(page, picker, STAFF[1])
+    settle(page)
+    expect(main(page).get_by_role("heading", name=f"Progress of {STAFF[1]}")).to_be_visible()
+    expect(metric(page, "Answered")).to_have_text(str(answered[STAFF[1]]))  # every answer of theirs, and theirs only
+    settle(page)
+    assert_no_exception(page)
+    driver.docs_screenshot(page, "team")

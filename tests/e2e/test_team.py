@@ -78,5 +78,4 @@ def test_the_right_password_shows_the_team_and_one_trainee(page, server) -> None
     options.filter(has_text=TRAINEES[1]).click()
     settle(page)
     expect(main(page).get_by_role("heading", name=f"Progress of {TRAINEES[1]}")).to_be_visible()
-    driver.docs_screenshot(page, "team")
     assert_no_exception(page)

@@ -75,6 +75,7 @@ def test_the_queue_lists_the_reported_card_and_exports_it(open_app, reported, mo
     assert reports["Answer given"].tolist() == ["infraction: tardiness; penalty: duel_loss"]
     labels = [b.label for b in at.download_button]
     assert labels == ["Download this table (CSV)"] * 3
+    assert all(b.proto.ignore_rerun for b in at.download_button)  # a press runs nothing (see quiz.ui.tables)
 
 
 def test_a_supervisor_resolves_a_report_with_a_note(open_app, reported, store, monkeypatch):

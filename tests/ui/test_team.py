@@ -92,6 +92,8 @@ def test_the_right_password_shows_every_trainee(open_app, team, monkeypatch):
     assert cards.iloc[0]["Accuracy, all time (%)"] == 50.0  # 2 of 4
     assert cards.iloc[0]["Most chosen wrong penalty"] == "Duel Loss (2)"
     assert [b.label for b in at.download_button] == ["Download this table (CSV)"] * 2
+    # a press downloads without running the page again (a run racing the download lost the file)
+    assert all(b.proto.ignore_rerun for b in at.download_button)
     # The unlock holds for the session: another run shows the table without asking again.
     at.run()
     assert not at.main.text_input and at.dataframe
@@ -123,6 +125,7 @@ def test_drill_down_shows_one_trainees_progress(open_app, team, monkeypatch):
     mistakes = at.dataframe[-1].value
     assert list(mistakes.columns) == ["Card", "Answered", "Penalty chosen", "Standard penalty"]
     assert at.download_button[-1].label == "Download the answers of Aiko Tanaka (CSV)"
+    assert at.download_button[-1].proto.ignore_rerun
 
 
 def test_lock_button_locks_the_page_again(open_app, team, monkeypatch):

@@ -15,11 +15,11 @@ from quiz.db.tables import REPORT_TEXT_MAX
 from quiz.model.attempt import utc_now
 from quiz.model.errors import ReportError
 from quiz.model.local_time import local_text, local_texts
-from quiz.report.csv_export import csv_bytes
 from quiz.report.i18n import t
 from quiz.report.item_statistics import DISCRIMINATION_METHOD, answer_pairs, distractors, item_statistics
 from quiz.report.review_queue import REASONS, QueueRules, queue_table, review_queue
 from quiz.ui import shell as shell_module
+from quiz.ui import tables
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.supervisor_gate import lock, supervisor_unlocked
 from quiz.ui.time_zone import viewer_zone
@@ -61,12 +61,7 @@ def _period(now: dt.datetime) -> str:
 
 
 def show_table(table: pd.DataFrame, name: str) -> None:
-    """A table with translated headers (text shown literally), and its CSV as shown."""
-    table = table.copy()
-    table.columns = [shell.t(f"items.col_{column}") for column in table.columns]
-    st.dataframe(table, hide_index=True, width="stretch")
-    st.download_button(shell.t("items.download"), data=lambda: csv_bytes(table), file_name=f"{name}.csv",
-                       mime="text/csv", key=f"items-download-{name}", icon=":material/download:")
+    tables.show_table(table, lambda column: shell.t(f"items.col_{column}"), shell.t("items.download"), name)
 
 
 with st.spinner(shell.t("team.computing")):

@@ -13,11 +13,11 @@ from quiz.content.loader import Content
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.local_time import local_text
-from quiz.report.csv_export import csv_bytes
 from quiz.report.i18n import t
 from quiz.report.team import card_statistics, team_overview
 from quiz.report.team_tables import card_table, overview_table
 from quiz.ui import shell as shell_module
+from quiz.ui import tables
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.sign_in import new_pin_form
 from quiz.ui.supervisor_gate import lock, supervisor_unlocked
@@ -72,11 +72,7 @@ if overview.empty and not everyone:
 
 
 def show_table(table: pd.DataFrame, name: str) -> None:
-    """A table with translated headers, and its CSV as shown."""
-    table.columns = [shell.t(f"team.col_{column}") for column in table.columns]
-    st.dataframe(table, hide_index=True, width="stretch")
-    st.download_button(shell.t("team.download"), data=lambda: csv_bytes(table), file_name=f"{name}.csv",
-                       mime="text/csv", key=f"team-download-{name}", icon=":material/download:")
+    tables.show_table(table, lambda column: shell.t(f"team.col_{column}"), shell.t("team.download"), name)
 
 
 trainees_tab, cards_tab, trainee_tab = st.tabs(
