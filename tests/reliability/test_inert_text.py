@@ -176,7 +176,8 @@ def test_hostile_trainee_names_are_stored_literally_and_shown_inert(page, watch,
         settle(page)  # the run the pick started has drawn the trainee's report
         expect(main(page).get_by_role("heading", name=f"Progress of {name}", exact=True)).to_be_visible()
         button = main(page).get_by_test_id("stDownloadButton").filter(has_text="Download the answers of")
-        expect(button).to_have_text(f"Download the answers of {name} (CSV)", use_inner_text=True)
+        label = button.get_by_test_id("stMarkdownContainer")  # the label, beside the icon
+        expect(label).to_have_text(f"Download the answers of {name} (CSV)", use_inner_text=True)
         assert_inert(page, watch)
     driver.assert_no_exception(page)
 
