@@ -191,12 +191,20 @@ def pick_first_option(page, combobox) -> str:
     return pick_option(page, combobox)
 
 
+def scroll_into_view(page, locator) -> None:
+    """Scroll ``locator`` into view and wait until the scroll's events have fired (the next
+    two animation frames): a list opened before then closes on the scroll event."""
+    locator.scroll_into_view_if_needed()
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def pick_option(page, combobox, name: str | None = None) -> str:
     """Open a selectbox or multiselect, pick the option ``name`` (else the first) and close the
     list; the option's text."""
     from playwright.sync_api import expect
 
     many = is_multiselect(combobox)
+    scroll_into_view(page, combobox)
     combobox.click()
     options = page.get_by_role("option")
     option = options.first if name is None else options.filter(has_text=name).first

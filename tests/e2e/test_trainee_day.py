@@ -28,7 +28,6 @@ from playwright.sync_api import expect  # noqa: E402 - only once the browser is 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 PRACTICE_CARDS = 10
-OPEN_TAPS = 3  # taps on a selectbox until its list shows
 EXAM_QUESTIONS = 20  # the ygo-20 preset (rulesets/exams/presets.yaml): 20 questions, 30 minutes
 
 
@@ -245,17 +244,13 @@ class Day:
     def pick(self, combobox, index: int) -> None:
         """The ``index``-th option of a selectbox (its list closes by itself: no Escape).
 
-        On a touch screen a tap on a box below the fold now and then leaves its list closed
-        (the box scrolls into view, the list does not stay open): tapped again then, as a
-        user would."""
+        The box is scrolled into view first and tapped once its scroll events have fired, as
+        a user scrolls and then taps: a tap that scrolls the page itself (Playwright scrolls a
+        box below the fold into view as it taps) opens the list, and the scroll event that
+        follows a frame later closes it again (the list closes on a scroll of the page)."""
         option = self.page.get_by_role("option").nth(index)
-        for _ in range(OPEN_TAPS):
-            combobox.click()
-            try:
-                expect(option).to_be_visible(timeout=5_000)
-                break
-            except AssertionError:
-                continue
+        driver.scroll_into_view(self.page, combobox)
+        combobox.click()
         expect(option).to_be_visible()
         text = option.inner_text().strip()
         option.click()
