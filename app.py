@@ -8,7 +8,7 @@ import streamlit as st
 from quiz.report.i18n import t
 from quiz.ui.errors import database_guard
 from quiz.ui.rerun_limit import install as install_rerun_limit
-from quiz.ui.shell import render_sidebar
+from quiz.ui.shell import page_language, render_sidebar
 from quiz.ui.sign_in import signed_in
 
 PAGES = Path(__file__).resolve().parent / "quiz" / "ui" / "pages"
@@ -52,7 +52,7 @@ install_rerun_limit()
 # "auto" (open on a desktop, closed on a phone) closes it over the page. Streamlit applies a
 # change of this setting only until the visitor opens or closes the sidebar by hand: it then
 # keeps their choice in the browser (localStorage), and no page setting closes it.
-st.set_page_config(page_title="Judge Trainer", page_icon=FAVICON, layout="wide",
+st.set_page_config(page_title=t("app.name", page_language()), page_icon=FAVICON, layout="wide",
                    initial_sidebar_state="auto" if signed_in() is not None else "expanded")
 # A database that cannot be opened or written shows what is wrong and what to do, never a
 # traceback (quiz.ui.errors); the server's log keeps the detail.

@@ -107,10 +107,17 @@ def current() -> Shell:
     return shell if isinstance(shell, Shell) else render_sidebar()
 
 
-def _language() -> str:
-    default = pick_language(st.query_params.get("lang"), st.context.locale)
+def page_language() -> str:
+    """The language this run is drawn in, before anything is drawn: the sidebar's choice (a
+    click on it is in the session's state when the run starts), else the URL's ``lang``,
+    else the browser's."""
     if st.session_state.get("language") not in LANGUAGES:  # unset, or a value no client was offered
-        st.session_state["language"] = default
+        st.session_state["language"] = pick_language(st.query_params.get("lang"), st.context.locale)
+    return str(st.session_state["language"])
+
+
+def _language() -> str:
+    page_language()
     choice = st.sidebar.radio(
         "言語 / Language", LANGUAGES, key="language", format_func=LANGUAGE_NAMES.__getitem__, horizontal=True
     )

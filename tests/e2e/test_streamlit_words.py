@@ -84,6 +84,7 @@ def hint(widget):
 def test_streamlit_s_own_words_are_japanese_on_a_japanese_page(page, server) -> None:
     driver.seed_trainee(server.database_url, TRAINEE, PIN)
     open_page(page, server.url, "", lang="ja")
+    expect(page).to_have_title(t("app.name", "ja"))  # the browser tab too
 
     # a text box in a form: the sign-in's name, with its character count kept
     name = driver.sign_in_form(page, "ja").get_by_test_id("stTextInput").first
@@ -144,9 +145,13 @@ def test_streamlit_s_own_words_are_japanese_on_a_japanese_page(page, server) -> 
                     t("streamlit.upload_limit", "ja", mb=2, types="YAML, YML, ZIP"))
     assert "Upload" not in uploader.inner_text() and "per file" not in uploader.inner_text()
 
+    driver.choose_language(page, "English")  # the tab's title follows the sidebar's choice
+    expect(page).to_have_title(t("app.name", "en"))
+
 
 def test_an_english_page_keeps_streamlit_s_own_words(page, server) -> None:
     open_page(page, server.url, "", lang="en")
+    expect(page).to_have_title(t("app.name", "en"))
     name = driver.sign_in_form(page, "en").get_by_test_id("stTextInput").first
     type_into(name.get_by_role("textbox"), "Mi")
     assert shown(hint(name)) == "Press Enter to submit form • 2/60"
