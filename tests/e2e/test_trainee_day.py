@@ -248,10 +248,10 @@ class Day:
         The box is scrolled into view first and tapped once its scroll events have fired, as
         a user scrolls and then taps: a tap that scrolls the page itself (Playwright scrolls a
         box below the fold into view as it taps) opened the list, and the scroll event that
-        followed a frame later closed it again, on every run. On a loaded machine a list on
-        the exam page still closes now and then right after it opens (once in a CI run; the
-        list closes on any scroll of the page, and the countdown redraws every second): it is
-        tapped again then, as a person would."""
+        followed a frame later closed it again, on every run. On a loaded machine a list still
+        closes now and then as it opens right after a move to the next exam question (once
+        in a CI run): the page scrolls by itself 100-200 ms after that run ends, and the list
+        closes on any scroll of the page. It is tapped again then, as a person would."""
         option = self.page.get_by_role("option").nth(index)
         for _ in range(OPEN_TAPS):
             driver.scroll_into_view(self.page, combobox)
