@@ -191,11 +191,28 @@ def pick_first_option(page, combobox) -> str:
     return pick_option(page, combobox)
 
 
+# Resolves once the main area's scroll position and height have stayed the same for two
+# animation frames: the page's layout has settled, and the scroll events of its last change
+# have fired.
+SCROLL_SETTLED = """() => new Promise(done => {
+    const area = document.querySelector('[data-testid="stMain"]');
+    let last = null, still = 0;
+    const look = () => {
+        const now = area ? `${area.scrollTop}:${area.scrollHeight}` : '';
+        still = now === last ? still + 1 : 0;
+        last = now;
+        if (still >= 2) done(); else requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+})"""
+
+
 def scroll_into_view(page, locator) -> None:
-    """Scroll ``locator`` into view and wait until the scroll's events have fired (the next
-    two animation frames): a list opened before then closes on the scroll event."""
+    """Scroll ``locator`` into view and wait until the page's layout and scroll position have
+    settled: a list opened before then closes on the scroll event that follows (a run's
+    elements still being laid out move the page by themselves, a page grown shorter scrolls)."""
     locator.scroll_into_view_if_needed()
-    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.evaluate(SCROLL_SETTLED)
 
 
 def pick_option(page, combobox, name: str | None = None) -> str:

@@ -26,7 +26,6 @@ pytestmark = pytest.mark.e2e
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
 PHONE = {"width": 390, "height": 844}
-OPEN_TAPS = 2  # taps on a selectbox until its list shows (see Day.pick)
 DESKTOP = {"width": 1280, "height": 900}
 PRACTICE_CARDS = 10
 EXAM_QUESTIONS = 20  # the ygo-20 preset (rulesets/exams/presets.yaml): 20 questions, 30 minutes
@@ -245,22 +244,16 @@ class Day:
     def pick(self, combobox, index: int) -> None:
         """The ``index``-th option of a selectbox (its list closes by itself: no Escape).
 
-        The box is scrolled into view first and tapped once its scroll events have fired, as
-        a user scrolls and then taps: a tap that scrolls the page itself (Playwright scrolls a
-        box below the fold into view as it taps) opened the list, and the scroll event that
-        followed a frame later closed it again, on every run. On a loaded machine a list still
-        closes now and then as it opens right after a move to the next exam question (once
-        in a CI run): the page scrolls by itself 100-200 ms after that run ends, and the list
-        closes on any scroll of the page. It is tapped again then, as a person would."""
+        The box is scrolled into view and tapped once the page's layout and scroll position
+        have settled, as a person scrolls and then taps: the list closes on any scroll of the
+        page. A tap that made Playwright scroll the page opened the list and the scroll event
+        a frame later closed it (on every run); right after a move to the next exam question,
+        the page still being laid out scrolled by itself (shorter, it clamps) and closed a
+        list under load (once in a CI run). With the wait, one tap opened it in 12 of 12
+        runs of this test two and three at a time."""
         option = self.page.get_by_role("option").nth(index)
-        for _ in range(OPEN_TAPS):
-            driver.scroll_into_view(self.page, combobox)
-            combobox.click()
-            try:
-                expect(option).to_be_visible(timeout=5_000)
-                break
-            except AssertionError:
-                continue
+        driver.scroll_into_view(self.page, combobox)
+        combobox.click()
         expect(option).to_be_visible()
         text = option.inner_text().strip()
         option.click()
