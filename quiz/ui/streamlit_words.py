@@ -20,6 +20,7 @@ it can end the string, the rule or the ``<style>`` element.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Sequence
 
 import streamlit as st
@@ -64,9 +65,11 @@ def replaced(where: str, text: str, font_size: str) -> tuple[str, str]:
             f"{where}::after {{content: {css_string(text)}; font-size: {font_size}; visibility: visible}}")
 
 
+@cache
 def widget_words_css(language: str) -> str:
     """The style sheet that labels the sidebar's button and says the text boxes' hints and an
-    empty option list's words in ``language`` (Streamlit's own in English)."""
+    empty option list's words in ``language`` (Streamlit's own in English); made once per
+    language, drawn on every full run."""
     rules = [f"{SIDEBAR_BUTTON} {{gap: 0.25rem; padding: 0.25rem 0.75rem; border: 1px solid currentColor;"
              " border-radius: 0.5rem}",
              f"{SIDEBAR_BUTTON}::after {{content: {css_string(t('streamlit.menu', language))}; font-size: 0.875rem}}"]
@@ -79,7 +82,8 @@ def widget_words_css(language: str) -> str:
     return "\n".join(rules)
 
 
-def uploader_css(language: str, types: Sequence[str], max_mb: int) -> str:
+@cache
+def uploader_css(language: str, types: tuple[str, ...], max_mb: int) -> str:
     """The style sheet that says the file uploader's button and limit line in ``language``
     ("" in English), for an uploader of ``types`` (file extensions) up to ``max_mb``."""
     if language == ENGLISH:
@@ -104,5 +108,5 @@ def draw_widget_words(language: str) -> None:
 
 def file_uploader(language: str, label: str, *, types: Sequence[str], max_mb: int, key: str) -> UploadedFile | None:
     """``st.file_uploader`` with its own words in ``language``."""
-    draw_style(uploader_css(language, types, max_mb))
+    draw_style(uploader_css(language, tuple(types), max_mb))
     return st.file_uploader(label, type=list(types), max_upload_size=max_mb, key=key)
