@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection
@@ -14,8 +14,17 @@ from quiz.db.tables import attempts
 from quiz.model.attempt import AttemptRecord
 
 
-def save_answer(store: Store, record: AttemptRecord) -> int:
-    """Record the attempt and review the card's schedule, both or neither; the attempt's id.
+@dataclass(frozen=True, slots=True)
+class SavedAnswer:
+    """A stored answer: its attempt's id, and how it changed the trainee's count of due cards
+    (``quiz.db.reviews.reschedule``), so a count kept before it needs no recount."""
+
+    attempt_id: int
+    due_change: int
+
+
+def save_answer(store: Store, record: AttemptRecord) -> SavedAnswer:
+    """Record the attempt and review the card's schedule, both or neither.
 
     Right reviews the card as Good, wrong as Again, at ``record.answered_at``. When another
     session creates the same schedule row meanwhile, the unique key refuses this insert,
@@ -30,13 +39,13 @@ def save_answer(store: Store, record: AttemptRecord) -> int:
 _INSERT = insert(attempts)  # built once: made anew per answer, it cost more than running it
 
 
-def record_answer(conn: Connection, record: AttemptRecord) -> int:
+def record_answer(conn: Connection, record: AttemptRecord) -> SavedAnswer:
     """Within the caller's transaction: insert the attempt and review the card's schedule."""
     result = conn.execute(_INSERT, asdict(record))
-    reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
-    return inserted_id(result)
+    due_change = reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
+    return SavedAnswer(inserted_id(result), due_change)
 
 
-def _save(store: Store, record: AttemptRecord) -> int:
+def _save(store: Store, record: AttemptRecord) -> SavedAnswer:
     with store.engine.begin() as conn:
         return record_answer(conn, record)

@@ -70,9 +70,18 @@ def write_schedule(conn: Connection, trainee_id: int, card_id: str, new: Schedul
         conn.execute(_INSERT, {**values, "trainee_id": trainee_id, "card_id": card_id})
 
 
-def reschedule(conn: Connection, trainee_id: int, card_id: str, correct: bool, when: datetime) -> Schedule:
-    """Review the card inside the caller's transaction: read, move on by one answer, write back."""
+def reschedule(conn: Connection, trainee_id: int, card_id: str, correct: bool, when: datetime) -> int:
+    """Review the card inside the caller's transaction: read, move on by one answer, write back.
+
+    Returns how that changed the trainee's count of cards due at ``when`` (``due_count``):
+    -1 when a due card was answered and moved on, else 0 (+1 would be a card left due).
+    So a count kept before the answer is kept right without counting again."""
     previous = read_schedule(conn, trainee_id, card_id, for_update=True)
     new = next_schedule(previous, correct, when)
     write_schedule(conn, trainee_id, card_id, new, exists=previous is not None)
-    return new
+    return is_due(new, when) - is_due(previous, when)
+
+
+def is_due(schedule: Schedule | None, now: datetime) -> bool:
+    """Whether ``due_count`` counts the card at ``now`` (a card never answered is new, not due)."""
+    return schedule is not None and schedule.due <= as_utc(now)

@@ -23,10 +23,13 @@ from quiz.training.grading import ScenarioAnswer
 
 @dataclass(frozen=True, slots=True)
 class Submission:
-    """A graded answer, and whether it was stored (an exam answer too late is not)."""
+    """A graded answer, whether it was stored (an exam answer too late is not), and how it
+    changed the trainee's count of due cards (an exam answer moves no schedule until the exam
+    is closed: 0)."""
 
     outcome: Outcome
     stored: bool
+    due_change: int = 0
 
 
 def submit_answer(
@@ -39,5 +42,5 @@ def submit_answer(
     outcome = answer_card(content, card, given, trainee_id, seconds, mode, exam_id, showing)
     if mode == "exam":
         return Submission(outcome, save_exam_answer(store, outcome.record, now or utc_now()))
-    save_answer(store, outcome.record)
-    return Submission(outcome, True)
+    saved = save_answer(store, outcome.record)
+    return Submission(outcome, True, saved.due_change)

@@ -14,7 +14,7 @@ from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome, 
 from quiz.ui import widgets
 from quiz.ui.errors import database_guard
 from quiz.ui.report_problem import report_problem
-from quiz.ui.shell import ANSWERS_KEY, Shell, draw_due
+from quiz.ui.shell import Shell, count_answer, draw_due
 from quiz.ui.sign_in import still_signed_in
 
 
@@ -36,12 +36,6 @@ def dont_know_button(shell: Shell, card: AnyCard, form_key: str) -> None:
               help=shell.t("answer.dont_know_help"), on_click=widgets.give, args=(form_key, blank_answer(card)))
 
 
-def note_answer() -> None:
-    """Count an answer given in this session: the sidebar's due count is recounted after it
-    (``shell.draw_due``, drawn after the answer by the page)."""
-    st.session_state[ANSWERS_KEY] = st.session_state.get(ANSWERS_KEY, 0) + 1
-
-
 def card_until_answered(
     shell: Shell, card: AnyCard, state: dict, form_key: str, mode: str, showing: CardShowing | None = None
 ) -> bool:
@@ -60,7 +54,7 @@ def card_until_answered(
     if given is not None:  # graded and saved before anything is drawn: the page is drawn once
         submitted = submit_answer(shell.store, shell.content, card, given.answer, shell.trainee.id,
                                   time.time() - state["shown_at"], mode=mode, showing=showing)
-        note_answer()
+        count_answer(shell, card.id, submitted.due_change)
         state["outcome"] = submitted.outcome
     widgets.card_header(shell, card, answered=state.get("outcome") is not None, showing=showing)
     widgets.card_body(shell, card, showing)

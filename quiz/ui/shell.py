@@ -20,18 +20,13 @@ from quiz.model.text import LANGUAGES
 from quiz.report.i18n import pick_language, t
 from quiz.training.answering import card_pool
 from quiz.ui import resources
-from quiz.ui.lru import LruCache
 from quiz.ui.sign_in import trainee_panel
 from quiz.ui.streamlit_words import draw_widget_words
 
-ANSWERS_KEY = "answers_given"  # answers given in this session (quiz.ui.answering counts them)
+DUE_KEY = "due_count"  # this session's due count: (what it counted, the count)
 
 LANGUAGE_NAMES = {"ja": "日本語", "en": "English"}
 SESSION_KEY = "shell"
-# Due counts by (database, content, trainee, pool, answers given, minute). Not
-# st.cache_resource: Streamlit hashes every argument on each call, which cost more than
-# the rest of the sidebar.
-_DUE_COUNTS: LruCache[tuple, int] = LruCache(capacity=1000)
 
 
 @dataclass(frozen=True)
@@ -95,9 +90,7 @@ def draw_due(shell: Shell) -> None:
     if data.due is not None:
         due = data.due(shell.store, shell.content, shell.trainee.id, shell.rulesets, shell.categories)
     else:
-        answers_given = st.session_state.get(ANSWERS_KEY, 0)
-        due = _due(shell.store, shell.content, shell.trainee.id, shell.rulesets, shell.categories,
-                   answers_given if isinstance(answers_given, int) else 0, utc_now().strftime("%Y-%m-%dT%H:%M"))
+        due = _due(shell)
     shell.due_slot.caption(f":material/event_repeat: {t('review.sidebar_due', shell.language, n=due)}")
 
 
@@ -145,17 +138,44 @@ def _keep_in_url(language: str, trainee: Trainee | None) -> None:
         st.query_params.from_dict(wanted)
 
 
-def _due(store: Store, content: Content, trainee_id: int, rulesets: tuple[str, ...], categories: tuple[str, ...],
-         answers_given: int, minute: str) -> int:
-    """Cards due for review, recounted after each answer given in this session, and each
-    minute (answers given elsewhere, cards falling due)."""
-    key = (str(store.url), content.fingerprint(), trainee_id, rulesets, categories, answers_given, minute)
-    found = _DUE_COUNTS.get(key)
-    if found is not None:
-        return found
-    count = due_count(store, trainee_id, card_pool(content, rulesets, categories), utc_now())
-    _DUE_COUNTS.put(key, count)
+def _due_key(shell: Shell) -> tuple:
+    """What a due count counts: the database, content, trainee and pool, and the minute."""
+    assert shell.trainee is not None
+    minute = utc_now().strftime("%Y-%m-%dT%H:%M")
+    return (str(shell.store.url), shell.content.fingerprint(), shell.trainee.id, shell.rulesets, shell.categories,
+            minute)
+
+
+def _due(shell: Shell) -> int:
+    """Cards due for review: counted once a minute (cards falling due, answers given in
+    other tabs), and kept right in between by this session's answers (``count_answer``)."""
+    key = _due_key(shell)
+    kept = st.session_state.get(DUE_KEY)
+    if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == key and isinstance(kept[1], int):
+        return kept[1]
+    assert shell.trainee is not None
+    count = due_count(shell.store, shell.trainee.id, card_pool(shell.content, shell.rulesets, shell.categories),
+                      utc_now())
+    st.session_state[DUE_KEY] = (key, count)
     return count
+
+
+def count_answer(shell: Shell, card_id: str, due_change: int) -> None:
+    """Move the kept due count by an answer's change (``quiz.db.reviews.reschedule``), if its
+    card is in the counted pool: after an answer, the count needs no query."""
+    kept = st.session_state.get(DUE_KEY)
+    if not due_change or not (isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], int)):
+        return
+    # a count of another minute, pool or trainee is counted again when drawn
+    if kept[0] == _due_key(shell) and card_id in card_pool(shell.content, shell.rulesets, shell.categories):
+        st.session_state[DUE_KEY] = (kept[0], max(0, kept[1] + due_change))
+
+
+def recount_due(shell: Shell) -> None:
+    """Count the due cards again and draw the count (after many schedules moved at once: an
+    exam closed)."""
+    st.session_state.pop(DUE_KEY, None)
+    draw_due(shell)
 
 
 def _rulesets(content: Content, language: str) -> list[str]:

@@ -27,7 +27,7 @@ def answer(trainee_id: int, correct: bool, when: datetime, card_id: str = "pkm-k
 def test_the_attempt_is_stored_and_its_id_returned(store: Store) -> None:
     trainee = store.trainee("Aki")
     record = answer(trainee.id, False, T0)
-    attempt_id = save_answer(store, record)
+    attempt_id = save_answer(store, record).attempt_id
     frame = store.attempts()
     assert list(frame["id"]) == [attempt_id]
     row = frame.iloc[0]
@@ -78,7 +78,7 @@ def test_a_schedule_created_meanwhile_by_another_session_is_updated_on_a_second_
 
     monkeypatch.setattr(review_store, "read_schedule", read_that_missed_the_row)
     later = T0 + timedelta(days=2)
-    attempt_id = save_answer(store, answer(trainee.id, False, later))
+    attempt_id = save_answer(store, answer(trainee.id, False, later)).attempt_id
 
     assert len(calls) == 2
     assert list(store.attempts()["id"])[-1] == attempt_id and len(store.attempts()) == 2  # none left from try one

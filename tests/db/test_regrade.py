@@ -134,7 +134,7 @@ def attempt(store: Store, attempt_id: int):
 def test_a_right_ruling_once_marked_wrong_is_credited(store: Store, content: Content) -> None:
     aki, ken = store.trainee("Aki"), store.trainee("Ken")
     old = old_prize_ruling(content, aki.id)
-    credited = save_answer(store, old)
+    credited = save_answer(store, old).attempt_id
     # Ken took only the Prize cards: right for the first release, wrong by the document.
     took_prizes = graded(content, PRIZE, ScenarioAnswer("forgot_prize", "prize_penalty", OLD_FIX), ken.id,
                          standard_fixes=OLD_FIX, fixes_result="correct", correct=True, content_fingerprint=None)
@@ -177,7 +177,7 @@ def test_a_second_regrade_changes_nothing(store: Store, content: Content) -> Non
 def test_every_regrade_keeps_the_grade_before_it_and_the_original_stays(store: Store, tmp_path: Path) -> None:
     first, corrected = tiny_content(tmp_path / "first", answer="b"), tiny_content(tmp_path / "corrected", answer="a")
     aki = store.trainee("Aki")
-    answered = save_answer(store, graded(first, QUESTION, "b", aki.id))
+    answered = save_answer(store, graded(first, QUESTION, "b", aki.id)).attempt_id
     original = grade_of(graded(first, QUESTION, "b", aki.id))
     assert apply_regrade(store, corrected).newly_wrong == 1
     assert attempt(store, answered)["correct_choice"] == "a"
@@ -202,8 +202,8 @@ def test_a_variant_card_is_regraded_with_the_values_it_was_shown_with(store: Sto
     after_warning = {"warnings": 1, "player": {"option": 1}}
     no_warning = {"warnings": 0, "player": {"option": 0}}  # not what the default seed draws
     credited = save_answer(store, graded(content, VARIANT, right, aki.id, after_warning,
-                                         standard_fixes=OLD_FIX, fixes_result="wrong", correct=False))
-    kept = save_answer(store, graded(content, VARIANT, caution, aki.id, no_warning))
+                                         standard_fixes=OLD_FIX, fixes_result="wrong", correct=False)).attempt_id
+    kept = save_answer(store, graded(content, VARIANT, caution, aki.id, no_warning)).attempt_id
     assert show_card(content.cards[VARIANT]).facts["prior_warnings"] == 1
     report = apply_regrade(store, content)
     assert (report.changed, report.newly_right, report.skipped_total) == (1, 1, 0)

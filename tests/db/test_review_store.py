@@ -102,3 +102,19 @@ def test_due_is_compared_as_an_instant_whatever_the_time_zone(store: Store) -> N
 def test_the_table_is_indexed_by_trainee_and_due(store: Store) -> None:
     indexes = {index["name"]: index["column_names"] for index in inspect(store.engine).get_indexes("review_schedules")}
     assert indexes["ix_review_schedules_trainee_due"] == ["trainee_id", "due"]
+
+
+def test_reschedule_says_how_the_count_of_due_cards_changed(store: Store) -> None:
+    """-1 when a due card is answered (either way: a wrong answer comes back in ten minutes),
+    0 for a new card or one not yet due; the count of due_count agrees."""
+    trainee = store.trainee("Aki")
+    review(store, trainee.id, "due", False, T0)  # back at T0 + 10 min
+    review(store, trainee.id, "later", True, T0)  # back in days
+    now = T0 + timedelta(hours=1)
+    cards = ("due", "later", "new")
+    assert review_store.due_count(store, trainee.id, cards, now) == 1
+    with store.engine.begin() as conn:
+        changes = [review_store.reschedule(conn, trainee.id, card, correct, now)
+                   for card, correct in (("due", False), ("later", True), ("new", False))]
+    assert changes == [-1, 0, 0]
+    assert review_store.due_count(store, trainee.id, cards, now) == 1 + sum(changes)

@@ -73,3 +73,8 @@ def fill(at, card: AnyCard, given: ScenarioAnswer | str, button: str | None = No
         widget(at.radio, "choice").set_value(given)
     labels = (button,) if button else LABELS["check"]
     next(b for b in at.button if b.label in labels).click().run()
+
+
+def sidebar_due(at) -> str:
+    """The sidebar's count of cards due for review, as shown."""
+    return next(c.value for c in at.sidebar.caption if "Due for review" in c.value or "復習待ち" in c.value)

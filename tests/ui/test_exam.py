@@ -12,9 +12,10 @@ from quiz.db.time_zones import set_time_zone
 from quiz.model.attempt import utc_now
 from quiz.model.cards import ScenarioCard
 from quiz.rules.variants import show_card
+from quiz.training.answering import card_pool
 from quiz.training.exams import ExamSpec
 from quiz.ui.markdown import escape_markdown
-from tests.ui import answering
+from tests.ui import answering, seeding
 
 CONTENT = load_content()
 PAGE = "quiz/ui/pages/exam.py"
@@ -318,3 +319,20 @@ def test_hand_in_now_from_the_resume_offer_asks_first_too(open_app, store):
     assert [w.value for w in again.warning] == ["Hand in now? Unanswered: 1 (they count as wrong). Flagged for later: 0."]
     again.button(key="exam-hand-in-confirm").click().run()
     assert not get_exam(store, exam.id).is_open
+
+
+def test_handing_in_moves_the_answered_cards_on_and_the_sidebar_counts_again(open_app, store):
+    """Exam answers move no review schedule until the exam is closed; then the sidebar's due
+    count is counted again, in that same minute."""
+    trainee = store.trainee("Aiko")
+    tardiness = [CONTENT.cards[card_id] for card_id in card_pool(CONTENT, ["yugioh-ocg"], [TARDINESS])]
+    for card in tardiness:  # each answered wrong three hours ago: due again now
+        seeding.seed(store, CONTENT, trainee.id, card, False, utc_now() - timedelta(hours=3))
+    at = open_app(page=PAGE)
+    due = f"Due for review: {len(tardiness)}"
+    assert answering.sidebar_due(at).endswith(due)
+    start_custom(at)
+    answer_right(at, store)
+    assert answering.sidebar_due(at).endswith(due)  # stored, but the schedule waits for the exam's end
+    hand_in_confirmed(at)
+    assert answering.sidebar_due(at).endswith(f"Due for review: {len(tardiness) - 1}")

@@ -8,6 +8,7 @@ from quiz.content.loader import load_content
 from quiz.db import reviews as review_store
 from quiz.model.attempt import utc_now
 from quiz.training.scheduling import next_schedule
+from quiz.ui import shell as shell_module
 from tests.ui import answering, seeding
 
 CONTENT = load_content()
@@ -23,10 +24,6 @@ def seed(store, trainee_id: int, card, correct: bool, when: datetime) -> None:
 def answer_right(at, card) -> None:
     """Fill in the standard answer of the card shown and press "Check"."""
     answering.fill(at, card, answering.right_answer(CONTENT, card))
-
-
-def sidebar_due(at) -> str:
-    return next(c.value for c in at.sidebar.caption if "Due for review" in c.value or "復習待ち" in c.value)
 
 
 def test_without_a_trainee_the_page_asks_for_one(open_app):
@@ -49,7 +46,7 @@ def test_the_most_overdue_card_is_served_first_and_a_right_answer_reschedules_it
     assert at.session_state["review"]["card"] == first.id
     assert at.subheader[0].value == "How do you rule?"  # the title may give the answer away
     assert "Due now: 2" in [c.value for c in at.caption]
-    assert sidebar_due(at).endswith("Due for review: 2")
+    assert answering.sidebar_due(at).endswith("Due for review: 2")
 
     answer_right(at, first)
 
@@ -64,7 +61,7 @@ def test_the_most_overdue_card_is_served_first_and_a_right_answer_reschedules_it
     assert review_store.schedule(store, trainee.id, first.id) == expected
     assert expected.due - row["answered_at"].to_pydatetime() >= timedelta(days=1)
     assert any(i.value.startswith("This card comes back in") for i in at.info)
-    assert sidebar_due(at).endswith("Due for review: 1")
+    assert answering.sidebar_due(at).endswith("Due for review: 1")
 
     next(b for b in at.button if b.label == "Next card").click().run()
     assert at.session_state["review"]["card"] == second.id
@@ -126,4 +123,32 @@ def test_review_in_japanese(open_app, store):
     at = open_app(lang="ja", page=PAGE)
     assert at.title[0].value == "復習"
     assert "復習待ち: 1枚" in [c.value for c in at.caption]
-    assert sidebar_due(at).endswith("復習待ちのカード: 1枚")
+    assert answering.sidebar_due(at).endswith("復習待ちのカード: 1枚")
+
+
+def test_the_sidebar_count_follows_an_answer_without_counting_again_until_the_next_minute(open_app, store,
+                                                                                        monkeypatch):
+    """The count moves by the answer's own change to the schedule (no query after an answer);
+    each minute it is counted again, which takes in answers given in another tab."""
+    trainee = store.trainee("Aiko")
+    now = utc_now()
+    first, second = SCENARIOS[0], SCENARIOS[1]
+    seed(store, trainee.id, second, False, now - timedelta(hours=1))
+    seed(store, trainee.id, first, False, now - timedelta(hours=3))
+    clock, counted = [now], []
+    real_count = shell_module.due_count
+    monkeypatch.setattr(shell_module, "utc_now", lambda: clock[0])
+    monkeypatch.setattr(shell_module, "due_count", lambda *args: counted.append(args) or real_count(*args))
+
+    at = open_app(page=PAGE)
+    assert answering.sidebar_due(at).endswith("Due for review: 2") and len(counted) == 1
+
+    answer_right(at, first)
+    assert answering.sidebar_due(at).endswith("Due for review: 1") and len(counted) == 1
+
+    seed(store, trainee.id, second, True, now)  # answered in another tab
+    next(b for b in at.button if b.label == "Next card").click().run()
+    assert answering.sidebar_due(at).endswith("Due for review: 1") and len(counted) == 1  # the same minute
+    clock[0] = now + timedelta(minutes=1)
+    at.run()
+    assert answering.sidebar_due(at).endswith("Due for review: 0") and len(counted) == 2

@@ -67,6 +67,7 @@ def start(preset_id: str, spec: ExamSpec) -> None:
 
 def hand_in(exam: Exam) -> None:
     closed = exam_store.hand_in(shell.store, exam.id, utc_now())
+    shell_module.recount_due(shell)  # its answers moved their cards' review schedules on
     show(None, result_id=closed.id)
     st.rerun()
 
@@ -242,8 +243,6 @@ def answer_question(
                               exam_id=exam.id, showing=showing, now=utc_now())
     if not submitted.stored:
         st.rerun()  # a late answer is not stored; the rerun closes the exam
-    answering.note_answer()
-    shell_module.draw_due(shell)  # recounted, in its place in the sidebar
     saves[card.id] = saves.get(card.id, 0) + 1  # a new form, filled with the answer just stored
     with st.container():
         saved_answer_form(exam, card, index, submitted.outcome.record, saves[card.id])
@@ -268,6 +267,8 @@ def saved_answer_form(exam: Exam, card: AnyCard, index: int, saved: AttemptRecor
 
 
 closed = exam_store.close_expired(shell.store, trainee.id, utc_now())
+if closed:
+    shell_module.recount_due(shell)  # their answers moved their cards' review schedules on
 if state["exam_id"] is not None:  # the exam this tab shows may have run out or been handed in elsewhere
     shown = exam_store.get_exam(shell.store, state["exam_id"])
     if shown is None or shown.trainee_id != trainee.id:
