@@ -23,14 +23,16 @@ from datetime import datetime
 from functools import lru_cache
 
 from sqlalchemy import bindparam, delete, insert, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from quiz.access.pins import PIN_INPUT_MAX, check_new_pin, hash_pin, pin_matches
 from quiz.access.throttles import Clock, LoginResult, LoginThrottle, StoredThrottle, ThrottlePolicy, attempt
+from quiz.db.answers import WriteGuard
 from quiz.db.store import HIDDEN_CATEGORIES, NAME_INPUT_MAX, Store, Trainee, mixed_scripts, name_key, valid_name
 from quiz.db.tables import NAME_MAX, trainee_name_keys, trainee_pins, trainees
 from quiz.model.attempt import utc_now
-from quiz.model.errors import NameTakenError
+from quiz.model.errors import CredentialChangedError, NameTakenError
 
 NAME_CEILING = 60.0  # per name, across sessions and servers: the longest wait between two guesses
 LOCK_AFTER = 10  # wrong PINs in a row that lock a name until a supervisor lifts it
@@ -135,8 +137,24 @@ def credential_version(store: Store, trainee_id: int) -> str | None:
     None without a PIN: a signed-in session keeps it and is signed out when it changes. One
     primary-key lookup."""
     with store.reads.connect() as conn:
-        stored = conn.execute(_PIN_HASH_OF, {"trainee_id": trainee_id}).scalar()
-    return _version(stored)
+        return _credential_version_on(conn, trainee_id)
+
+
+def credential_guard(trainee_id: int, signed_in_with: str | None) -> WriteGuard:
+    """A write guard (``quiz.db.submissions.submit_answer``): inside the transaction that stores
+    an answer, it refuses with ``CredentialChangedError`` unless the trainee's credential is
+    still ``signed_in_with``. So the PIN check of the click that gives an answer costs no
+    connection and no query of its own, and no answer is stored after the PIN changed."""
+
+    def guard(conn: Connection) -> None:
+        if _credential_version_on(conn, trainee_id) != signed_in_with:
+            raise CredentialChangedError(f"trainee {trainee_id}'s PIN changed since this session signed in")
+
+    return guard
+
+
+def _credential_version_on(conn: Connection, trainee_id: int) -> str | None:
+    return _version(conn.execute(_PIN_HASH_OF, {"trainee_id": trainee_id}).scalar())
 
 
 def _version(pin_hash: str | None) -> str | None:

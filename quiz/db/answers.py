@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Callable
 
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection
@@ -12,6 +13,10 @@ from quiz.db.reviews import reschedule
 from quiz.db.store import Store, inserted_id
 from quiz.db.tables import attempts
 from quiz.model.attempt import AttemptRecord
+
+WriteGuard = Callable[[Connection], None]
+"""A check run first inside the transaction that stores an answer; it raises to refuse the
+write (``quiz.access.accounts.credential_guard``: the trainee's PIN has not changed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,17 +28,18 @@ class SavedAnswer:
     due_change: int
 
 
-def save_answer(store: Store, record: AttemptRecord) -> SavedAnswer:
-    """Record the attempt and review the card's schedule, both or neither.
+def save_answer(store: Store, record: AttemptRecord, guard: WriteGuard | None = None) -> SavedAnswer:
+    """Record the attempt and review the card's schedule, both or neither (nothing when
+    ``guard`` refuses).
 
     Right reviews the card as Good, wrong as Again, at ``record.answered_at``. When another
     session creates the same schedule row meanwhile, the unique key refuses this insert,
     nothing is kept, and the whole transaction runs once more (now as an update).
     """
     try:
-        return _save(store, record)
+        return _save(store, record, guard)
     except IntegrityError:
-        return _save(store, record)
+        return _save(store, record, guard)
 
 
 _INSERT = insert(attempts)  # built once: made anew per answer, it cost more than running it
@@ -46,6 +52,8 @@ def record_answer(conn: Connection, record: AttemptRecord) -> SavedAnswer:
     return SavedAnswer(inserted_id(result), due_change)
 
 
-def _save(store: Store, record: AttemptRecord) -> SavedAnswer:
+def _save(store: Store, record: AttemptRecord, guard: WriteGuard | None) -> SavedAnswer:
     with store.engine.begin() as conn:
+        if guard is not None:
+            guard(conn)
         return record_answer(conn, record)

@@ -20,6 +20,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from quiz.db.answers import WriteGuard
 from quiz.db.reviews import reschedule
 from quiz.db.store import Store, inserted_id
 from quiz.db.tables import attempts, exam_flags, exams, trainees
@@ -113,16 +114,18 @@ def _once_more_on_conflict(work: Callable[[], T]) -> T:
         return work()
 
 
-def save_exam_answer(store: Store, record: AttemptRecord, now: datetime) -> bool:
+def save_exam_answer(store: Store, record: AttemptRecord, now: datetime, guard: WriteGuard | None = None) -> bool:
     """Store an answer to a question of the exam ``record.exam_id`` if it still counts.
 
     It counts when the exam is open and in time; a question answered before has its answer
     replaced. The card's review schedule waits for the exam to close. Otherwise nothing is
-    stored and False is returned.
+    stored and False is returned. ``guard`` runs first in the transaction (``save_answer``).
     """
     if record.exam_id is None or record.mode != "exam":
         raise ValueError("an exam answer needs mode 'exam' and its exam_id")
     with store.engine.begin() as conn:  # the check and the write hold the exam's row: two tabs take turns
+        if guard is not None:
+            guard(conn)
         _lock_exam(conn, record.exam_id)
         row = conn.execute(select(exams).where(exams.c.id == record.exam_id)).one_or_none()
         if row is None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from quiz.content.loader import Content
-from quiz.db.answers import save_answer
+from quiz.db.answers import WriteGuard, save_answer
 from quiz.db.exams import save_exam_answer
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
@@ -35,12 +35,13 @@ class Submission:
 def submit_answer(
     store: Store, content: Content, card: AnyCard, given: ScenarioAnswer | str | None, trainee_id: int,
     seconds: float, mode: str = "practice", exam_id: int | None = None, showing: CardShowing | None = None,
-    now: datetime | None = None,
+    now: datetime | None = None, guard: WriteGuard | None = None,
 ) -> Submission:
     """Grade ``given`` (a ``ScenarioAnswer``, or the chosen id of a knowledge card or judgement
-    call) and store it before returning."""
+    call) and store it before returning; ``guard`` runs first in the storing transaction and
+    may refuse it (raising: nothing is stored)."""
     outcome = answer_card(content, card, given, trainee_id, seconds, mode, exam_id, showing)
     if mode == "exam":
-        return Submission(outcome, save_exam_answer(store, outcome.record, now or utc_now()))
-    saved = save_answer(store, outcome.record)
+        return Submission(outcome, save_exam_answer(store, outcome.record, now or utc_now(), guard))
+    saved = save_answer(store, outcome.record, guard)
     return Submission(outcome, True, saved.due_change)

@@ -146,6 +146,11 @@ class ExamInProgressError(QuizError):
     """The trainee already has an exam running; it must be handed in (or run out) first."""
 
 
+class CredentialChangedError(QuizError):
+    """The trainee's PIN was changed (in another session) since this session signed in:
+    nothing was written for it, and the session is to be signed out."""
+
+
 class AnswerNotSavedError(QuizError):
     """An answer was graded but could not be stored (the database failed); ``__cause__`` is the
     database's error. The page says the answer was not saved, never shows it as stored."""

@@ -9,13 +9,16 @@ import streamlit as st
 
 from quiz.db.submissions import submit_answer
 from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.errors import CredentialChangedError
 from quiz.rules.variants import CardShowing
 from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome, blank_answer
 from quiz.ui import widgets
 from quiz.ui.errors import database_guard
 from quiz.ui.report_problem import report_problem
 from quiz.ui.shell import Shell, count_answer, draw_due
-from quiz.ui.sign_in import still_signed_in
+from quiz.ui.sign_in import answer_guard, still_signed_in
+
+PIN_CHECKED_KEY = "answer_pin_checked"  # this run stored an answer with its PIN check (card_fragment)
 
 
 def answer_form(shell: Shell, card: AnyCard, form_key: str, submit_label: str | None = None) -> None:
@@ -52,8 +55,10 @@ def card_until_answered(
     assert shell.trainee is not None, "answering needs a trainee"
     given = widgets.take_given(form_key) if state.get("outcome") is None else None
     if given is not None:  # graded and saved before anything is drawn: the page is drawn once
+        guard = answer_guard()  # the click's PIN check, in the answer's transaction
         submitted = submit_answer(shell.store, shell.content, card, given.answer, shell.trainee.id,
-                                  time.time() - state["shown_at"], mode=mode, showing=showing)
+                                  time.time() - state["shown_at"], mode=mode, showing=showing, guard=guard)
+        st.session_state[PIN_CHECKED_KEY] = guard is not None
         count_answer(shell, card.id, submitted.due_change)
         state["outcome"] = submitted.outcome
     widgets.card_header(shell, card, answered=state.get("outcome") is not None, showing=showing)
@@ -78,17 +83,27 @@ def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
 
     A fragment's own run does not pass through ``app.py``, so it does here what the app does
     around a full run: the database guard, and the check that the trainee's PIN still holds
-    (else the whole app runs, and signs the trainee out). It ends with the sidebar's due
-    count, recounted after an answer, drawn in its place from here (a fragment may write to
-    a place outside it only if it wrote there in the full run before).
+    (else the whole app runs, and signs the trainee out). A click that gives an answer has
+    that check made in the transaction that stores the answer (``sign_in.answer_guard``): one
+    connection and one query less per answer, and no answer stored once the PIN changed.
+    It ends with the sidebar's due count drawn in its place from here (a fragment may write
+    to a place outside it only if it wrote there in the full run before).
     """
 
     @st.fragment
     def card_area() -> None:
         with database_guard():
-            if not still_signed_in(shell.store):
+            answer_given = widgets.answer_pending()  # its PIN check is made where it is stored
+            st.session_state.pop(PIN_CHECKED_KEY, None)
+            if not answer_given and not still_signed_in(shell.store):
                 st.rerun(scope="app")
-            body()
+            try:
+                body()
+            except CredentialChangedError:
+                st.rerun(scope="app")
+            # an answer given to a form no longer shown is dropped unstored: checked here instead
+            if answer_given and not st.session_state.pop(PIN_CHECKED_KEY, False) and not still_signed_in(shell.store):
+                st.rerun(scope="app")
             draw_due(shell)
 
     card_area()

@@ -22,6 +22,7 @@ from quiz.access.accounts import (
     NameThrottles,
     add_trainee,
     change_pin,
+    credential_guard,
     credential_version,
     lift_lockout,
     lockout_of,
@@ -31,6 +32,7 @@ from quiz.access.accounts import (
 )
 from quiz.access.pins import PIN_MAX, PinRuleError, same_pin
 from quiz.access.throttles import LoginThrottle
+from quiz.db.answers import WriteGuard
 from quiz.db.store import NAME_INPUT_MAX, NameRuleError, Store, Trainee
 from quiz.db.tables import NAME_MAX
 from quiz.model.local_time import local_text
@@ -87,6 +89,16 @@ def still_signed_in(store: Store) -> bool:
     session signed in with (checked on a fragment's own run; the sidebar checks every full run)."""
     trainee = signed_in()
     return trainee is None or _credential_holds(store, trainee)
+
+
+def answer_guard() -> WriteGuard | None:
+    """The PIN check of a click that stores an answer, made in the answer's own transaction
+    (``quiz.access.accounts.credential_guard``); None when no trainee is signed in with a
+    known credential (then ``still_signed_in`` checks)."""
+    trainee = signed_in()
+    if trainee is None or CREDENTIAL_KEY not in st.session_state:
+        return None
+    return credential_guard(trainee.id, st.session_state[CREDENTIAL_KEY])
 
 
 def _credential_holds(store: Store, trainee: Trainee) -> bool:

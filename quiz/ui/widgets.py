@@ -116,6 +116,11 @@ def give(form_key: str, answer: ScenarioAnswer | str | None) -> None:
     st.session_state[GIVEN_KEY] = {form_key: Given(answer)}
 
 
+def answer_pending() -> bool:
+    """Whether a click has given an answer that its run has yet to take (``take_given``)."""
+    return GIVEN_KEY in st.session_state
+
+
 def take_given(form_key: str) -> Given | None:
     """The answer given to the form ``form_key`` by the click that started this run, once.
 

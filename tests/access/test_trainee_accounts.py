@@ -139,3 +139,30 @@ def test_a_pin_change_changes_the_credential_version(store):
     assert change_pin(store, aiko, "2468", "1357", name_throttles(), fresh_session()).unlocked
     assert credential_version(store, aiko.id) not in (None, before)
     assert credential_version(store, store.trainee("Chie").id) is None  # no PIN yet
+
+
+def test_the_credential_guard_lets_an_answer_be_stored_only_while_the_pin_holds(store):
+    """The PIN check of a click that gives an answer runs in the answer's transaction: once the
+    PIN changed elsewhere, neither the attempt nor the card's schedule is written."""
+    from datetime import timedelta
+
+    from quiz.access.accounts import credential_guard, credential_version
+    from quiz.db import reviews as review_store
+    from quiz.db.answers import save_answer
+    from quiz.model.errors import CredentialChangedError
+    from tests.db.test_answers import T0, answer
+
+    aiko = add_trainee(store, "Aiko", "2468")
+    guard = credential_guard(aiko.id, credential_version(store, aiko.id))
+    save_answer(store, answer(aiko.id, True, T0), guard)
+    schedule = review_store.schedule(store, aiko.id, "pkm-k-cut-vs-shuffle")
+    set_pin(store, aiko.id, "5820")  # a supervisor's new PIN, or the trainee's own elsewhere
+
+    with pytest.raises(CredentialChangedError):
+        save_answer(store, answer(aiko.id, False, T0 + timedelta(days=1)), guard)
+
+    assert len(store.attempts()) == 1
+    assert review_store.schedule(store, aiko.id, "pkm-k-cut-vs-shuffle") == schedule
+    renewed = credential_guard(aiko.id, credential_version(store, aiko.id))  # signed in again
+    save_answer(store, answer(aiko.id, False, T0 + timedelta(days=1)), renewed)
+    assert len(store.attempts()) == 2
