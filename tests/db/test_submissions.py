@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from quiz.db.exams import start_exam
 from quiz.db.reviews import due_count
 from quiz.db.submissions import submit_answer
@@ -38,3 +40,33 @@ def test_an_exam_answer_after_the_deadline_is_graded_but_not_stored(store, conte
                          exam_id=exam.id, now=utc_now())
     assert not late.stored
     assert store.attempts(trainee).empty
+
+
+class Refused(Exception):
+    pass
+
+
+def test_a_guard_that_refuses_stores_nothing_on_either_path(store, content):
+    """The write guard (the click's PIN check) runs in the storing transaction: practice and
+    exam answers alike are not stored when it refuses, and a guard that passes changes nothing."""
+    card = content.cards["ygo-tardiness-1min-store"]
+    trainee = store.trainee("Chie").id
+    given = ScenarioAnswer("tardiness", "warning")
+    spec = ExamSpec(questions=1, minutes=30, pass_percent=80, rulesets=("yugioh-ocg",))
+    exam = start_exam(store, trainee, "custom", spec, [card.id], [0], utc_now())
+    seen = []
+
+    def refuse(conn) -> None:
+        seen.append(conn)
+        raise Refused
+
+    for mode, exam_id in (("practice", None), ("exam", exam.id)):
+        with pytest.raises(Refused):
+            submit_answer(store, content, card, given, trainee, 4.0, mode=mode, exam_id=exam_id, guard=refuse)
+    assert len(seen) == 2 and store.attempts(trainee).empty
+    assert due_count(store, trainee, [card.id], utc_now() + timedelta(days=365)) == 0  # no schedule either
+
+    for mode, exam_id in (("practice", None), ("exam", exam.id)):
+        assert submit_answer(store, content, card, given, trainee, 4.0, mode=mode, exam_id=exam_id,
+                             guard=seen.append).stored
+    assert len(seen) == 4 and len(store.attempts(trainee)) == 2
