@@ -151,11 +151,6 @@ class CredentialChangedError(QuizError):
     nothing was written for it, and the session is to be signed out."""
 
 
-class AnswerNotSavedError(QuizError):
-    """An answer was graded but could not be stored (the database failed); ``__cause__`` is the
-    database's error. The page says the answer was not saved, never shows it as stored."""
-
-
 class ReportError(QuizError, ValueError):
     """A problem report or resolution refused; ``rule`` names why (``reason`` not one of the
     reasons, ``too_long`` text, ``unknown`` report)."""

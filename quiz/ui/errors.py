@@ -9,7 +9,7 @@ drawn. Anything else is a bug and is left to Streamlit (which shows no detail ei
 
 ``app.py`` runs the sidebar and the page inside ``database_guard``. An answer is recognised
 as unsaved when its failure passed through ``quiz.db.submissions.submit_answer`` (the one
-path from an answer to the database), or when the caller wrapped the save in ``saving_answer``.
+path from an answer to the database).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from types import TracebackType
 import streamlit as st
 
 from quiz.db.store import storage_problem
-from quiz.model.errors import AnswerNotSavedError
 from quiz.model.text import LANGUAGES
 from quiz.report.i18n import pick_language, t
 
@@ -33,8 +32,6 @@ SAVING_FUNCTION = ("quiz.db.submissions", "submit_answer")  # the one path from 
 
 def answer_lost(error: BaseException) -> bool:
     """Whether ``error`` broke off saving an answer (so nothing of it was stored)."""
-    if isinstance(error, AnswerNotSavedError):
-        return True
     tb: TracebackType | None = error.__traceback__
     while tb is not None:
         frame = tb.tb_frame
@@ -42,18 +39,6 @@ def answer_lost(error: BaseException) -> bool:
             return True
         tb = tb.tb_next
     return False
-
-
-@contextmanager
-def saving_answer() -> Iterator[None]:
-    """Around storing an answer: a database failure becomes ``AnswerNotSavedError`` (raised
-    from it), which ``database_guard`` shows as an unsaved answer."""
-    try:
-        yield
-    except Exception as error:
-        if storage_problem(error) is None:
-            raise
-        raise AnswerNotSavedError("the answer could not be stored") from error
 
 
 def _languages() -> tuple[str, ...]:
@@ -89,7 +74,7 @@ def database_guard() -> Iterator[None]:
     try:
         yield
     except Exception as error:
-        if storage_problem(error) is None and not isinstance(error, AnswerNotSavedError):
+        if storage_problem(error) is None:
             raise
         show_database_error(error)
         st.stop()

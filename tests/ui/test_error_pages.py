@@ -99,7 +99,7 @@ def test_an_answer_on_a_read_only_database_is_said_to_be_unsaved(tmp_path, monke
 
 @pytest.mark.parametrize("key, crafted", [
     ("games", ["no-such-game"]), ("games", "not-a-list"), ("categories", ["no-such-game/none", "yugioh/none"]),
-    ("shell", "not-a-shell"), ("answers_given", "many"),
+    ("shell", "not-a-shell"), ("answers_given", "many"), ("due_count", ("not", "a count")), ("due_count", "many"),
 ])
 def test_crafted_or_cleared_session_values_raise_no_key_error(open_app, key, crafted):
     """A client sending values the app never offered (crafted widget values) or a state it
