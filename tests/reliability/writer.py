@@ -16,7 +16,7 @@ def save(store: Store):
     """The app's own answer writer: the attempt and the card's review schedule."""
     from quiz.db.answers import save_answer
 
-    return lambda record: save_answer(store, record)
+    return lambda record: save_answer(store, record).attempt_id
 
 
 def main(url: str, trainee: str, count: int) -> None:
