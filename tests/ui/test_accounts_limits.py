@@ -15,10 +15,12 @@ from streamlit.testing.v1 import AppTest
 
 from quiz.access.accounts import LOCK_AFTER, add_trainee, name_throttles, set_pin
 from quiz.access.accounts import sign_in as core_sign_in
-from quiz.access.supervisor import PASSWORD_ENV
+from quiz.access.supervisor import PASSWORD_ENV, supervisor_throttle
 from quiz.access.throttles import LoginThrottle
 from quiz.content.loader import load_content
 from quiz.model.attempt import utc_now
+from quiz.ui import sign_in as sign_in_module
+from quiz.ui import supervisor_gate
 from tests.fake_clock import FakeClock
 from tests.ui import seeding
 from tests.ui.test_sign_in import add_me, change_my_pin, sign_in, signed_in_name
@@ -54,7 +56,20 @@ def errors(at: AppTest) -> list[str]:
     return [e.value for e in at.error]
 
 
-def test_clearing_the_caches_between_guesses_resets_no_pin_throttle(aiko, visitor):
+@pytest.fixture
+def still_clock(monkeypatch) -> FakeClock:
+    """The server-wide throttles (per name, and the supervisor password's) on a clock that
+    stands still: "at once" then holds however long a loaded machine takes between two
+    AppTest sessions (their first wait is 1 s)."""
+    clock = FakeClock()
+    monkeypatch.setattr(sign_in_module, "name_throttles", lambda: name_throttles(clock))
+    monkeypatch.setattr(supervisor_gate, "supervisor_throttle",
+                        lambda store, policy: supervisor_throttle(store, clock, policy))
+    clear_cache()  # the throttles the app keeps are made again, on this clock
+    return clock
+
+
+def test_clearing_the_caches_between_guesses_resets_no_pin_throttle(aiko, visitor, still_clock):
     assert "do not match" in errors(sign_in(visitor(), "Aiko", "9999"))[0]
     clear_cache()
     at = sign_in(visitor(), "Aiko", PIN)  # the right PIN, at once, from a new session
@@ -69,7 +84,7 @@ def give_password(at: AppTest, password: str) -> AppTest:
     return at
 
 
-def test_clearing_the_caches_between_guesses_resets_no_supervisor_throttle(aiko, visitor, monkeypatch):
+def test_clearing_the_caches_between_guesses_resets_no_supervisor_throttle(aiko, visitor, monkeypatch, still_clock):
     monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
     assert "not right" in errors(give_password(visitor(TEAM), "a-guess"))[0]
     clear_cache()
