@@ -307,9 +307,6 @@ def sign_in(page, name: str, pin: str, lang: str = "en", type_name: bool = True)
     expect_signed_in(page, name, lang)
 
 
-ADD_PRESSES = 4
-
-
 def add_trainee_in_sidebar(page, name: str, pin: str, lang: str = "en") -> None:
     """Open the sidebar's "New trainee" expander, fill its form and press Add me; the new
     trainee is then signed in."""
@@ -324,19 +321,8 @@ def add_trainee_in_sidebar(page, name: str, pin: str, lang: str = "en") -> None:
     name_box.fill(name)
     panel.get_by_label(words.pin, exact=True).fill(pin)
     panel.get_by_label(words.pin_again, exact=True).fill(pin)
-    add = panel.get_by_role("button", name=words.add, exact=True)
-    signed_in = sidebar(page).get_by_role("button", name=words.sign_out, exact=True)
-
-    # Under load a press right after typing is now and then lost (the form keeps its values,
-    # no run follows); pressing again is safe: once signed in, the form is gone.
-    for _ in range(ADD_PRESSES):
-        if add.count():
-            add.click(timeout=5_000)
-        try:
-            expect(signed_in).to_be_visible(timeout=15_000)
-            break
-        except AssertionError:
-            continue
+    settle(page)  # no run going on that could draw the form again under the pointer
+    panel.get_by_role("button", name=words.add, exact=True).click()
     expect_signed_in(page, name, lang)
 
 
