@@ -21,7 +21,7 @@ from typing import Any, Sequence
 import yaml
 
 from quiz.model.errors import YamlProblem
-from quiz.model.safe_yaml import SafeLoader
+from quiz.model.safe_yaml import SafeLoader, safe_load
 from quiz.model.words import Wording
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -53,7 +53,7 @@ def parse_yaml(text: str) -> Any:
         raise YamlProblem(1, Wording("problem.yaml.too_large", kib=MAX_FILE_BYTES // 1024))
     _check_events(text, aliases="&" in text and "*" in text)
     try:
-        return yaml.load(text, Loader=SafeLoader)  # noqa: S506 - CSafeLoader/SafeLoader only
+        return safe_load(text)
     except yaml.constructor.ConstructorError as error:
         line = _mark_line(error.problem_mark)
         refused = Wording("problem.yaml.tag_refused", problem=yaml_wording(error.problem or ""))

@@ -13,9 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Iterable, Union
 
-import yaml
-
-from quiz.model.safe_yaml import SafeLoader
+from quiz.model.safe_yaml import safe_load
 from quiz.model.text import LANGUAGES, Language, Text
 
 LOCALES_DIR = Path(__file__).resolve().parents[1] / "report" / "locales"
@@ -29,7 +27,7 @@ JOINED = "problem.joined"  # two texts said one after the other
 def strings(language: str) -> dict[str, str]:
     """The string table of ``language``: key -> text with ``{name}`` placeholders."""
     path = LOCALES_DIR / f"{language}.yaml"
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=SafeLoader)  # noqa: S506 - safe loader
+    data = safe_load(path.read_text(encoding="utf-8"))
     return {str(k): str(v) for k, v in data.items()}
 
 
