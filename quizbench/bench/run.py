@@ -14,14 +14,12 @@ from pathlib import Path
 from typing import Iterator
 from urllib.parse import urlencode
 
-import yaml
-
 from quiz.access.accounts import set_pin
 from quiz.content.loader import RULESETS_DIR, card_files, load_content
-from quiz.content.yaml_source import SafeLoader
 from quiz.db.store import Store, Trainee
 from quiz.model.attempt import AttemptRecord
 from quiz.model.facts import resolve_facts
+from quiz.model.safe_yaml import safe_load
 from quiz.rules import engine
 from quiz.rules.variants import seed_facts
 from quizbench.bench import cold_start, synthetic
@@ -94,7 +92,7 @@ def _content_figures(folder: Path, sizes: Sizes) -> dict:
 
     def floor() -> None:
         for text in texts:
-            yaml.load(text, Loader=SafeLoader)  # noqa: S506 - the safe loader
+            safe_load(text)
 
     def cold() -> None:
         loaded = load_content(RULESETS_DIR, [folder])

@@ -19,6 +19,7 @@ import yaml
 
 from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR
 from quiz.content.yaml_source import MAX_DEPTH, YamlProblem, _surely_shallow, parse_yaml
+from quiz.model.safe_yaml import SafeLoader
 from tests.pack_files import knowledge, scenario, zip_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ NESTED = {  # 100–600 KB, each nested DEEP levels (or more) if the composer we
 
 def _max_depth(text: str) -> int:
     depth = deepest = 0
-    for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    for event in yaml.parse(text, Loader=SafeLoader):
         if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             depth += 1
             deepest = max(deepest, depth)
