@@ -31,9 +31,11 @@ from quiz.access.throttles import Clock, LoginResult, LoginThrottle, StoredThrot
 from quiz.db.answers import WriteGuard
 from quiz.db.store import HIDDEN_CATEGORIES, NAME_INPUT_MAX, Store, Trainee, mixed_scripts, name_key, valid_name
 from quiz.db.tables import NAME_MAX, trainee_name_keys, trainee_pins, trainees
+from quiz.db.watched import changed, notify
 from quiz.model.attempt import utc_now
 from quiz.model.errors import CredentialChangedError, NameTakenError
 
+CREDENTIALS = "quiz_credentials"  # the channel set_pin notifies on (quiz.db.watched)
 NAME_CEILING = 60.0  # per name, across sessions and servers: the longest wait between two guesses
 LOCK_AFTER = 10  # wrong PINs in a row that lock a name until a supervisor lifts it
 PIN_SCOPE = "pin"
@@ -119,6 +121,8 @@ def set_pin(store: Store, trainee_id: int, pin: str) -> None:
     with store.engine.begin() as conn:
         conn.execute(delete(trainee_pins).where(trainee_pins.c.trainee_id == trainee_id))
         conn.execute(insert(trainee_pins).values(trainee_id=trainee_id, pin_hash=pin_hash, updated_at=utc_now()))
+        notify(conn, CREDENTIALS, trainee_id)  # every server's kept credential_version, at commit
+    changed(CREDENTIALS, trainee_id)  # this process's at once
     lift_lockout(store, trainee_id)
 
 
@@ -134,10 +138,18 @@ _PIN_HASH_OF = select(trainee_pins.c.pin_hash).where(trainee_pins.c.trainee_id =
 
 def credential_version(store: Store, trainee_id: int) -> str | None:
     """A short digest of the trainee's stored PIN hash (a fresh salt each time one is set), or
-    None without a PIN: a signed-in session keeps it and is signed out when it changes. One
-    primary-key lookup."""
-    with store.reads.connect() as conn:
-        return _credential_version_on(conn, trainee_id)
+    None without a PIN: a signed-in session keeps it and is signed out when it changes.
+
+    One primary-key lookup; on PostgreSQL, kept in the server's memory while no server says
+    the PIN changed (``quiz.db.watched``: ``set_pin`` notifies every server at its commit),
+    so the PIN check of a click costs no query. The check inside an answer's own transaction
+    (``credential_guard``) always reads the database."""
+
+    def read() -> str | None:
+        with store.reads.connect() as conn:
+            return _credential_version_on(conn, trainee_id)
+
+    return store.watched(CREDENTIALS).get(trainee_id, read)
 
 
 def credential_guard(trainee_id: int, signed_in_with: str | None) -> WriteGuard:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import threading
 import time
 import unicodedata
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, CursorResult, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 
+from quiz.db.liveness import replace_closed_connections
 from quiz.db.tables import (
     COLUMNS_ADDED,
     NAME_KEY_MAX,
@@ -43,6 +45,7 @@ from quiz.db.tables import (
     trainee_name_keys,
     trainees,
 )
+from quiz.db.watched import WatchedValues
 from quiz.model.attempt import ATTEMPT_FIELDS, FIX_FIELDS, utc_now
 from quiz.model.errors import NameRuleError, SchemaVersionError
 
@@ -118,11 +121,23 @@ class Store:
         self.reads: Engine = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         if self.url.get_backend_name() == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:  # a pooled connection the server closed (a restart) is replaced, not used
+            replace_closed_connections(self.engine)
+        self._watches: dict[str, WatchedValues[Any]] = {}
+        self._watches_lock = threading.Lock()
         try:
             _prepare(self.engine)
         except BaseException:
             self.engine.dispose()
             raise
+
+    def watched(self, channel: str) -> WatchedValues[Any]:
+        """This store's watch on ``channel`` (``quiz.db.watched``), started on first use."""
+        with self._watches_lock:
+            watch = self._watches.get(channel)
+            if watch is None:
+                watch = self._watches[channel] = WatchedValues(self.engine, channel)
+            return watch
 
     def trainee(self, name: str) -> Trainee:
         """The trainee of that name (see ``find_trainee``), created if new: the name stripped,
@@ -227,7 +242,11 @@ class Store:
         return results
 
     def dispose(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection, and stop the watches."""
+        with self._watches_lock:
+            for watch in self._watches.values():
+                watch.close()
+            self._watches.clear()
         self.engine.dispose()
 
 
@@ -321,9 +340,10 @@ def _make_folder(database: str | None) -> None:
 
 
 def _engine_options(backend: str) -> dict[str, Any]:
-    """Per-database options: PostgreSQL sessions work in UTC, so dates group by UTC day."""
+    """Per-database options: PostgreSQL sessions work in UTC, so dates group by UTC day. (No
+    ``pool_pre_ping``: ``quiz.db.liveness`` finds a closed connection without a round trip.)"""
     if backend == "postgresql":
-        return {"connect_args": {"options": "-c timezone=UTC"}, "pool_pre_ping": True}
+        return {"connect_args": {"options": "-c timezone=UTC"}}
     return {}
 
 

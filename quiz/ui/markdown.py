@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$&:])")
 WORD_JOINER = "\u2060"  # invisible, zero width, no line break: the text reads the same
@@ -12,6 +13,7 @@ WORD_JOINER = "\u2060"  # invisible, zero width, no line break: the text reads t
 _AUTOLINK_STARTS = re.compile(r"(?<=:)(?=/)|(?<=www)(?=\.)|(?<=@)", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)  # content's texts come back on every card: escaped once per server
 def escape_markdown(text: str) -> str:
     """Backslash-escape every character Markdown or Streamlit could read as markup, and
     break every bare URL and e-mail address so that none becomes a link.

@@ -166,3 +166,52 @@ def test_the_credential_guard_lets_an_answer_be_stored_only_while_the_pin_holds(
     renewed = credential_guard(aiko.id, credential_version(store, aiko.id))  # signed in again
     save_answer(store, answer(aiko.id, False, T0 + timedelta(days=1)), renewed)
     assert len(store.attempts()) == 2
+
+
+@pytest.mark.postgres
+def test_on_postgres_the_pin_check_is_kept_until_a_new_pin_is_set_anywhere(tmp_path):
+    """The PIN check of each click (``credential_version``) costs no query while no server says
+    the PIN changed; a PIN set by another process (the server's ``set-pin`` command, as on
+    another server) is seen once its notice arrives, and one set here at once."""
+    import subprocess
+    import sys
+    import time
+
+    from sqlalchemy import event
+
+    from quiz.access.accounts import credential_version
+    from quiz.db.store import Store
+    from tests.databases import postgres_database
+
+    urls = postgres_database()
+    url = next(urls)
+    store = Store(url)
+    try:
+        aiko = add_trainee(store, "Aiko", "2468")
+        watch = store.watched("quiz_credentials")
+        deadline = time.monotonic() + 10
+        while not watch.live:
+            assert time.monotonic() < deadline, "the server never listened for PIN changes"
+            time.sleep(0.01)
+        queries: list[str] = []
+        event.listen(store.engine, "before_cursor_execute", lambda *args: queries.append(args[2]))
+        before = credential_version(store, aiko.id)
+        assert [credential_version(store, aiko.id) for _ in range(5)] == [before] * 5
+        assert len(queries) == 1
+
+        done = subprocess.run([sys.executable, "-m", "quiz", "set-pin", "Aiko", "--database-url", url],
+                              input="8051\n8051\n", capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == 0, done.stderr
+        deadline = time.monotonic() + 10
+        while credential_version(store, aiko.id) == before:
+            assert time.monotonic() < deadline, "a PIN set in another process was never seen"
+            time.sleep(0.01)
+        assert sign_in(store, "Aiko", "8051", name_throttles(), fresh_session()).credential \
+            == credential_version(store, aiko.id)
+
+        seen = credential_version(store, aiko.id)
+        set_pin(store, aiko.id, "3079")  # in this process: seen at the next check, no waiting
+        assert credential_version(store, aiko.id) not in (seen, None)
+    finally:
+        store.dispose()
+        urls.close()

@@ -1,0 +1,242 @@
+"""Values read from the database and kept in this process's memory while the database says
+they have not changed: PostgreSQL's LISTEN/NOTIFY.
+
+A ``WatchedValues`` belongs to one store and one channel. On PostgreSQL it keeps one
+connection of its own that listens on the channel (a thread); a transaction that changes a
+watched value calls ``notify`` (PostgreSQL delivers the notice at commit, to every server
+on the database), and each listening server forgets what it kept. In between, ``get``
+answers from memory, with no connection and no query.
+
+What keeps it honest:
+
+- **Only while notices are heard.** Every ``POLL`` second the listener notifies the
+  channel itself and must hear its own notice back. Until the first probe comes back, and
+  from a probe not heard or a failed connection until the listener is back, every ``get``
+  reads the database; coming back, it forgets everything (notices sent meanwhile were
+  lost). So a connection pooler that does not carry notices (PgBouncer in transaction
+  mode) makes the watch read every time instead of keeping stale values.
+- **A read that a notice overtakes is not kept.** Any notice moves a generation counter;
+  a value read under an older generation is returned but not kept.
+- **In this process, at once.** ``changed`` (called after the commit) forgets the key in
+  every watch of the channel in this process, so the server where the change was made does
+  not wait for its own notice.
+- **Never older than ``max_age``.** A kept value is read again after ``max_age`` seconds
+  (60), so a change made without a notice (by hand, in SQL) is seen within a minute, and so
+  is one whose notice a silently broken listening connection missed.
+- **Other databases read every time.** SQLite has no notices; its reads are in-process
+  and cost no round trip, so a watch there never keeps anything.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+import weakref
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, TypeVar
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection, Engine
+
+V = TypeVar("V")
+MAX_AGE = 60.0  # seconds a kept value is trusted at most
+MAX_KEPT = 20_000  # values kept per watch; beyond, all are forgotten and read again
+POLL = 1.0  # seconds the listener waits for notices before it looks at its connection again
+RETRY_CEILING = 30.0  # the longest wait before the listener connects again
+PROBE = "probe:"  # how a listener's probe notice begins (every server on the channel hears it)
+LISTENER_NAME = "quiz-watch"  # the listening connection's application_name (pg_stat_activity)
+log = logging.getLogger(__name__)
+
+_WATCHES: weakref.WeakSet[WatchedValues[Any]] = weakref.WeakSet()
+_WATCHES_LOCK = threading.Lock()
+
+
+def notify(conn: Connection, channel: str, key: int) -> None:
+    """Tell every listening server, at the commit of ``conn``'s transaction, that ``key``'s
+    value on ``channel`` changed (nothing on a database without notices)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(select(func.pg_notify(channel, str(key))))
+
+
+def changed(channel: str, key: int) -> None:
+    """Forget ``key`` in every watch of ``channel`` in this process (call after the commit)."""
+    with _WATCHES_LOCK:
+        watches = [watch for watch in _WATCHES if watch.channel == channel]
+    for watch in watches:
+        watch.forget(key)
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept(Generic[V]):
+    value: V
+    read_at: float
+
+
+class WatchedValues(Generic[V]):
+    """Values by integer key, kept while a listener on ``channel`` hears of no change."""
+
+    def __init__(self, engine: Engine, channel: str, max_age: float = MAX_AGE,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.channel = channel
+        self.max_age = max_age
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._kept: dict[int, _Kept[V]] = {}
+        self._generation = 0
+        self._live = False
+        self._closed = threading.Event()
+        self._listener: threading.Thread | None = None
+        if engine.dialect.name == "postgresql":
+            connect = _connector(engine)
+            self._listener = threading.Thread(target=_listen, args=(weakref.ref(self), connect, channel,
+                                                                    self._closed),
+                                              name=f"quiz-watch-{channel}", daemon=True)
+            self._listener.start()
+        with _WATCHES_LOCK:
+            _WATCHES.add(self)
+
+    @property
+    def live(self) -> bool:
+        """Whether values are kept now (the listener is listening)."""
+        return self._live
+
+    def get(self, key: int, read: Callable[[], V]) -> V:
+        """The value of ``key``: kept, or ``read()`` (and kept when no notice came meanwhile)."""
+        now = self._clock()
+        with self._lock:
+            live, generation = self._live, self._generation
+            kept = self._kept.get(key) if live else None
+        if kept is not None and now - kept.read_at < self.max_age:
+            return kept.value
+        value = read()
+        if live:
+            with self._lock:
+                if self._live and self._generation == generation:
+                    if len(self._kept) >= MAX_KEPT:
+                        self._kept.clear()
+                    self._kept[key] = _Kept(value, now)
+        return value
+
+    def forget(self, key: int | None = None) -> None:
+        """Forget the value of ``key`` (of every key when None), and let no read begun before
+        keep what it read."""
+        with self._lock:
+            self._generation += 1
+            if key is None:
+                self._kept.clear()
+            else:
+                self._kept.pop(key, None)
+
+    def close(self) -> None:
+        """Stop listening (the listener's connection closes within ``POLL`` seconds)."""
+        self._closed.set()
+        self._set_live(False)
+
+    def _set_live(self, live: bool) -> None:
+        with self._lock:
+            self._live = live and not self._closed.is_set()
+            self._generation += 1
+            self._kept.clear()
+
+
+def _connector(engine: Engine) -> Callable[[], Any]:
+    """A function that opens a new DBAPI connection as the engine's pool would, outside the pool."""
+    dialect = engine.dialect
+    cargs, cparams = dialect.create_connect_args(engine.url)
+    cparams = {**cparams, "application_name": LISTENER_NAME}
+    return lambda: dialect.loaded_dbapi.connect(*cargs, **cparams)
+
+
+def _listen(owner: weakref.ref[WatchedValues[Any]], connect: Callable[[], Any], channel: str,
+            closed: threading.Event) -> None:
+    """The listener thread: connect and hear notices (``_hear``) until the watch is closed or
+    gone; on any failure the watch reads through, and the listener connects again, waiting
+    longer each time (up to ``RETRY_CEILING``)."""
+    wait = POLL
+    failing = False
+    while not closed.is_set() and owner() is not None:
+        connection = None
+        went_live: list[bool] = []
+        try:
+            connection = connect()
+            _hear(connection, owner, channel, closed, went_live)
+        except Exception as error:  # noqa: BLE001 - the database or the connection failed: read through
+            if not failing:
+                log.warning("not listening on %s (%s): every value is read from the database until it is back",
+                            channel, error)
+            failing = True
+        else:
+            return  # closed, or the watch is gone
+        finally:
+            _set_live(owner, False)
+            if connection is not None:
+                try:
+                    connection.close()
+                except Exception:  # noqa: BLE001, S110 - closing a broken connection
+                    pass
+        if went_live:  # it worked for a while: connect again soon
+            failing, wait = False, POLL
+        closed.wait(wait)
+        wait = min(wait * 2, RETRY_CEILING)
+
+
+def _hear(connection: Any, owner: weakref.ref[WatchedValues[Any]], channel: str, closed: threading.Event,
+          went_live: list[bool]) -> None:
+    """``LISTEN``, then each ``POLL`` seconds send a probe notice and hand every notice heard
+    to the watch. The watch keeps values once the first probe comes back, and this raises
+    ``NoticeLost`` when one does not: a notice sent is then not sure to be heard (a pooler
+    between the app and PostgreSQL, a broken connection), so kept values are not safe."""
+    connection.autocommit = True
+    connection.execute(f"LISTEN {channel}")  # our own constant channel name, not input
+    mine, sent = secrets.token_hex(8), 0
+    while not closed.is_set():
+        sent += 1
+        probe = f"{PROBE}{mine}-{sent}"
+        send_probe(connection, channel, probe)
+        heard = False
+        for notice in connection.notifies(timeout=POLL):
+            if notice.payload == probe:
+                heard = True
+                if not _set_live(owner, True):
+                    return
+                went_live.append(True)
+            elif not notice.payload.startswith(PROBE):  # another server's probe changes nothing
+                watch = owner()
+                if watch is None:
+                    return
+                watch.forget(_key(notice.payload))
+                del watch
+        if owner() is None:
+            return
+        if not heard and not closed.is_set():
+            raise NoticeLost(f"a probe notice on {channel} was not heard back within {POLL} s")
+
+
+def send_probe(connection: Any, channel: str, payload: str) -> None:
+    """Notify ``channel`` from the listening connection itself (PostgreSQL delivers a session's
+    own notices to it)."""
+    connection.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+
+
+class NoticeLost(RuntimeError):
+    """The listener's own probe notice did not come back."""
+
+
+def _set_live(owner: weakref.ref[WatchedValues[Any]], live: bool) -> bool:
+    """Tell the watch whether it may keep values; False when the watch is gone."""
+    watch = owner()
+    if watch is None:
+        return False
+    if watch.live != live:
+        watch._set_live(live)
+    return True
+
+
+def _key(payload: str) -> int | None:
+    """The key a notice names (``notify``); None, so all are forgotten, for anything else."""
+    try:
+        return int(payload)
+    except ValueError:
+        return None

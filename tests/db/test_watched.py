@@ -1,0 +1,196 @@
+"""Values kept in memory while the database says they have not changed (``quiz.db.watched``),
+on a real PostgreSQL (LISTEN/NOTIFY) and on SQLite (which keeps nothing)."""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Iterator
+
+import pytest
+from sqlalchemy import text
+
+from quiz.db import watched
+from quiz.db.store import Store
+from quiz.db.watched import LISTENER_NAME, WatchedValues, changed, notify
+from tests.databases import postgres_database
+
+CHANNEL = "quiz_test_values"
+WAIT = 10.0  # seconds a state is waited for before the test fails
+
+
+def wait_until(condition: Callable[[], bool], what: str) -> None:
+    """Poll ``condition`` (the listener works in its own thread) until it holds."""
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {WAIT} s: {what}")
+        time.sleep(0.01)
+
+
+class Reads:
+    """A ``read`` for ``WatchedValues.get`` that counts its calls and returns the value set."""
+
+    def __init__(self, value: str) -> None:
+        self.value, self.count = value, 0
+
+    def __call__(self) -> str:
+        self.count += 1
+        return self.value
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    yield from postgres_database()
+
+
+@pytest.fixture
+def postgres_store(postgres_url: str) -> Iterator[Store]:
+    store = Store(postgres_url)
+    yield store
+    store.dispose()
+
+
+def live_watch(store: Store) -> WatchedValues[str]:
+    watch = store.watched(CHANNEL)
+    wait_until(lambda: watch.live, "the listener listens")
+    return watch
+
+
+def notify_from_elsewhere(store: Store, key: int) -> None:
+    """A change committed with its notice, as another server would: no ``changed`` here."""
+    with store.engine.begin() as conn:
+        notify(conn, CHANNEL, key)
+
+
+def test_sqlite_keeps_nothing_and_reads_every_time(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'quiz.db'}")
+    try:
+        watch, reads = store.watched(CHANNEL), Reads("v1")
+        assert [watch.get(1, reads) for _ in range(3)] == ["v1"] * 3
+        assert reads.count == 3 and not watch.live
+    finally:
+        store.dispose()
+
+
+@pytest.mark.postgres
+def test_a_value_is_kept_until_another_server_notifies_a_change(postgres_store):
+    watch, reads = live_watch(postgres_store), Reads("v1")
+    assert watch.get(7, reads) == watch.get(7, reads) == "v1"
+    assert reads.count == 1  # the second came from memory
+    other = Reads("other")
+    watch.get(8, other)
+    reads.value = "v2"
+    notify_from_elsewhere(postgres_store, 7)
+    wait_until(lambda: watch.get(7, reads) == "v2", "the notice makes the next get read again")
+    watch.get(8, other)
+    assert other.count == 1  # a notice forgets only the key it names
+
+
+@pytest.mark.postgres
+def test_a_change_in_this_process_is_seen_at_once(postgres_store):
+    watch, reads = live_watch(postgres_store), Reads("v1")
+    watch.get(7, reads)
+    reads.value = "v2"
+    changed(CHANNEL, 7)
+    assert watch.get(7, reads) == "v2" and reads.count == 2
+
+
+@pytest.mark.postgres
+def test_a_read_overtaken_by_a_notice_is_returned_but_not_kept(postgres_store):
+    watch = live_watch(postgres_store)
+    reads = Reads("old")
+
+    def read_during_a_change() -> str:
+        value = reads()
+        watch.forget(7)  # the notice arrives while the value is on its way
+        return value
+
+    assert watch.get(7, read_during_a_change) == "old"
+    reads.value = "new"
+    assert watch.get(7, reads) == "new" and reads.count == 2
+
+
+@pytest.mark.postgres
+def test_a_kept_value_is_read_again_after_max_age(postgres_store):
+    now = [1000.0]
+    watch: WatchedValues[str] = WatchedValues(postgres_store.engine, CHANNEL, max_age=60.0, clock=lambda: now[0])
+    try:
+        wait_until(lambda: watch.live, "the listener listens")
+        reads = Reads("v1")
+        watch.get(7, reads)
+        now[0] += 59.0
+        watch.get(7, reads)
+        assert reads.count == 1
+        now[0] += 1.0
+        watch.get(7, reads)
+        assert reads.count == 2  # a change made without a notice is seen within max_age
+    finally:
+        watch.close()
+
+
+@pytest.mark.postgres
+def test_a_broken_listening_connection_reads_through_until_it_is_back(postgres_store, monkeypatch):
+    monkeypatch.setattr(watched, "POLL", 0.05)
+    watch, reads = live_watch(postgres_store), Reads("v1")
+    watch.get(7, reads)
+    generation = watch._generation
+    with postgres_store.engine.connect() as conn:  # the database drops the listener's connection
+        ended = conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                  "WHERE application_name = :name AND datname = current_database()"),
+                             {"name": LISTENER_NAME}).scalars().all()
+    assert ended == [True]
+    wait_until(lambda: watch._generation > generation + 1, "the listener noticed and came back")
+    wait_until(lambda: watch.live, "the listener listens again")
+    watch.get(7, reads)
+    assert reads.count == 2  # coming back, it forgot what it kept (notices may have been missed)
+    reads.value = "v2"
+    notify_from_elsewhere(postgres_store, 7)
+    wait_until(lambda: watch.get(7, reads) == "v2", "notices are heard again")
+
+
+@pytest.mark.postgres
+def test_while_not_listening_every_get_reads(postgres_store):
+    watch = postgres_store.watched(CHANNEL)
+    wait_until(lambda: watch.live, "the listener listens")
+    watch.close()
+    assert not watch.live
+    reads = Reads("v1")
+    watch.get(7, reads)
+    watch.get(7, reads)
+    assert reads.count == 2
+    listener = watch._listener
+    assert listener is not None
+    listener.join(timeout=WAIT)
+    assert not listener.is_alive()  # and its connection is closed
+
+
+@pytest.mark.postgres
+def test_disposing_the_store_closes_the_listening_connection(postgres_url):
+    store = Store(postgres_url)
+    live_watch(store)
+    store.dispose()
+    probe = Store(postgres_url)
+    try:
+        def listeners() -> int:
+            with probe.engine.connect() as conn:
+                return conn.execute(text("SELECT count(*) FROM pg_stat_activity WHERE application_name = :name "
+                                         "AND datname = current_database()"), {"name": LISTENER_NAME}).scalar_one()
+
+        wait_until(lambda: listeners() == 0, "the listener's connection is closed")
+    finally:
+        probe.dispose()
+
+
+@pytest.mark.postgres
+def test_a_listener_that_does_not_hear_its_own_probe_keeps_nothing(postgres_store, monkeypatch):
+    """As behind a pooler that does not carry notices: the probe goes out and never comes
+    back, so the watch reads every time and never keeps what it read."""
+    monkeypatch.setattr(watched, "POLL", 0.05)
+    probes: list[str] = []
+    monkeypatch.setattr(watched, "send_probe", lambda connection, channel, payload: probes.append(payload))
+    watch, reads = postgres_store.watched(CHANNEL), Reads("v1")
+    wait_until(lambda: len(probes) >= 3, "the listener tried, and connected again, three times")
+    assert len({probe.rsplit("-", 1)[0] for probe in probes}) == 3  # a new connection each time
+    for _ in range(3):
+        watch.get(7, reads)
+    assert reads.count == 3 and not watch.live
