@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+import socket
+import subprocess
+import tempfile
 import uuid
 from pathlib import Path
 from typing import Iterator
@@ -36,3 +40,46 @@ def postgres_database() -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+class OwnPostgres:
+    """A PostgreSQL server of one test's own (Debian's binaries, as scripts/with-postgres.sh
+    uses), in a folder of its own under /tmp (which the ``postgres`` user can reach when the
+    tests run as root): to restart at will without touching the shared one."""
+
+    def __init__(self) -> None:
+        found = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name)) \
+            if Path("/usr/lib/postgresql").is_dir() else []
+        if not found:
+            pytest.skip("no PostgreSQL binaries here (Debian's postgresql package)")
+        self.bin = found[-1]
+        self.folder = Path(tempfile.mkdtemp(prefix="quiz-own-pg-"))
+        self.data = self.folder / "data"
+        self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"postgresql+psycopg://quiz@127.0.0.1:{self.port}/postgres"
+
+    def _pg_ctl(self, *args: str) -> None:
+        subprocess.run([*self.as_user, str(self.bin / "pg_ctl"), "-D", str(self.data), *args],  # noqa: S603
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
+
+    def start(self) -> OwnPostgres:
+        if self.as_user:
+            shutil.chown(self.folder, "postgres")
+        subprocess.run([*self.as_user, str(self.bin / "initdb"), "-D", str(self.data), "-U", "quiz",  # noqa: S603
+                        "--auth=trust", "-E", "UTF8"], check=True, capture_output=True, timeout=120)
+        self._pg_ctl("-l", str(self.folder / "server.log"), "-w", "-t", "60", "-o",
+                     f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+        return self
+
+    def restart(self) -> None:
+        """A fast restart (every session ended, the server down for a moment), as an operator's."""
+        self._pg_ctl("-l", str(self.folder / "server.log"), "-m", "fast", "-w", "-t", "60", "restart")
+
+    def close(self) -> None:
+        """Stop the server (if started) and remove its folder."""
+        if (self.data / "postmaster.pid").exists():
+            self._pg_ctl("-m", "immediate", "stop")
+        shutil.rmtree(self.folder, ignore_errors=True)

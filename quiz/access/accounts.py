@@ -141,9 +141,8 @@ def credential_version(store: Store, trainee_id: int) -> str | None:
     None without a PIN: a signed-in session keeps it and is signed out when it changes.
 
     One primary-key lookup; on PostgreSQL, kept in the server's memory while no server says
-    the PIN changed (``quiz.db.watched``: ``set_pin`` notifies every server at its commit),
-    so the PIN check of a click costs no query. The check inside an answer's own transaction
-    (``credential_guard``) always reads the database."""
+    the PIN changed (``quiz.db.watched``: ``set_pin`` notifies every server at its commit,
+    and this process at once), so the PIN check of a click costs no query."""
 
     def read() -> str | None:
         with store.reads.connect() as conn:
@@ -152,14 +151,17 @@ def credential_version(store: Store, trainee_id: int) -> str | None:
     return store.watched(CREDENTIALS).get(trainee_id, read)
 
 
-def credential_guard(trainee_id: int, signed_in_with: str | None) -> WriteGuard:
+def credential_guard(store: Store, trainee_id: int, signed_in_with: str | None) -> WriteGuard:
     """A write guard (``quiz.db.submissions.submit_answer``): inside the transaction that stores
     an answer, it refuses with ``CredentialChangedError`` unless the trainee's credential is
     still ``signed_in_with``. So the PIN check of the click that gives an answer costs no
-    connection and no query of its own, and no answer is stored after the PIN changed."""
+    connection of its own, and no answer is stored once the PIN change is known: read in the
+    answer's transaction, or (on PostgreSQL) kept as ``credential_version`` keeps it, which a
+    change made on another server reaches with its notice, milliseconds after its commit."""
 
     def guard(conn: Connection) -> None:
-        if _credential_version_on(conn, trainee_id) != signed_in_with:
+        current = store.watched(CREDENTIALS).get(trainee_id, lambda: _credential_version_on(conn, trainee_id))
+        if current != signed_in_with:
             raise CredentialChangedError(f"trainee {trainee_id}'s PIN changed since this session signed in")
 
     return guard

@@ -91,14 +91,14 @@ def still_signed_in(store: Store) -> bool:
     return trainee is None or _credential_holds(store, trainee)
 
 
-def answer_guard() -> WriteGuard | None:
+def answer_guard(store: Store) -> WriteGuard | None:
     """The PIN check of a click that stores an answer, made in the answer's own transaction
     (``quiz.access.accounts.credential_guard``); None when no trainee is signed in with a
     known credential (then ``still_signed_in`` checks)."""
     trainee = signed_in()
     if trainee is None or CREDENTIAL_KEY not in st.session_state:
         return None
-    return credential_guard(trainee.id, st.session_state[CREDENTIAL_KEY])
+    return credential_guard(store, trainee.id, st.session_state[CREDENTIAL_KEY])
 
 
 def _credential_holds(store: Store, trainee: Trainee) -> bool:

@@ -153,7 +153,7 @@ def test_the_credential_guard_lets_an_answer_be_stored_only_while_the_pin_holds(
     from tests.db.test_answers import T0, answer
 
     aiko = add_trainee(store, "Aiko", "2468")
-    guard = credential_guard(aiko.id, credential_version(store, aiko.id))
+    guard = credential_guard(store, aiko.id, credential_version(store, aiko.id))
     save_answer(store, answer(aiko.id, True, T0), guard)
     schedule = review_store.schedule(store, aiko.id, "pkm-k-cut-vs-shuffle")
     set_pin(store, aiko.id, "5820")  # a supervisor's new PIN, or the trainee's own elsewhere
@@ -163,25 +163,29 @@ def test_the_credential_guard_lets_an_answer_be_stored_only_while_the_pin_holds(
 
     assert len(store.attempts()) == 1
     assert review_store.schedule(store, aiko.id, "pkm-k-cut-vs-shuffle") == schedule
-    renewed = credential_guard(aiko.id, credential_version(store, aiko.id))  # signed in again
+    renewed = credential_guard(store, aiko.id, credential_version(store, aiko.id))  # signed in again
     save_answer(store, answer(aiko.id, False, T0 + timedelta(days=1)), renewed)
     assert len(store.attempts()) == 2
 
 
 @pytest.mark.postgres
-def test_on_postgres_the_pin_check_is_kept_until_a_new_pin_is_set_anywhere(tmp_path):
-    """The PIN check of each click (``credential_version``) costs no query while no server says
-    the PIN changed; a PIN set by another process (the server's ``set-pin`` command, as on
-    another server) is seen once its notice arrives, and one set here at once."""
+def test_on_postgres_the_pin_check_is_kept_until_a_new_pin_is_set_anywhere():
+    """The PIN check of each click (``credential_version``, and the guard of an answer's
+    transaction) costs no query while no server says the PIN changed; a PIN set by another
+    process (the server's ``set-pin`` command, as on another server) is seen once its notice
+    arrives, and one set here at once."""
     import subprocess
     import sys
     import time
 
     from sqlalchemy import event
 
-    from quiz.access.accounts import credential_version
+    from quiz.access.accounts import credential_guard, credential_version
+    from quiz.db.answers import save_answer
     from quiz.db.store import Store
+    from quiz.model.errors import CredentialChangedError
     from tests.databases import postgres_database
+    from tests.db.test_answers import T0, answer
 
     urls = postgres_database()
     url = next(urls)
@@ -197,7 +201,9 @@ def test_on_postgres_the_pin_check_is_kept_until_a_new_pin_is_set_anywhere(tmp_p
         event.listen(store.engine, "before_cursor_execute", lambda *args: queries.append(args[2]))
         before = credential_version(store, aiko.id)
         assert [credential_version(store, aiko.id) for _ in range(5)] == [before] * 5
-        assert len(queries) == 1
+        guard = credential_guard(store, aiko.id, before)
+        save_answer(store, answer(aiko.id, True, T0), guard)
+        assert len([q for q in queries if "trainee_pins" in q]) == 1  # the first check's only
 
         done = subprocess.run([sys.executable, "-m", "quiz", "set-pin", "Aiko", "--database-url", url],
                               input="8051\n8051\n", capture_output=True, text=True, timeout=60, check=False)
@@ -208,6 +214,9 @@ def test_on_postgres_the_pin_check_is_kept_until_a_new_pin_is_set_anywhere(tmp_p
             time.sleep(0.01)
         assert sign_in(store, "Aiko", "8051", name_throttles(), fresh_session()).credential \
             == credential_version(store, aiko.id)
+        with pytest.raises(CredentialChangedError):  # the stale session's answer is refused
+            save_answer(store, answer(aiko.id, False, T0), guard)
+        assert len(store.attempts()) == 1
 
         seen = credential_version(store, aiko.id)
         set_pin(store, aiko.id, "3079")  # in this process: seen at the next check, no waiting
