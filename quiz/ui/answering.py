@@ -85,7 +85,8 @@ def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
     around a full run: the database guard, and the check that the trainee's PIN still holds
     (else the whole app runs, and signs the trainee out). A click that gives an answer has
     that check made in the transaction that stores the answer (``sign_in.answer_guard``): one
-    connection and one query less per answer, and no answer stored once the PIN changed.
+    connection less per answer, and no answer stored once the PIN change is known (on
+    PostgreSQL the check reads the version the server keeps until a notice says it changed).
     It ends with the sidebar's due count drawn in its place from here (a fragment may write
     to a place outside it only if it wrote there in the full run before).
     """

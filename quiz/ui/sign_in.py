@@ -3,8 +3,9 @@
 Who is signed in lives only in this browser session; the URL's ``trainee`` parameter just
 fills in the name after a refresh. Nobody sees a list of names, and ``?trainee=NAME``
 opens nothing without the PIN. A signed-in session keeps the trainee's credential version
-and checks it on every run (one primary-key lookup): when the PIN was changed in another
-session, or replaced by a supervisor, this session is signed out.
+and checks it on every run (one primary-key lookup, or on PostgreSQL the version kept in
+the server's memory until a notice says it changed: ``quiz.db.watched``): when the PIN was
+changed in another session, or replaced by a supervisor, this session is signed out.
 
 Throttles (``quiz.access.accounts``): per name in the database (every server, not reset
 by anything a client sends), and per browser session in its state (a courtesy only: a new
