@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from datetime import timedelta
-from typing import Callable, Iterator
+from typing import Iterator
 
 import pytest
 
@@ -18,17 +17,10 @@ from quiz.db.answers import save_answer
 from quiz.db.store import Store
 from tests.databases import OwnPostgres
 from tests.db.test_answers import T0, answer
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.postgres
 WAIT = 60.0  # the listener connects again after 1, 2, 4 ... s while the server is down
-
-
-def wait_until(condition: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + WAIT
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {WAIT} s: {what}")
-        time.sleep(0.02)
 
 
 @pytest.fixture
@@ -45,7 +37,7 @@ def test_after_a_database_restart_the_next_click_works_and_pin_changes_are_heard
     try:
         aiko = add_trainee(store, "Aiko", "2468")
         watch = store.watched(CREDENTIALS)
-        wait_until(lambda: watch.live, "the server listens for PIN changes")
+        wait_until(lambda: watch.live, "the server listens for PIN changes", WAIT)
         signed_in_with = credential_version(store, aiko.id)
         guard = credential_guard(store, aiko.id, signed_in_with)
         save_answer(store, answer(aiko.id, True, T0), guard)
@@ -57,12 +49,12 @@ def test_after_a_database_restart_the_next_click_works_and_pin_changes_are_heard
         save_answer(store, answer(aiko.id, False, T0 + timedelta(days=1)), guard)
         assert len(store.attempts()) == 2
 
-        wait_until(lambda: watch.live, "the server listens again")
+        wait_until(lambda: watch.live, "the server listens again", WAIT)
         assert credential_version(store, aiko.id) == signed_in_with
         done = subprocess.run([sys.executable, "-m", "quiz", "set-pin", "Aiko", "--database-url", server.url],
                               input="8051\n8051\n", capture_output=True, text=True, timeout=60, check=False)
         assert done.returncode == 0, done.stderr
         wait_until(lambda: credential_version(store, aiko.id) != signed_in_with,
-                   "a PIN set elsewhere after the restart is heard")
+                   "a PIN set elsewhere after the restart is heard", WAIT)
     finally:
         store.dispose()

@@ -3,7 +3,6 @@ without a round trip (``quiz.db.liveness``), on a real PostgreSQL."""
 
 from __future__ import annotations
 
-import time
 from typing import Iterator
 
 import pytest
@@ -15,9 +14,9 @@ from quiz.access.accounts import add_trainee, credential_version
 from quiz.db.liveness import closed_by_server, replace_closed_connections
 from quiz.db.store import Store
 from tests.databases import postgres_database
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.postgres
-WAIT = 10.0
 
 
 @pytest.fixture
@@ -42,10 +41,8 @@ def end_backend(admin: Engine, pid: int) -> None:
     its socket. Returns once the backend is gone (its socket closed)."""
     with admin.connect() as conn:
         assert conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid}).scalar_one()
-        deadline = time.monotonic() + WAIT
-        while conn.execute(text("SELECT count(*) FROM pg_stat_activity WHERE pid = :pid"), {"pid": pid}).scalar_one():
-            assert time.monotonic() < deadline, "the backend did not end"
-            time.sleep(0.01)
+        wait_until(lambda: not conn.execute(text("SELECT count(*) FROM pg_stat_activity WHERE pid = :pid"),
+                                            {"pid": pid}).scalar_one(), "the backend ended")
 
 
 def test_a_pooled_connection_the_server_ended_is_replaced_not_used(postgres_url, admin):

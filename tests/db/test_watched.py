@@ -3,8 +3,7 @@ on a real PostgreSQL (LISTEN/NOTIFY) and on SQLite (which keeps nothing)."""
 
 from __future__ import annotations
 
-import time
-from typing import Callable, Iterator
+from typing import Iterator
 
 import pytest
 from sqlalchemy import text
@@ -13,18 +12,9 @@ from quiz.db import watched
 from quiz.db.store import Store
 from quiz.db.watched import LISTENER_NAME, WatchedValues, changed, notify
 from tests.databases import postgres_database
+from tests.waiting import wait_until
 
 CHANNEL = "quiz_test_values"
-WAIT = 10.0  # seconds a state is waited for before the test fails
-
-
-def wait_until(condition: Callable[[], bool], what: str) -> None:
-    """Poll ``condition`` (the listener works in its own thread) until it holds."""
-    deadline = time.monotonic() + WAIT
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {WAIT} s: {what}")
-        time.sleep(0.01)
 
 
 class Reads:
@@ -160,7 +150,7 @@ def test_while_not_listening_every_get_reads(postgres_store):
     assert reads.count == 2
     listener = watch._listener
     assert listener is not None
-    listener.join(timeout=WAIT)
+    listener.join(timeout=10)
     assert not listener.is_alive()  # and its connection is closed
 
 
