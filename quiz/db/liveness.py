@@ -12,9 +12,9 @@ connection in its place (SQLAlchemy's "pessimistic" disconnect handling, done wi
 A live connection that has something to read for another reason (a notice the server sent
 while it was idle) is replaced too: a reconnect, never an error. A connection just opened
 is not checked (its first checkout): it could still hold bytes its handshake left, and its
-replacement would too. What neither this nor a
-ping catches in time is a connection whose peer vanished without closing it (a network cut):
-its first query waits for TCP to give up, as a ping would have.
+replacement would too. What neither this nor a ping catches in time is a connection whose
+peer vanished without closing it (a network cut): its first query waits for TCP to give up,
+as a ping would have.
 """
 
 from __future__ import annotations
