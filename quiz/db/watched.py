@@ -188,8 +188,10 @@ def _hear(connection: Any, owner: weakref.ref[WatchedValues[Any]], channel: str,
     to the watch. The watch keeps values once the first probe comes back, and this raises
     ``NoticeLost`` when one does not: a notice sent is then not sure to be heard (a pooler
     between the app and PostgreSQL, a broken connection), so kept values are not safe."""
+    from psycopg import sql  # only here: the listener runs on PostgreSQL alone
+
     connection.autocommit = True
-    connection.execute(f"LISTEN {channel}")  # our own constant channel name, not input
+    connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
     mine, sent = secrets.token_hex(8), 0
     while not closed.is_set():
         sent += 1
