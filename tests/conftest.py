@@ -38,6 +38,12 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path):
 
 
 @pytest.fixture
+def postgres_url():
+    """A fresh PostgreSQL database, for what only PostgreSQL does (skipped without a server)."""
+    yield from postgres_database()
+
+
+@pytest.fixture
 def store(db_url: str):
     """A Store on ``db_url`` (SQLite, and PostgreSQL when a server is given), disposed afterwards."""
     store = Store(db_url)

@@ -134,11 +134,15 @@ class WatchedValues(Generic[V]):
         self._closed.set()
         self._set_live(False)
 
-    def _set_live(self, live: bool) -> None:
+    def _set_live(self, live: bool) -> bool:
+        """Keep values from now on, or not (a change forgets them all); whether it kept before."""
         with self._lock:
-            self._live = live and not self._closed.is_set()
-            self._generation += 1
-            self._kept.clear()
+            was, now = self._live, live and not self._closed.is_set()
+            if now != was:
+                self._live = now
+                self._generation += 1
+                self._kept.clear()
+            return was
 
 
 def _connector(engine: Engine) -> Callable[[], Any]:
@@ -158,10 +162,10 @@ def _listen(owner: weakref.ref[WatchedValues[Any]], connect: Callable[[], Any], 
     failing = False
     while not closed.is_set() and owner() is not None:
         connection = None
-        went_live: list[bool] = []
+        was_live: bool | None = False
         try:
             connection = connect()
-            _hear(connection, owner, channel, closed, went_live)
+            _hear(connection, owner, channel, closed)
         except Exception as error:  # noqa: BLE001 - the database or the connection failed: read through
             if not failing:
                 log.warning("not listening on %s (%s): every value is read from the database until it is back",
@@ -170,20 +174,19 @@ def _listen(owner: weakref.ref[WatchedValues[Any]], connect: Callable[[], Any], 
         else:
             return  # closed, or the watch is gone
         finally:
-            _set_live(owner, False)
+            was_live = _tell(owner, False)
             if connection is not None:
                 try:
                     connection.close()
                 except Exception:  # noqa: BLE001, S110 - closing a broken connection
                     pass
-        if went_live:  # it worked for a while: connect again soon
+        if was_live:  # it worked for a while: connect again soon
             failing, wait = False, POLL
         closed.wait(wait)
         wait = min(wait * 2, RETRY_CEILING)
 
 
-def _hear(connection: Any, owner: weakref.ref[WatchedValues[Any]], channel: str, closed: threading.Event,
-          went_live: list[bool]) -> None:
+def _hear(connection: Any, owner: weakref.ref[WatchedValues[Any]], channel: str, closed: threading.Event) -> None:
     """``LISTEN``, then each ``POLL`` seconds send a probe notice and hand every notice heard
     to the watch. The watch keeps values once the first probe comes back, and this raises
     ``NoticeLost`` when one does not: a notice sent is then not sure to be heard (a pooler
@@ -201,9 +204,8 @@ def _hear(connection: Any, owner: weakref.ref[WatchedValues[Any]], channel: str,
         for notice in connection.notifies(timeout=POLL):
             if notice.payload == probe:
                 heard = True
-                if not _set_live(owner, True):
+                if _tell(owner, True) is None:
                     return
-                went_live.append(True)
             elif not notice.payload.startswith(PROBE):  # another server's probe changes nothing
                 watch = owner()
                 if watch is None:
@@ -226,14 +228,10 @@ class NoticeLost(RuntimeError):
     """The listener's own probe notice did not come back."""
 
 
-def _set_live(owner: weakref.ref[WatchedValues[Any]], live: bool) -> bool:
-    """Tell the watch whether it may keep values; False when the watch is gone."""
+def _tell(owner: weakref.ref[WatchedValues[Any]], live: bool) -> bool | None:
+    """Tell the watch whether it may keep values: whether it kept them before, None when it is gone."""
     watch = owner()
-    if watch is None:
-        return False
-    if watch.live != live:
-        watch._set_live(live)
-    return True
+    return None if watch is None else watch._set_live(live)
 
 
 def _key(payload: str) -> int | None:

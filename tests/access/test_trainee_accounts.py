@@ -169,7 +169,7 @@ def test_the_credential_guard_lets_an_answer_be_stored_only_while_the_pin_holds(
 
 
 @pytest.mark.postgres
-def test_on_postgres_the_pin_check_is_kept_until_a_new_pin_is_set_anywhere():
+def test_on_postgres_the_pin_check_is_kept_until_a_new_pin_is_set_anywhere(postgres_url):
     """The PIN check of each click (``credential_version``, and the guard of an answer's
     transaction) costs no query while no server says the PIN changed; a PIN set by another
     process (the server's ``set-pin`` command, as on another server) is seen once its notice
@@ -183,12 +183,10 @@ def test_on_postgres_the_pin_check_is_kept_until_a_new_pin_is_set_anywhere():
     from quiz.db.answers import save_answer
     from quiz.db.store import Store
     from quiz.model.errors import CredentialChangedError
-    from tests.databases import postgres_database
     from tests.db.test_answers import T0, answer
     from tests.waiting import wait_until
 
-    urls = postgres_database()
-    url = next(urls)
+    url = postgres_url
     store = Store(url)
     try:
         aiko = add_trainee(store, "Aiko", "2468")
@@ -217,4 +215,3 @@ def test_on_postgres_the_pin_check_is_kept_until_a_new_pin_is_set_anywhere():
         assert credential_version(store, aiko.id) not in (seen, None)
     finally:
         store.dispose()
-        urls.close()

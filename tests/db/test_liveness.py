@@ -13,15 +13,9 @@ from sqlalchemy.exc import OperationalError
 from quiz.access.accounts import add_trainee, credential_version
 from quiz.db.liveness import closed_by_server, replace_closed_connections
 from quiz.db.store import Store
-from tests.databases import postgres_database
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    yield from postgres_database()
 
 
 @pytest.fixture

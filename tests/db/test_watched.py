@@ -11,7 +11,6 @@ from sqlalchemy import text
 from quiz.db import watched
 from quiz.db.store import Store
 from quiz.db.watched import LISTENER_NAME, WatchedValues, changed, notify
-from tests.databases import postgres_database
 from tests.waiting import wait_until
 
 CHANNEL = "quiz_test_values"
@@ -26,11 +25,6 @@ class Reads:
     def __call__(self) -> str:
         self.count += 1
         return self.value
-
-
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    yield from postgres_database()
 
 
 @pytest.fixture
