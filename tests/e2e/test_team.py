@@ -7,12 +7,14 @@ from collections.abc import Iterator
 
 import pytest
 
+from quiz.access.supervisor import supervisor_throttle
 from quiz.db.store import Store
 from quiz.model.attempt import AttemptRecord
 from tests.e2e import driver
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
 from tests.e2e.driver import assert_no_exception, main, open_page, settle
 from tests.recording import record
+from tests.waiting import wait_until
 
 driver.require_browser()
 pytestmark = pytest.mark.e2e
@@ -45,6 +47,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServe
         yield server
 
 
+def wait_for_throttle_to_lift(server: ConfiguredServer) -> None:
+    """Until the server-wide throttle of the password (kept in the database) lets a guess be checked."""
+    store = Store(server.database_url)
+    try:
+        wait_until(lambda: supervisor_throttle(store).wait() == 0.0, "the supervisor throttle lifts")
+    finally:
+        store.dispose()
+
+
 def log_in(page, password: str, button: str = "Unlock") -> None:
     main(page).get_by_label("Supervisor password" if button == "Unlock" else "管理者パスワード").fill(password)
     main(page).get_by_role("button", name=button, exact=True).click()
@@ -64,7 +75,7 @@ def test_a_wrong_password_shows_nothing(page, server) -> None:
 
 
 def test_the_right_password_shows_the_team_and_one_trainee(page, server) -> None:
-    page.wait_for_timeout(1100)  # the previous test's wrong guess holds the server's throttle for 1 s
+    wait_for_throttle_to_lift(server)  # a wrong guess of another test holds it for a second
     open_page(page, server.url, "team", title="Team", lang="en")
     log_in(page, SUPERVISOR_PASSWORD)
     expect(main(page).get_by_test_id("stDataFrame").first).to_be_visible()
