@@ -1,18 +1,27 @@
-"""Saving an answer: the attempt and the card's review schedule, in one transaction."""
+"""Saving an answer: the attempt and the card's review schedule, both or neither.
+
+On PostgreSQL in two round trips when nothing else writes the card's schedule meanwhile:
+the schedule read, then one statement that writes the new schedule only if the stored one
+is still the one read and adds the attempt only if it did. Otherwise, and on SQLite, in a
+transaction that locks the schedule while it reads it (five round trips on PostgreSQL:
+BEGIN, the attempt, the read, the write, COMMIT).
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Callable
 
-from sqlalchemy import insert
+from sqlalchemy import CTE, Insert, bindparam, insert, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from quiz.db.reviews import reschedule
+from quiz.db import reviews
+from quiz.db.reviews import due_change, parsed_schedule, reschedule, schedule_change, schedule_values
 from quiz.db.store import Store, inserted_id
 from quiz.db.tables import attempts
 from quiz.model.attempt import AttemptRecord
+from quiz.training.scheduling import next_schedule
 
 WriteGuard = Callable[[Connection], None]
 """A check run first inside the transaction that stores an answer; it raises to refuse the
@@ -32,10 +41,18 @@ def save_answer(store: Store, record: AttemptRecord, guard: WriteGuard | None = 
     """Record the attempt and review the card's schedule, both or neither (nothing when
     ``guard`` refuses).
 
-    Right reviews the card as Good, wrong as Again, at ``record.answered_at``. When another
-    session creates the same schedule row meanwhile, the unique key refuses this insert,
-    nothing is kept, and the whole transaction runs once more (now as an update).
+    Right reviews the card as Good, wrong as Again, at ``record.answered_at``.
+
+    On PostgreSQL, first in one statement after reading the schedule: it stores nothing when
+    another session wrote the schedule in between, and the transaction below stores the
+    answer instead. In the transaction, the schedule is read locked; when another session
+    creates the same schedule row meanwhile, the unique key refuses this insert, nothing is
+    kept, and the whole transaction runs once more (now as an update).
     """
+    if store.one_statement_writes:
+        saved = _save_in_one_statement(store, record, guard)
+        if saved is not None:
+            return saved
     try:
         return _save(store, record, guard)
     except IntegrityError:
@@ -47,9 +64,44 @@ _INSERT = insert(attempts)  # built once: made anew per answer, it cost more tha
 
 def record_answer(conn: Connection, record: AttemptRecord) -> SavedAnswer:
     """Within the caller's transaction: insert the attempt and review the card's schedule."""
-    result = conn.execute(_INSERT, asdict(record))
+    result = conn.execute(_INSERT, record.values())
     due_change = reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
     return SavedAnswer(inserted_id(result), due_change)
+
+
+_ATTEMPT_COLUMNS = [column for column in attempts.c if column.name != "id"]
+
+
+def _attempt_after(change: CTE) -> Insert:
+    """The attempt, added once per row ``change`` yields: once if it wrote, else not at all."""
+    values = select(*[bindparam(f"attempt_{column.name}", type_=column.type) for column in _ATTEMPT_COLUMNS])
+    values = values.select_from(change)
+    return insert(attempts).from_select([column.name for column in _ATTEMPT_COLUMNS], values).returning(attempts.c.id)
+
+
+# Built once, like _INSERT: the schedule moved on from the one read, or created.
+_AFTER_MOVING = _attempt_after(schedule_change(existed=True))
+_AFTER_CREATING = _attempt_after(schedule_change(existed=False))
+
+
+def _save_in_one_statement(store: Store, record: AttemptRecord, guard: WriteGuard | None) -> SavedAnswer | None:
+    """Read the schedule, then write the attempt and the next schedule in one statement that
+    writes nothing if the schedule changed since it was read; None then (nothing stored).
+    No transaction: one statement is atomic on its own."""
+    with store.reads.connect() as conn:
+        if guard is not None:
+            guard(conn)
+        stored = reviews.read_schedule_json(conn, record.trainee_id, record.card_id)
+        previous = parsed_schedule(stored)
+        new = next_schedule(previous, record.correct, record.answered_at)
+        parameters = {f"attempt_{name}": value for name, value in record.values().items()}
+        parameters.update(schedule_values(new), where_trainee=record.trainee_id, where_card=record.card_id,
+                          previous_fsrs_card=stored)
+        statement = _AFTER_MOVING if stored is not None else _AFTER_CREATING
+        attempt_id = conn.execute(statement, parameters).scalar_one_or_none()
+    if attempt_id is None:
+        return None
+    return SavedAnswer(attempt_id, due_change(previous, new, record.answered_at))
 
 
 def _save(store: Store, record: AttemptRecord, guard: WriteGuard | None) -> SavedAnswer:

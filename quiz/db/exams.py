@@ -10,7 +10,6 @@ can move the clock.
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 
@@ -133,7 +132,7 @@ def save_exam_answer(store: Store, record: AttemptRecord, now: datetime, guard: 
         exam = _exam(row._mapping)
         if not accepts_answer(exam, record.card_id, now):
             return False
-        values = asdict(record)
+        values = record.values()
         replaced = conn.execute(
             update(attempts).where(attempts.c.exam_id == exam.id, attempts.c.card_id == record.card_id).values(**values)
         ).rowcount

@@ -7,10 +7,12 @@ transaction that records the attempt (see ``quiz.db.answers``).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Iterable
+from typing import Any, Iterable
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import CTE, bindparam, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as insert_or_skip
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.elements import BindParameter
 
 from quiz.db.store import Store
 from quiz.db.tables import review_schedules
@@ -56,18 +58,51 @@ _INSERT = insert(review_schedules)
 
 def read_schedule(conn: Connection, trainee_id: int, card_id: str, *, for_update: bool = False) -> Schedule | None:
     """The stored schedule, or None; ``for_update`` locks the row where the database can."""
+    return parsed_schedule(read_schedule_json(conn, trainee_id, card_id, for_update=for_update))
+
+
+def read_schedule_json(conn: Connection, trainee_id: int, card_id: str, *, for_update: bool = False) -> str | None:
+    """The stored schedule's JSON exactly as stored, or None (see ``read_schedule``)."""
     key = {"where_trainee": trainee_id, "where_card": card_id}
-    text = conn.execute(_READ_FOR_UPDATE if for_update else _READ, key).scalar_one_or_none()
+    text: str | None = conn.execute(_READ_FOR_UPDATE if for_update else _READ, key).scalar_one_or_none()
+    return text
+
+
+def parsed_schedule(text: str | None) -> Schedule | None:
+    """The schedule of a stored JSON, or None for none."""
     return Schedule.from_json(text) if text is not None else None
+
+
+def schedule_values(new: Schedule) -> dict[str, object]:
+    """The columns that store ``new`` (the JSON and the copies for queries)."""
+    return {"fsrs_card": new.to_json(), "due": new.due, "last_review": new.last_review}
 
 
 def write_schedule(conn: Connection, trainee_id: int, card_id: str, new: Schedule, *, exists: bool) -> None:
     """Store ``new`` as the card's schedule: an update when a row ``exists``, else an insert."""
-    values = {"fsrs_card": new.to_json(), "due": new.due, "last_review": new.last_review}
+    values = schedule_values(new)
     if exists:
         conn.execute(_UPDATE, {**values, "where_trainee": trainee_id, "where_card": card_id})
     else:
         conn.execute(_INSERT, {**values, "trainee_id": trainee_id, "card_id": card_id})
+
+
+def schedule_change(existed: bool) -> CTE:
+    """Part of one statement (a data-modifying WITH: PostgreSQL) that stores the card's new
+    schedule only if the stored one is still the one read: the row updated while its JSON is
+    still ``previous_fsrs_card`` (when it ``existed``), or else inserted unless one exists. It
+    yields a row only when it wrote, so what the statement adds ``FROM`` it is added only
+    then (``quiz.db.answers``). Parameters: ``where_trainee``, ``where_card``, the columns of
+    ``schedule_values`` and ``previous_fsrs_card``."""
+    table = review_schedules.c
+    new: dict[str, BindParameter[Any]] = {name: bindparam(name) for name in ("fsrs_card", "due", "last_review")}
+    if existed:
+        change = update(review_schedules).where(*_THE_CARD, table.fsrs_card == bindparam("previous_fsrs_card"))
+        change = change.values(**new)
+        return change.returning(table.id).cte("moved_schedule")
+    created = insert_or_skip(review_schedules).values(
+        trainee_id=bindparam("where_trainee"), card_id=bindparam("where_card"), **new).on_conflict_do_nothing()
+    return created.returning(table.id).cte("new_schedule")
 
 
 def reschedule(conn: Connection, trainee_id: int, card_id: str, correct: bool, when: datetime) -> int:
@@ -79,6 +114,12 @@ def reschedule(conn: Connection, trainee_id: int, card_id: str, correct: bool, w
     previous = read_schedule(conn, trainee_id, card_id, for_update=True)
     new = next_schedule(previous, correct, when)
     write_schedule(conn, trainee_id, card_id, new, exists=previous is not None)
+    return due_change(previous, new, when)
+
+
+def due_change(previous: Schedule | None, new: Schedule, when: datetime) -> int:
+    """How moving a card from ``previous`` to ``new`` at ``when`` changed the count of due
+    cards at ``when`` (see ``reschedule``)."""
     return is_due(new, when) - is_due(previous, when)
 
 

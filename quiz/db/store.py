@@ -123,6 +123,9 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:  # a pooled connection the server closed (a restart) is replaced, not used
             replace_closed_connections(self.engine)
+        # PostgreSQL runs an update and an insert in one statement (a data-modifying WITH):
+        # an answer is stored in two round trips, not five (quiz.db.answers)
+        self.one_statement_writes = self.url.get_backend_name() == "postgresql"
         self._watches: dict[str, WatchedValues[Any]] = {}
         self._watches_lock = threading.Lock()
         try:

@@ -72,6 +72,11 @@ class AttemptRecord:
         """Nothing chosen: an exam question left unanswered, or "I don't know" in practice."""
         return self.chosen_infraction is None and self.chosen_penalty is None and self.chosen_choice is None
 
+    def values(self) -> dict[str, Any]:
+        """Field name -> value, the row to store (``dataclasses.asdict`` would copy each
+        tuple and dict again, on every answer)."""
+        return {name: getattr(self, name) for name in ATTEMPT_FIELDS}
+
     def __post_init__(self) -> None:
         problems = _problems(self)
         if problems:

@@ -8,6 +8,7 @@ fresh server wait for one load instead of each loading the content.
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from functools import lru_cache
@@ -25,7 +26,18 @@ _STORE_LOCK = threading.Lock()
 @lru_cache(maxsize=4)
 def _content(rulesets: str, cards: tuple[str, ...]) -> Content:
     clean_staging(content_dir())  # what an import killed mid-way left behind (a live one is locked)
-    return load_content_snapshotted(Path(rulesets), [Path(p) for p in cards])
+    loaded = load_content_snapshotted(Path(rulesets), [Path(p) for p in cards])
+    _keep_out_of_collections()
+    return loaded
+
+
+def _keep_out_of_collections() -> None:
+    """Move every object alive now (the imported libraries and the content) out of the
+    garbage collector's generations (``gc.freeze``): they live as long as the server, and
+    each full collection would otherwise walk them all again. What is already garbage is
+    collected first, so none of it is kept."""
+    gc.collect()
+    gc.freeze()
 
 
 def content() -> Content:
@@ -41,6 +53,7 @@ def reload_content() -> None:
     """Forget the loaded content: the next run of any page loads it afresh (after an import)."""
     with _CONTENT_LOCK:
         _content.cache_clear()
+        gc.unfreeze()  # so the next load's collection can free what of the old content is in cycles
 
 
 @lru_cache(maxsize=8)

@@ -5,13 +5,14 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 
 from quiz.db import reviews as review_store
 from quiz.db.answers import save_answer
 from quiz.db.store import Store
 from quiz.model.attempt import AttemptRecord
-from quiz.training.scheduling import next_schedule
+from quiz.training.scheduling import Schedule, next_schedule
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -47,6 +48,7 @@ def test_each_answer_moves_the_cards_schedule_on_from_the_last(store: Store) -> 
 
 
 def test_if_the_schedule_cannot_be_written_the_attempt_is_rolled_back(store, monkeypatch) -> None:
+    monkeypatch.setattr(store, "one_statement_writes", False)  # the transaction, as on SQLite
     trainee = store.trainee("Aki")
 
     def broken(*args, **kwargs):
@@ -59,6 +61,18 @@ def test_if_the_schedule_cannot_be_written_the_attempt_is_rolled_back(store, mon
     assert review_store.schedules(store, trainee.id) == {}
 
 
+def test_if_the_database_refuses_the_schedule_the_attempt_is_not_kept(store, monkeypatch) -> None:
+    trainee = store.trainee("Aki")
+    save_answer(store, answer(trainee.id, True, T0))
+    kept = review_store.schedule(store, trainee.id, "pkm-k-cut-vs-shuffle")
+    monkeypatch.setattr(Schedule, "to_json", lambda self: None)  # NOT NULL refuses the next schedule
+    with pytest.raises(IntegrityError):
+        save_answer(store, answer(trainee.id, False, T0 + timedelta(days=2)))
+    assert len(store.attempts()) == 1
+    monkeypatch.undo()
+    assert review_store.schedule(store, trainee.id, "pkm-k-cut-vs-shuffle") == kept
+
+
 def test_if_the_attempt_is_refused_no_schedule_is_written(store: Store) -> None:
     with pytest.raises(IntegrityError):
         save_answer(store, answer(9999, True, T0))  # no such trainee
@@ -69,14 +83,14 @@ def test_if_the_attempt_is_refused_no_schedule_is_written(store: Store) -> None:
 def test_a_schedule_created_meanwhile_by_another_session_is_updated_on_a_second_try(store, monkeypatch) -> None:
     trainee = store.trainee("Aki")
     save_answer(store, answer(trainee.id, True, T0))  # the other session's answer: the row exists
-    real_read = review_store.read_schedule
+    real_read = review_store.read_schedule_json
     calls = []
 
     def read_that_missed_the_row(*args, **kwargs):  # the first read ran before the other insert
         calls.append(1)
         return None if len(calls) == 1 else real_read(*args, **kwargs)
 
-    monkeypatch.setattr(review_store, "read_schedule", read_that_missed_the_row)
+    monkeypatch.setattr(review_store, "read_schedule_json", read_that_missed_the_row)
     later = T0 + timedelta(days=2)
     attempt_id = save_answer(store, answer(trainee.id, False, later)).attempt_id
 
@@ -84,3 +98,48 @@ def test_a_schedule_created_meanwhile_by_another_session_is_updated_on_a_second_
     assert list(store.attempts()["id"])[-1] == attempt_id and len(store.attempts()) == 2  # none left from try one
     expected = next_schedule(next_schedule(None, True, T0), False, later)
     assert review_store.schedule(store, trainee.id, "pkm-k-cut-vs-shuffle") == expected
+
+
+def test_an_answer_read_before_another_sessions_answer_moves_the_schedule_on_from_both(postgres_url, monkeypatch):
+    """PostgreSQL's one statement, when another answer lands between its read and its write
+    (on SQLite the transaction holds the database's write lock from its first statement)."""
+    store = Store(postgres_url)
+    assert store.one_statement_writes  # in the transaction the other answer would wait on the lock
+    trainee = store.trainee("Aki")
+    save_answer(store, answer(trainee.id, True, T0))
+    real_read = review_store.read_schedule_json
+    calls = []
+    other_time, our_time = T0 + timedelta(days=2), T0 + timedelta(days=2, minutes=1)
+
+    def read_then_another_session_answers(*args, **kwargs):
+        read = real_read(*args, **kwargs)
+        calls.append(1)
+        if len(calls) == 1:  # another session stores its answer between this read and the write
+            save_answer(store, answer(trainee.id, False, other_time))
+        return read
+
+    monkeypatch.setattr(review_store, "read_schedule_json", read_then_another_session_answers)
+    saved = save_answer(store, answer(trainee.id, True, our_time))
+
+    assert len(calls) == 3  # the read of the one statement, the other answer's, the transaction's
+    assert len(store.attempts()) == 3 and list(store.attempts()["id"])[-1] == saved.attempt_id
+    expected = next_schedule(next_schedule(next_schedule(None, True, T0), False, other_time), True, our_time)
+    assert review_store.schedule(store, trainee.id, "pkm-k-cut-vs-shuffle") == expected
+    store.dispose()
+
+
+def test_on_postgresql_an_answer_is_one_read_and_one_write_outside_a_transaction(postgres_url: str) -> None:
+    store = Store(postgres_url)
+    try:
+        trainee = store.trainee("Aki")
+        save_answer(store, answer(trainee.id, True, T0))
+        statements: list[str] = []
+        isolation: list[str] = []
+        event.listen(store.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+        event.listen(store.engine, "begin", lambda conn: isolation.append(conn.get_execution_options().get("isolation_level")))
+        saved = save_answer(store, answer(trainee.id, False, T0 + timedelta(days=2)))
+        assert len(statements) == 2 and isolation == ["AUTOCOMMIT"]  # no BEGIN and COMMIT sent
+        assert statements[1].startswith("WITH") and "INSERT INTO attempts" in statements[1]
+        assert list(store.attempts()["id"])[-1] == saved.attempt_id
+    finally:
+        store.dispose()

@@ -68,6 +68,7 @@ def test_a_due_card_is_served_answered_and_rescheduled(page, server) -> None:
     main(page).get_by_role("button", name=driver.label("Next card")).click()
     expect(main(page).get_by_text("Nothing is due for review right now.", exact=True)).to_be_visible()
     expect(main(page).get_by_text("The next card is due in 10 minutes.", exact=True)).to_be_visible()
+    expect(due_in_sidebar(page, "Due for review: 0")).to_be_visible()  # kept by the card's run, not drawn again
     assert_no_exception(page)
 
     choose_language(page, "日本語")  # then another page: the sidebar's choices must survive both
