@@ -152,12 +152,13 @@ def credential_version(store: Store, trainee_id: int) -> str | None:
 
 
 def credential_guard(store: Store, trainee_id: int, signed_in_with: str | None) -> WriteGuard:
-    """A write guard (``quiz.db.submissions.submit_answer``): inside the transaction that stores
-    an answer, it refuses with ``CredentialChangedError`` unless the trainee's credential is
-    still ``signed_in_with``. So the PIN check of the click that gives an answer costs no
-    connection of its own, and no answer is stored once the PIN change is known: read in the
-    answer's transaction, or (on PostgreSQL) kept as ``credential_version`` keeps it, which a
-    change made on another server reaches with its notice, milliseconds after its commit."""
+    """A write guard (``quiz.db.submissions.submit_answer``): on the connection that stores an
+    answer, just before it is stored, it refuses with ``CredentialChangedError`` unless the
+    trainee's credential is still ``signed_in_with``. So the PIN check of the click that gives
+    an answer costs no connection of its own, and no answer is stored once the PIN change is
+    known: read on that connection, or (on PostgreSQL) kept as ``credential_version`` keeps
+    it, which a change made on another server reaches with its notice, milliseconds after its
+    commit."""
 
     def guard(conn: Connection) -> None:
         current = store.watched(CREDENTIALS).get(trainee_id, lambda: _credential_version_on(conn, trainee_id))

@@ -24,8 +24,9 @@ from quiz.model.attempt import AttemptRecord
 from quiz.training.scheduling import next_schedule
 
 WriteGuard = Callable[[Connection], None]
-"""A check run first inside the transaction that stores an answer; it raises to refuse the
-write (``quiz.access.accounts.credential_guard``: the trainee's PIN has not changed)."""
+"""A check run first on the connection that stores an answer (inside its transaction when it
+has one); it raises to refuse the write (``quiz.access.accounts.credential_guard``: the
+trainee's PIN has not changed)."""
 
 
 @dataclass(frozen=True, slots=True)

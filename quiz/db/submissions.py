@@ -38,7 +38,7 @@ def submit_answer(
     now: datetime | None = None, guard: WriteGuard | None = None,
 ) -> Submission:
     """Grade ``given`` (a ``ScenarioAnswer``, or the chosen id of a knowledge card or judgement
-    call) and store it before returning; ``guard`` runs first in the storing transaction and
+    call) and store it before returning; ``guard`` runs first where it is stored and
     may refuse it (raising: nothing is stored)."""
     outcome = answer_card(content, card, given, trainee_id, seconds, mode, exam_id, showing)
     if mode == "exam":

@@ -55,7 +55,7 @@ def card_until_answered(
     assert shell.trainee is not None, "answering needs a trainee"
     given = widgets.take_given(form_key) if state.get("outcome") is None else None
     if given is not None:  # graded and saved before anything is drawn: the page is drawn once
-        guard = answer_guard(shell.store)  # the click's PIN check, in the answer's transaction
+        guard = answer_guard(shell.store)  # the click's PIN check, made where the answer is stored
         submitted = submit_answer(shell.store, shell.content, card, given.answer, shell.trainee.id,
                                   time.time() - state["shown_at"], mode=mode, showing=showing, guard=guard)
         st.session_state[PIN_CHECKED_KEY] = guard is not None
