@@ -17,7 +17,6 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from quiz.db import reviews
-from quiz.db.reviews import due_change, parsed_schedule, reschedule, schedule_change, schedule_values
 from quiz.db.store import Store, inserted_id
 from quiz.db.tables import attempts
 from quiz.model.attempt import AttemptRecord
@@ -66,7 +65,7 @@ _INSERT = insert(attempts)  # built once: made anew per answer, it cost more tha
 def record_answer(conn: Connection, record: AttemptRecord) -> SavedAnswer:
     """Within the caller's transaction: insert the attempt and review the card's schedule."""
     result = conn.execute(_INSERT, record.values())
-    due_change = reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
+    due_change = reviews.reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
     return SavedAnswer(inserted_id(result), due_change)
 
 
@@ -81,8 +80,8 @@ def _attempt_after(change: CTE) -> Insert:
 
 
 # Built once, like _INSERT: the schedule moved on from the one read, or created.
-_AFTER_MOVING = _attempt_after(schedule_change(existed=True))
-_AFTER_CREATING = _attempt_after(schedule_change(existed=False))
+_AFTER_MOVING = _attempt_after(reviews.schedule_change(existed=True))
+_AFTER_CREATING = _attempt_after(reviews.schedule_change(existed=False))
 
 
 def _save_in_one_statement(store: Store, record: AttemptRecord, guard: WriteGuard | None) -> SavedAnswer | None:
@@ -93,16 +92,16 @@ def _save_in_one_statement(store: Store, record: AttemptRecord, guard: WriteGuar
         if guard is not None:
             guard(conn)
         stored = reviews.read_schedule_json(conn, record.trainee_id, record.card_id)
-        previous = parsed_schedule(stored)
+        previous = reviews.parsed_schedule(stored)
         new = next_schedule(previous, record.correct, record.answered_at)
         parameters = {f"attempt_{name}": value for name, value in record.values().items()}
-        parameters.update(schedule_values(new), where_trainee=record.trainee_id, where_card=record.card_id,
+        parameters.update(reviews.schedule_values(new), where_trainee=record.trainee_id, where_card=record.card_id,
                           previous_fsrs_card=stored)
         statement = _AFTER_MOVING if stored is not None else _AFTER_CREATING
         attempt_id = conn.execute(statement, parameters).scalar_one_or_none()
     if attempt_id is None:
         return None
-    return SavedAnswer(attempt_id, due_change(previous, new, record.answered_at))
+    return SavedAnswer(attempt_id, reviews.due_change(previous, new, record.answered_at))
 
 
 def _save(store: Store, record: AttemptRecord, guard: WriteGuard | None) -> SavedAnswer:

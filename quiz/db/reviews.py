@@ -1,7 +1,8 @@
 """Review schedules in the database: one row per trainee and card (table ``review_schedules``).
 
 Reads take a ``Store``; ``reschedule`` takes an open connection, so that it shares the
-transaction that records the attempt (see ``quiz.db.answers``).
+transaction that records the attempt, and ``schedule_change`` is the part of the one
+statement that records both on PostgreSQL (see ``quiz.db.answers``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,35 @@
+"""AttemptRecord: an answered card, checked when made, and the row it is stored as."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from quiz.model.attempt import AttemptRecord
+
+
+def scenario_answer(**changes) -> AttemptRecord:
+    values = dict(
+        trainee_id=1, card_id="ygo-late-7min", ruleset="yugioh-ocg", category="procedure", card_kind="scenario",
+        chosen_infraction="tardiness", standard_infraction="tardiness", chosen_penalty="warning",
+        standard_penalty="duel-loss", chosen_fixes=("b", "a"), standard_fixes=(), correct=False, penalty_steps=-1,
+        seconds=12.5, answered_at=datetime(2025, 3, 1, 18, 0, tzinfo=timezone(timedelta(hours=9))),
+        variant_values={"minutes": 7},
+    )
+    return AttemptRecord(**(values | changes))
+
+
+def test_its_row_is_every_field_as_stored_not_a_copy() -> None:
+    record = scenario_answer()
+    row = record.values()
+    assert row == asdict(record)
+    assert row["chosen_fixes"] == ("a", "b") and row["answered_at"] == datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
+    assert row["variant_values"] is record.variant_values  # shared, not copied again per answer
+
+
+def test_an_invalid_record_names_every_problem() -> None:
+    with pytest.raises(ValueError, match="invalid attempt") as refused:
+        scenario_answer(card_kind="essay", seconds=-1.0)
+    assert "card_kind" in str(refused.value) and "seconds" in str(refused.value)
