@@ -17,6 +17,7 @@ from quiz.ui.errors import database_guard
 from quiz.ui.report_problem import report_problem
 from quiz.ui.shell import Shell, count_answer, draw_due
 from quiz.ui.sign_in import answer_guard, still_signed_in
+from quiz.ui.stale_widgets import forget_stale_widgets
 
 PIN_CHECKED_KEY = "answer_pin_checked"  # this run stored an answer with its PIN check (card_fragment)
 
@@ -93,6 +94,7 @@ def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
 
     @st.fragment
     def card_area() -> None:
+        forget_stale_widgets()  # the cards before this one: their widgets' metadata
         with database_guard():
             answer_given = widgets.answer_pending()  # its PIN check is made where it is stored
             st.session_state.pop(PIN_CHECKED_KEY, None)
