@@ -11,6 +11,7 @@ Python's full garbage collections walked again.
 from __future__ import annotations
 
 import logging
+from functools import cache
 
 from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState, get_script_run_ctx
 from streamlit.runtime.state.common import is_element_id
@@ -42,6 +43,11 @@ def forget_stale_widgets() -> int:
             if user_key is not None and keys.get_id_from_key(user_key) == widget_id:
                 keys.delete(user_key)
     except (AttributeError, KeyError, TypeError):  # Streamlit's internals changed: keep everything
-        log.warning("stale widgets not forgotten: Streamlit's session state changed shape", exc_info=True)
+        _warn_once()
         return 0
     return len(stale)
+
+
+@cache
+def _warn_once() -> None:
+    log.warning("stale widgets are not forgotten: Streamlit's session state changed shape", exc_info=True)
