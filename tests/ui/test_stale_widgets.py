@@ -43,8 +43,7 @@ def test_the_widgets_of_cards_answered_before_are_forgotten(open_app) -> None:
 
 def test_without_it_streamlit_keeps_every_cards_widgets(open_app, monkeypatch: pytest.MonkeyPatch) -> None:
     """The cost this module removes (if Streamlit stops keeping them, this fails: drop the module)."""
-    monkeypatch.setattr(stale_widgets, "forget_stale_widgets", lambda: 0)
-    monkeypatch.setattr("quiz.ui.answering.forget_stale_widgets", lambda: 0)
+    monkeypatch.setattr("quiz.ui.answering.forget_stale_widgets", lambda: 0)  # the one caller's name
     after_three, after_twelve = _kept_after(open_app, 12)
     assert after_twelve >= after_three + 9 * 4
 
