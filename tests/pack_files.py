@@ -10,6 +10,7 @@ SCENARIO = """\
 cards:
   - id: {id}
     kind: scenario
+    style: exam
     ruleset: yugioh-ocg
     title: {{ja: "十五分後の着席", en: "Seated fifteen minutes in"}}
     situation:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Iterable
 
+from quiz.content.finding_checks import finding_problems
 from quiz.content.ruleset_checks import Finding, citation_problems
 from quiz.content.variant_checks import Judged, changing_answer, judge_every_showing, variant_problems
 from quiz.model.cards import AnyCard, JudgementCallCard, ScenarioCard
@@ -68,7 +69,7 @@ def _check_judgement_call(card: JudgementCallCard, ruleset: Ruleset) -> list[Fin
 def _check_scenario(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
     if ruleset.infraction(card.infraction) is None:
         return [(("infraction",), unknown_id("infraction", card.infraction, (i.id for i in ruleset.infractions)))]
-    found = variant_problems(card, ruleset)
+    found = finding_problems(card, ruleset) + variant_problems(card, ruleset)
     if found:
         return found
     found, judged = judge_every_showing(card, ruleset)

@@ -37,10 +37,33 @@ class CardBase(StrictModel):
     )
 
 
+class FactFinding(StrictModel):
+    """A fact the trainee must establish from the evidence of the situation.
+
+    ``evidence`` says what in the situation shows the card's value of the fact (shown in the
+    feedback under "what showed it"); ``arguable``, when given, says why a competent judge
+    could establish it either way: the verdict under either value is then accepted.
+    """
+
+    evidence: Text
+    arguable: Text | None = None
+
+
 class ScenarioCard(CardBase):
+    """A case the engine decides from the card's facts.
+
+    A floor-style card (the default) shows evidence and asks its ``findings`` first; an
+    exam-style card (``style: exam``) states its facts as a certification test does and asks
+    no findings.
+    """
+
     kind: Literal["scenario"]
+    style: Literal["floor", "exam"] = "floor"
     situation: Text
     infraction: str
+    findings: dict[str, FactFinding] = Field(
+        default_factory=dict, description="Fact id -> its evidence: the facts the trainee must establish"
+    )
     parameters: dict[ParameterName, Parameter] = Field(
         default_factory=dict,
         description="Values drawn afresh for each showing; {name} in the title and situation shows them",
@@ -51,6 +74,19 @@ class ScenarioCard(CardBase):
     expect: Expect | None = Field(
         default=None, description="The answer for every showing; leave it out when the answer depends on the values"
     )
+
+    @model_validator(mode="after")
+    def _findings_match_style(self) -> ScenarioCard:
+        if self.style == "exam" and self.findings:
+            raise InvalidContentError(Wording("problem.card.exam_with_findings"))
+        if self.style == "floor" and not self.findings:
+            raise InvalidContentError(Wording("problem.card.floor_without_findings"))
+        return self
+
+    @property
+    def arguable(self) -> tuple[str, ...]:
+        """The findings a competent judge could establish either way."""
+        return tuple(fact for fact, finding in self.findings.items() if finding.arguable is not None)
 
 
 class Choice(StrictModel):

@@ -16,6 +16,18 @@ FactValue = bool | int
 AMOUNT = "{amount}"  # where a whole-number fact's phrase puts the amount, e.g. "5 or more minutes"
 
 
+class FindingQuestion(StrictModel):
+    """How a fact is asked when a card makes it a finding (CONTENT.md revision 3).
+
+    ``telltales`` are the document's words for the fact and their English equivalents: a
+    card that asks the fact may not use them in its situation outside a quotation, or it
+    would hand the trainee the conclusion.
+    """
+
+    question: Text
+    telltales: list[str] = Field(min_length=1)
+
+
 class FactSpec(StrictModel):
     """A fact a scenario may state: its type, default and meaning, and how to say it.
 
@@ -40,6 +52,9 @@ class FactSpec(StrictModel):
     unit: Text | None = None
     unit_one: str | None = Field(default=None, min_length=1)
     phrase_none: Text | None = None
+    finding: FindingQuestion | None = Field(
+        default=None, description="Set on every fact a scenario card may ask the trainee to establish"
+    )
 
     @model_validator(mode="after")
     def _default_matches_type(self) -> FactSpec:

@@ -12,6 +12,7 @@ GOOD_CARD = """\
 cards:
   - id: good-card
     kind: scenario
+    style: exam
     ruleset: yugioh-ocg
     title: {ja: 遅れて着席, en: Seated late}
     situation: {ja: 3分遅れて着席した。, en: Sat down three minutes late.}

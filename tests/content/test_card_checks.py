@@ -17,6 +17,7 @@ VARIANT = """\
 cards:
   - id: title-card
     kind: scenario
+    style: exam
     ruleset: yugioh-ocg
     title: {ja: "{minutes}分後の着席", en: "Seated {minutes} minutes in"}
     parameters:

@@ -22,6 +22,7 @@ from tests.pack_files import SCENARIO, zip_of
 INVALID_CARD = """\
   - id: bad-{n}
     kind: scenario
+    style: exam
     ruleset: yugioh-ocg
     title: {{ja: "t{n}", en: "t{n}"}}
     infraction: tardiness

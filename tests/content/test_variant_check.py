@@ -13,6 +13,7 @@ GOOD_VARIANT = """\
 cards:
   - id: late-variant
     kind: scenario
+    style: exam
     ruleset: yugioh-ocg
     title: {ja: 遅れて着席, en: Seated late}
     parameters:

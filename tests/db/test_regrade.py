@@ -46,6 +46,7 @@ CARDS = dedent("""\
     cards:
       - id: rg-forgot-prize-after-warning
         kind: scenario
+        style: exam
         ruleset: pokemon-card-ja
         title: {ja: サイドの取り忘れ, en: A forgotten Prize}
         situation: {ja: 警告を受けた後にサイドを取り忘れた。, en: Forgot a Prize after a Warning.}
@@ -54,6 +55,7 @@ CARDS = dedent("""\
         source: {ja: "・ポケモンをきぜつさせたのに、サイドを取り忘れて進行してしまった。", en: "- Forgot a Prize."}
       - id: rg-variant-card-revealed
         kind: scenario
+        style: exam
         ruleset: pokemon-card-ja
         title: {ja: "オモテになったサイド", en: "A Prize card face up"}
         parameters:

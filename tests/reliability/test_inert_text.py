@@ -75,7 +75,7 @@ PIN = "inert-2468"
 def payload_cards() -> dict[str, str]:
     """Valid card files (ruleset folder -> YAML) whose shown texts are all payloads."""
     scenario = {
-        "id": SCENARIO_ID, "kind": "scenario", "ruleset": "yugioh-ocg",
+        "id": SCENARIO_ID, "kind": "scenario", "style": "exam", "ruleset": "yugioh-ocg",
         "title": {"ja": TITLE, "en": TITLE}, "situation": {"ja": SITUATION, "en": SITUATION},
         "infraction": "tardiness", "facts": {"minutes_late": 1}, "expect": {"penalty": "warning", "fixes": []},
         "difficulty": 1,

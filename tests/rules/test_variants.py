@@ -38,7 +38,7 @@ def scenario(**changes: Any) -> ScenarioCard:
     """A tardiness variant card: minutes 1-20 as a fact, a player and a round only in the story."""
     data: dict[str, Any] = {
         "id": "late",
-        "kind": "scenario",
+        "kind": "scenario", "style": "exam",
         "ruleset": "yugioh-ocg",
         "title": {"ja": "{minutes}分の遅れ", "en": "{minutes} minutes late"},
         "situation": {

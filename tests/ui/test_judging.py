@@ -19,6 +19,7 @@ CARDS = """\
 cards:
   - id: uitest-ygo-rock-paper-scissors
     kind: scenario
+    style: exam
     ruleset: yugioh-ocg
     title: {ja: "ジャンケンで決着", en: "Settled by rock-paper-scissors"}
     situation:
@@ -32,6 +33,7 @@ cards:
 
   - id: uitest-ygo-late-7
     kind: scenario
+    style: exam
     ruleset: yugioh-ocg
     title: {ja: "七分後の着席", en: "Seated seven minutes in"}
     situation:
@@ -46,6 +48,7 @@ cards:
 
   - id: uitest-ygo-extra-draw
     kind: scenario
+    style: exam
     ruleset: yugioh-ocg
     title: {ja: "一枚多く引いた", en: "One card too many"}
     situation:
@@ -58,6 +61,7 @@ cards:
 
   - id: uitest-pkm-forgot-prize-after-warning
     kind: scenario
+    style: exam
     ruleset: pokemon-card-ja
     title: {ja: "警告の後のサイド取り忘れ", en: "A forgotten Prize after a Warning"}
     situation:
@@ -72,6 +76,7 @@ cards:
 
   - id: uitest-pkm-revealed-after-warning
     kind: scenario
+    style: exam
     ruleset: pokemon-card-ja
     title: {ja: "警告の後に山札の上を見せた", en: "A card revealed after a Warning"}
     situation:
@@ -86,6 +91,7 @@ cards:
 
   - id: uitest-pkm-mixed-into-deck
     kind: scenario
+    style: exam
     ruleset: pokemon-card-ja
     title: {ja: "手札を山札に混ぜた", en: "Hand shuffled into the deck"}
     situation:
