@@ -36,8 +36,9 @@ CONTRACT = {
                         "forgot_prize", "cards_mixed_into_deck", "second_supporter", "effect_misplayed",
                         "result_collusion", "decklist_mismatch", "trash_to_hand_intentional",
                         "marking_or_stacking", "harm_or_damage"},
-        "facts": {"intentional", "restorable", "affected_result", "prior_cautions", "prior_warnings",
-                  "between_games", "both_players"},
+        # revision 3: no between_games or both_players; may_affect_result (line 23)
+        "facts": {"intentional", "restorable", "affected_result", "may_affect_result", "prior_cautions",
+                  "prior_warnings"},
     },
 }
 

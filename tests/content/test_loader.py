@@ -202,13 +202,13 @@ def _broken_ruleset(tree: Path, name: str, old: str, new: str, count: int = 1):
 
 def test_a_declared_fact_that_nothing_reads(tree):
     """Every declared fact must be read: a card must not state a fact that changes nothing."""
-    anchor = ("  - {id: both_players, type: bool, default: false, name: {ja: 両プレイヤーが関与した, en: Both players took part},\n"
-              "     phrase: {ja: 両プレイヤーが関与した, en: both players took part}, negation: {ja: 一方のプレイヤーだけが関与した, en: only one player took part}}\n")
+    anchor = ("phrase_none: {ja: この大会ではまだ警告を受けていなかった, "
+              "en: the player had received no Warning at this event yet}}\n")
     unread = "  - {id: prior_same_infraction, type: int, default: 0, min: 0, name: {ja: 同じ違反, en: Same infraction}}\n"
     problems, lines = _broken_ruleset(tree, "pokemon-card-ja", anchor, anchor + unread)
     assert len(problems) == 1
     problem = problems[0]
-    assert problem.field == "facts[7].id" and "'prior_same_infraction' is read by no rule" in problem.message
+    assert problem.field == "facts[6].id" and "'prior_same_infraction' is read by no rule" in problem.message
     assert "prior_same_infraction" in lines[problem.line - 1]
 
 

@@ -188,6 +188,32 @@ PKM_LINES = [
       {"restore_game_state"}, optional=frozenset({"hand_penalty"})),
     L(23, "あわせて「手札へのペナルティ」が科せられる場合がある", "missed_opponent_prize", {"prior_cautions": 2},
       "warning", {"restore_game_state"}, optional=frozenset({"hand_penalty"})),
+    # revision 3, line 23: a caution-level infraction that can be put right but may affect the result
+    # is a Warning; the game is still put right, the hand penalty is the judge's option
+    L(23, "対戦を正しい局面に戻すことはできるが、対戦の勝敗に影響を及ぼす可能性がある場合", "card_revealed",
+      {"may_affect_result": True}, "warning", {"restore_game_state"}, optional=frozenset({"hand_penalty"}),
+      accepted=("warning",)),
+    L(23, "対戦の勝敗に影響を及ぼす可能性がある場合", "skipped_confirmation", {"may_affect_result": True}, "warning",
+      {"restore_game_state"}, optional=frozenset({"hand_penalty"})),
+    L(23, "対戦の勝敗に影響を及ぼす可能性がある場合", "missed_opponent_prize", {"may_affect_result": True},
+      "warning", {"restore_game_state"}, optional=frozenset({"hand_penalty"})),
+    # a warning-level or heavier infraction is not raised by it: line 23 speaks of a Warning only
+    L(25, "余分にカードを引いて", "extra_draw", {"may_affect_result": True}, "warning", {"restore_game_state"},
+      optional=frozenset({"hand_penalty"}), accepted=("warning",)),
+    L(32, "山札と混ぜて切って", "cards_mixed_into_deck", {"may_affect_result": True}, "prize_penalty",
+      optional=frozenset({"opponent_takes_prizes"})),
+    # line 23 holds only where the game "can be returned to the correct state": where it cannot,
+    # line 29 decides (a Prize Penalty, nothing to put back)
+    L(29, "対戦を正しい局面に戻すのが困難な場合、科せられる", "card_revealed",
+      {"may_affect_result": True, "restorable": False}, "prize_penalty",
+      optional=frozenset({"opponent_takes_prizes"})),
+    # after a Warning, a caution- or warning-level infraction is a Prize Penalty whatever its level (line 29)
+    L(29, "「警告」が科せられた後、再度「注意」または「警告」相当のルール違反が繰り返された場合", "card_revealed",
+      {"may_affect_result": True, "prior_warnings": 1}, "prize_penalty", {"restore_game_state"},
+      optional=frozenset({"opponent_takes_prizes"})),
+    # either clause of line 23 gives the Warning; the game is put right once
+    L(23, "「注意」が複数回科せられた後", "skipped_confirmation", {"may_affect_result": True, "prior_cautions": 2},
+      "warning", {"restore_game_state"}, optional=frozenset({"hand_penalty"})),
     # line 29: after a Warning, a caution- or warning-level infraction is a prize penalty; revision 2:
     # only the penalty changes (the game is still restored), the prizes are the judge's option (line 30)
     L(29, "「警告」が科せられた後", "missed_opponent_prize", {"prior_warnings": 1}, "prize_penalty",
@@ -217,15 +243,18 @@ PKM_LINES = [
     L(33, "二度目のサポート", "second_supporter", {}, "prize_penalty", optional=frozenset({"opponent_takes_prizes"})),
     L(34, "カードの効果とは異なるプレイ", "effect_misplayed", {}, "prize_penalty",
       optional=frozenset({"opponent_takes_prizes"})),
-    L(39, "対戦結果を不当に操作した", "result_collusion", {}, "game_loss", players="offender"),
-    # line 37: when both players receive it, both lose
+    # revision 3: 対戦相手と相談し (line 39) is an act of both players, always; both lose (line 37)
+    L(39, "対戦相手と相談し、対戦や対戦結果を不当に操作した", "result_collusion", {}, "game_loss", players="both",
+      extra_lines=(37,)),
     L(37, "お互いのプレイヤーにこのペナルティが科せられた場合は、両プレイヤー負けとなる", "result_collusion",
-      {"both_players": True}, "game_loss", players="both"),
+      {}, "game_loss", players="both", applies_to="current_game"),
+    # ... and an act against the fairness of the event (line 49), a suspension of eligibility of
+    # either kind or both (line 42)
+    L(49, "大会の公平性に反する行為を行った", "result_collusion", {}, "game_loss", players="both",
+      accepted=("game_loss", "disqualification", "suspension"), extra_lines=(42,)),
     # revision 2: a game loss has no between-games rule: the game in progress (line 36)
     L(36, "このペナルティを科せられたプレイヤーは、その対戦は負けとなる", "decklist_mismatch",
-      {"between_games": True}, "game_loss", applies_to="current_game"),
-    L(36, "このペナルティを科せられたプレイヤーは、その対戦は負けとなる", "result_collusion",
-      {"between_games": True, "both_players": True}, "game_loss", players="both", applies_to="current_game"),
+      {}, "game_loss", applies_to="current_game"),
     L(40, "デッキリストと実際のデッキ", "decklist_mismatch", {}, "game_loss", applies_to="current_game"),
     L(46, "意図的にカードを多く引いた", "extra_draw", {"intentional": True}, "disqualification", applies_to="event"),
     L(47, "トラッシュにあるカードを意図的に", "trash_to_hand_intentional", {}, "disqualification"),
@@ -451,6 +480,10 @@ def test_pokemon_intent_by_definition_is_decided_without_facts(pkm, infraction, 
 @pytest.mark.parametrize(
     ("ruleset", "infraction", "fact"),
     [("pkm", "card_revealed", "prior_same_infraction"), ("pkm", "extra_draw", "minutes_late"),
+     # revision 3: the Pokémon document has no between-games rule, and result collusion is always
+     # an act of both players: neither fact is declared
+     ("pkm", "decklist_mismatch", "between_games"), ("pkm", "result_collusion", "both_players"),
+     ("ygo", "extra_look", "may_affect_result"),
      ("ygo", "extra_draw", "prior_warnings"), ("ygo", "tardiness", "prior_cautions")],
 )
 def test_undeclared_facts_are_refused(request, ruleset, infraction, fact):
@@ -545,3 +578,34 @@ def test_command_line_spellings_are_accepted(ygo):
     assert judge(ygo, "tardiness", {"minutes_late": "7"}).penalty == "duel_loss"
     assert judge(ygo, "extra_draw", {"decisive": "true"}).penalty == "duel_loss"
     assert judge(ygo, "extra_draw", {"restorable": "false"}).penalty == "duel_loss"
+
+
+# --- Pokémon line 23: "may affect the result" (revision 3) ---------------------------------
+
+def test_pokemon_may_affect_result_raises_caution_level_only(pkm):
+    """Line 23 makes a Warning of a caution-level infraction only; a Warning, Prize Penalty or
+    anything heavier keeps its standard penalty and fixes, and nothing else is accepted."""
+    assert "対戦の勝敗に影響を及ぼす可能性がある場合" in PKM_SEED[22]
+    for infraction in pkm.infractions:
+        plain = judge(pkm, infraction.id, {})
+        raised = judge(pkm, infraction.id, {"may_affect_result": True})
+        if plain.penalty == "caution":
+            assert raised.penalty == "warning" and raised.fixes == plain.fixes, infraction.id
+            assert "pokemon-card-ja/escalation/may_affect_result" in raised.trace
+            assert 23 in {n for c in raised.citations for n in c.lines}
+        else:
+            assert (raised.penalty, raised.fixes, raised.accepted) == (plain.penalty, plain.fixes, plain.accepted)
+            assert "pokemon-card-ja/escalation/may_affect_result" not in raised.trace
+
+
+def test_pokemon_may_affect_result_precedence(pkm):
+    """Line 23's first clause needs a game that can be put right (not_restorable wins, line 29);
+    a prior Warning makes it a Prize Penalty (after_warning wins, line 29); against the Cautions
+    clause of the same line it is tried first: the infraction's own level before any repeat."""
+    def route(facts):
+        return [t.split("/", 1)[1] for t in judge(pkm, "card_revealed", facts).trace if "/escalation/" in t]
+
+    assert route({"may_affect_result": True, "restorable": False}) == ["escalation/not_restorable"]
+    assert route({"may_affect_result": True, "prior_warnings": 1}) == ["escalation/after_warning"]
+    assert route({"may_affect_result": True, "prior_cautions": 2}) == ["escalation/may_affect_result"]
+    assert route({"prior_cautions": 2}) == ["escalation/after_cautions"]

@@ -224,7 +224,7 @@ def test_possible_penalties(ygo, pkm):
 def test_who_can_receive_it(ygo, pkm):
     assert can_name_both_players(ygo, "result_by_chance")  # line 84
     assert not can_name_both_players(ygo, "result_bribery")  # line 86: the other player is not decided
-    assert can_name_both_players(pkm, "result_collusion")  # line 37
+    assert can_name_both_players(pkm, "result_collusion")  # line 39, always (revision 3)
     assert not can_name_both_players(pkm, "card_revealed")
 
 

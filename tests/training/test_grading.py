@@ -117,15 +117,15 @@ def test_infraction_is_the_one_the_engine_settles_on(ygo):
 # --- who receives it ---------------------------------------------------------------------------------
 
 def test_both_players_must_be_named_when_asked(ygo, pkm):
-    """YGO line 84 (always both); Pokémon line 37 (both when both took part)."""
+    """YGO line 84 and Pokémon line 39 (対戦相手と相談し): always both (revision 3)."""
     chance = judge(ygo, "result_by_chance", {})
     both = grade_scenario(ygo, chance, ScenarioAnswer("result_by_chance", "disqualification", (), "both"))
     one = grade_scenario(ygo, chance, ScenarioAnswer("result_by_chance", "disqualification", (), "offender"))
     assert both.players == "correct" and both.correct
     assert one.players == "wrong" and not one.correct and one.penalty == "correct"
     collusion = judge(pkm, "result_collusion", {})
-    assert grade_scenario(pkm, collusion, ScenarioAnswer("result_collusion", "game_loss", (), "offender")).correct
-    assert not grade_scenario(pkm, collusion, ScenarioAnswer("result_collusion", "game_loss", (), "both")).correct
+    assert grade_scenario(pkm, collusion, ScenarioAnswer("result_collusion", "game_loss", (), "both")).correct
+    assert not grade_scenario(pkm, collusion, ScenarioAnswer("result_collusion", "game_loss", (), "offender")).correct
 
 
 def test_players_not_asked_is_not_graded(ygo):
