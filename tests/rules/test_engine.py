@@ -263,6 +263,16 @@ PKM_LINES = [
     L(49, "マーキングや積み込み", "marking_or_stacking", {}, "disqualification", applies_to="event"),
     L(53, "参加者に危害を加える", "harm_or_damage", {}, "suspension", applies_to="future_events"),
     # line 42: the two kinds of suspension of eligibility, "そのどちらかもしくは両方"
+    # revision 3: line 42 holds for every suspension of eligibility: each disqualification also accepts a
+    # suspension
+    L(42, "そのどちらかもしくは両方が科せられる", "extra_draw", {"intentional": True}, "disqualification",
+      accepted=("disqualification", "suspension"), applies_to="event", extra_lines=(46,)),
+    L(42, "そのどちらかもしくは両方が科せられる", "trash_to_hand_intentional", {}, "disqualification",
+      accepted=("disqualification", "suspension"), extra_lines=(47,)),
+    L(42, "そのどちらかもしくは両方が科せられる", "slow_play", {"intentional": True, "affected_result": True},
+      "disqualification", accepted=("disqualification", "suspension"), extra_lines=(48,)),
+    L(42, "そのどちらかもしくは両方が科せられる", "marking_or_stacking", {}, "disqualification",
+      accepted=("disqualification", "suspension"), extra_lines=(49,)),
     L(42, "そのどちらかもしくは両方が科せられる", "harm_or_damage", {}, "suspension",
       accepted=("suspension", "disqualification")),
     L(42, "そのどちらかもしくは両方が科せられる", "harm_or_damage", {"intentional": True}, "suspension",
@@ -609,3 +619,22 @@ def test_pokemon_may_affect_result_precedence(pkm):
     assert route({"may_affect_result": True, "prior_warnings": 1}) == ["escalation/after_warning"]
     assert route({"may_affect_result": True, "prior_cautions": 2}) == ["escalation/may_affect_result"]
     assert route({"prior_cautions": 2}) == ["escalation/after_cautions"]
+
+
+def test_pokemon_either_or_both_kinds_of_suspension_of_eligibility(pkm):
+    """Line 42 (そのどちらかもしくは両方): in every case of every infraction, a Disqualification also
+    accepts a Suspension and a Suspension also accepts a Disqualification, citing line 42."""
+    from quiz.model.verdict import Verdict
+    from quiz.rules.outcomes import cases
+
+    assert "そのどちらかもしくは両方が科せられる" in PKM_SEED[41]
+    kinds = {"disqualification": "suspension", "suspension": "disqualification"}
+    seen = set()
+    for infraction in pkm.infractions:
+        for case in cases(pkm, infraction.id):
+            verdict = case.outcome
+            if isinstance(verdict, Verdict) and verdict.penalty in kinds:
+                seen.add(verdict.infraction)
+                assert kinds[verdict.penalty] in verdict.accepted, (infraction.id, case.facts)
+                assert 42 in {n for c in verdict.citations for n in c.lines}
+    assert seen == {"extra_draw", "slow_play", "trash_to_hand_intentional", "marking_or_stacking", "harm_or_damage"}
