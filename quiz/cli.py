@@ -1,4 +1,4 @@
-"""Command line: ``python -m quiz validate|coverage|verdict|schema|set-pin|regrade``."""
+"""Command line: ``python -m quiz validate|coverage|verdict|grade|schema|set-pin|regrade``."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Sequence
 
 from quiz.content.coverage import coverage
+from quiz.content.targets import content_targets
 from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
 from quiz.model.errors import QuizError
 from quiz.rules.engine import judge
+from quiz.training.answer_grade import grade_json
 from quiz.training.presets import PRESETS_PATH, load_presets
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -27,6 +29,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     verdict.add_argument("ruleset")
     verdict.add_argument("infraction")
     verdict.add_argument("facts", nargs="*", metavar="fact=value")
+    grade = commands.add_parser("grade", help="grade an answer to a scenario card, as JSON")
+    grade.add_argument("card_id")
+    grade.add_argument("--finding", action="append", default=[], metavar="FACT=VALUE", help="a finding (repeatable)")
+    grade.add_argument("--infraction")
+    grade.add_argument("--penalty")
+    grade.add_argument("--fix", action="append", default=[], metavar="ID", help="a fix (repeatable)")
+    grade.add_argument("--players", choices=("offender", "both"))
     commands.add_parser("schema", help="write the JSON Schemas to schemas/")
     set_pin = commands.add_parser("set-pin", help="give a trainee a new PIN (the trainee is added if new)")
     set_pin.add_argument("name")
@@ -40,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     regrade.add_argument("--top", type=int, default=20, metavar="N", help="cards and trainees listed (default: 20)")
     args = parser.parse_args(argv)
-    handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "schema": _schema,
+    handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "grade": _grade, "schema": _schema,
                "set-pin": _set_pin, "regrade": _regrade}
     return handler[args.command](args)
 
@@ -64,7 +73,10 @@ def _coverage(args: argparse.Namespace) -> int:
         print(f"{row.branch:<{width}}  {row.cards:>3}{'' if row.ok else '  < 2'}")
     short = [row for row in rows if not row.ok]
     print(f"{len(rows)} branches, {len(short)} with fewer than 2 cards")
-    return EXIT_PROBLEMS if short else EXIT_OK
+    targets = content_targets(content)
+    for target in targets:
+        print(target.line())
+    return EXIT_PROBLEMS if short or not all(target.met for target in targets) else EXIT_OK
 
 
 def _verdict(args: argparse.Namespace) -> int:
@@ -86,6 +98,25 @@ def _verdict(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE
     print(json.dumps(verdict.to_json(), ensure_ascii=False, indent=2))
+    return EXIT_OK
+
+
+def _grade(args: argparse.Namespace) -> int:
+    findings: dict[str, str] = {}
+    for item in args.finding:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            print(f"error: findings are given as FACT=VALUE, not {item!r}", file=sys.stderr)
+            return EXIT_USAGE
+        findings[name] = value
+    content = load_content()
+    try:
+        graded = grade_json(content, args.card_id, findings, args.infraction, args.penalty, tuple(args.fix),
+                            args.players)
+    except QuizError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(json.dumps(graded, ensure_ascii=False, indent=2))
     return EXIT_OK
 
 

@@ -18,7 +18,7 @@ from pydantic_core import ErrorDetails
 from quiz.content.card_checks import check_card
 from quiz.content.ruleset_checks import Finding, check_ruleset
 from quiz.content.yaml_source import YamlProblem, locate, parse_yaml
-from quiz.model.cards import AnyCard, Card, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import CARD_KINDS, AnyCard, Card, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.errors import Problem, QuizError, unknown_id
 from quiz.model.rulesets import Ruleset
 from quiz.model.themes import Theme, ThemeFile
@@ -30,7 +30,6 @@ SCENARIOS_DIR = PROJECT_ROOT / "scenarios"
 SOURCES_DIR_NAME = "sources"
 THEMES_FILE = Path("themes") / "comparison.yaml"
 CARD_ADAPTER: TypeAdapter = TypeAdapter(Card)
-CARD_KINDS = ("scenario", "knowledge", "judgement_call")
 UNION_MEMBERS = frozenset({"bool", "int", "str", "float", "list", "dict", "none"})
 UNKNOWN_FIELD = Wording("problem.schema.extra_forbidden")
 DUPLICATE_CARD_ID = "problem.card.duplicate_id"  # its ``first_in``: the file that holds the card id first

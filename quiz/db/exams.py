@@ -213,7 +213,7 @@ def _answers(conn: Connection, exam_id: int) -> list[AttemptRecord]:
         .where(attempts.c.exam_id == exam_id)
         .order_by(attempts.c.answered_at, attempts.c.id)
     )
-    return [AttemptRecord(**row._mapping) for row in conn.execute(query)]
+    return [AttemptRecord.from_row(dict(row._mapping)) for row in conn.execute(query)]
 
 
 def _exam(row: Mapping[Any, Any]) -> Exam:  # a RowMapping

@@ -33,9 +33,8 @@ from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord, utc_now
 from quiz.model.cards import ScenarioCard
 from quiz.model.errors import QuizError, UndecidedCaseError
 from quiz.rules.variants import CardShowing, card_facts, fill_text, values_from_stored
-from quiz.training.answering import answer_card
 from quiz.training.exams import score_exam
-from quiz.training.grading import ScenarioAnswer
+from quiz.training.kinds import answer_card, given_from_record
 
 BATCH_SIZE = 2000  # attempts read, and at most as many re-graded, per transaction
 EXAM_BATCH = 200
@@ -44,11 +43,12 @@ SHOWING_CACHE = 10_000
 GRADE_FIELDS: tuple[str, ...] = (
     "category", "standard_infraction", "standard_penalty", "standard_fixes", "correct_choice",
     "infraction_result", "penalty_result", "fixes_result", "players_result", "standard_players",
-    "correct", "penalty_steps",
+    "correct", "penalty_steps", "findings", "penalty_follows_findings",
 )
 ANSWER_FIELDS: tuple[str, ...] = (
     "trainee_id", "card_id", "ruleset", "card_kind", "mode", "exam_id", "seconds", "chosen_infraction",
     "chosen_penalty", "chosen_fixes", "chosen_players", "chosen_choice", "variant_values", "content_fingerprint",
+    "findings",  # what the trainee found is kept in it beside each finding's grade
 )
 SKIP_REASONS: dict[str, str] = {
     "card_missing": "the card is not in today's content",
@@ -162,17 +162,14 @@ def regrade(content: Content, row: Mapping[Any, Any], showings: dict | None = No
     if card.kind != row["card_kind"] or card.ruleset != row["ruleset"]:
         return "kind_changed"
     showing = None
-    given: ScenarioAnswer | str | None = row["chosen_choice"]
-    if isinstance(card, ScenarioCard):
-        given = ScenarioAnswer(row["chosen_infraction"], row["chosen_penalty"], tuple(row["chosen_fixes"] or ()),
-                               row["chosen_players"])
-        stored = row["variant_values"]
-        if stored is not None or card.parameters:
-            if stored is None:
-                return "values_missing"
-            showing = _showing(card, stored, {} if showings is None else showings)
-            if showing is None:
-                return "values_gone"
+    given = given_from_record(card, row)
+    stored = row["variant_values"]
+    if isinstance(card, ScenarioCard) and (stored is not None or card.parameters):
+        if stored is None:
+            return "values_missing"
+        showing = _showing(card, stored, {} if showings is None else showings)
+        if showing is None:
+            return "values_gone"
     try:
         outcome = answer_card(content, card, given, row["trainee_id"], row["seconds"], row["mode"], row["exam_id"],
                               showing)
@@ -180,7 +177,8 @@ def regrade(content: Content, row: Mapping[Any, Any], showings: dict | None = No
         return "refused"
     except QuizError:
         return "not_judged"
-    return {name: getattr(outcome.record, name) for name in GRADE_FIELDS}
+    values = outcome.record.values()
+    return {name: values[name] for name in GRADE_FIELDS}
 
 
 def report_lines(report: RegradeReport, top: int = 20) -> list[str]:
@@ -383,5 +381,5 @@ def _exam_records(store: Store, exam_id: int, correct: Mapping[int, bool]) -> It
         values = {name: getattr(row, name) for name in ATTEMPT_FIELDS}
         if row.id in correct:
             values["correct"] = correct[row.id]
-        found.append(AttemptRecord(**values))
+        found.append(AttemptRecord.from_row(values))
     return found

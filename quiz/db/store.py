@@ -52,7 +52,7 @@ from quiz.model.errors import NameRuleError, SchemaVersionError
 if TYPE_CHECKING:  # imported where a frame is built: answering a card never needs pandas
     import pandas as pd
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 URL_VARIABLE = "QUIZ_DATABASE_URL"
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000", "PRAGMA foreign_keys=ON")

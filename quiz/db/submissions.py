@@ -17,8 +17,9 @@ from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.cards import AnyCard
 from quiz.rules.variants import CardShowing
-from quiz.training.answering import Outcome, answer_card
+from quiz.training.answering import Outcome
 from quiz.training.grading import ScenarioAnswer
+from quiz.training.kinds import answer_card
 
 
 @dataclass(frozen=True, slots=True)

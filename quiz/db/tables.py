@@ -115,6 +115,9 @@ attempts = Table(
     Column("chosen_players", String(16)),
     Column("standard_players", String(16)),
     Column("players_result", String(16)),
+    # a card with findings: quiz.model.attempt.FindingRecord.stored() of each, in the card's order
+    Column("findings", JSON),
+    Column("penalty_follows_findings", Boolean),  # a wrong penalty on a card with findings: misjudged facts?
     Index("ix_attempts_trainee_answered", "trainee_id", "answered_at"),
     Index("ix_attempts_card", "card_id"),
     Index("ix_attempts_trainee_id", "trainee_id", "id"),  # the newest attempt of a trainee, at once
@@ -178,6 +181,9 @@ attempt_regrades = Table(
     Column("penalty_result", String(16)),
     Column("fixes_result", String(16)),
     Column("players_result", String(16)),
+    # a card with findings: quiz.model.attempt.FindingRecord.stored() of each, in the card's order
+    Column("findings", JSON),
+    Column("penalty_follows_findings", Boolean),  # a wrong penalty on a card with findings: misjudged facts?
     Column("standard_players", String(16)),
     Column("correct", Boolean, nullable=False),
     Column("penalty_steps", Integer),
@@ -189,6 +195,8 @@ COLUMNS_ADDED: dict[int, tuple[Column, ...]] = {
     2: tuple(attempts.c[name] for name in (
         "variant_values", "content_fingerprint", "chosen_players", "standard_players", "players_result",
     )),
+    3: (attempts.c.findings, attempts.c.penalty_follows_findings,
+        attempt_regrades.c.findings, attempt_regrades.c.penalty_follows_findings),
 }
 
 

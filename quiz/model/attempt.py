@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
-CardKind = Literal["scenario", "knowledge", "judgement_call"]
-CARD_KINDS: tuple[str, ...] = ("scenario", "knowledge", "judgement_call")
+from quiz.model.cards import CARD_KINDS, CardKind
+
 PLAYERS: tuple[str, ...] = ("offender", "both")
 MODES: tuple[str, ...] = ("practice", "exam", "review")
 RESULTS: tuple[str, ...] = ("correct", "accepted", "wrong")
@@ -20,6 +20,24 @@ FIX_SEPARATOR = ","
 def utc_now() -> datetime:
     """The current time, timezone-aware, in UTC."""
     return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class FindingRecord:
+    """One finding of an answer: the fact, what the trainee found, the card's value, and
+    whether it counts as right (an arguable finding always does)."""
+
+    fact: str
+    chosen: bool | int | None
+    standard: bool | int
+    right: bool
+
+    def stored(self) -> dict[str, Any]:
+        return {"fact": self.fact, "chosen": self.chosen, "standard": self.standard, "right": self.right}
+
+    @classmethod
+    def from_stored(cls, value: dict[str, Any]) -> FindingRecord:
+        return cls(str(value["fact"]), value.get("chosen"), value["standard"], bool(value["right"]))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -37,6 +55,11 @@ class AttemptRecord:
         content_fingerprint: the content the answer was graded under, for re-grading.
         chosen_players, standard_players, players_result: who receives the penalty, on
             cards that ask it (None elsewhere).
+        findings: on a card with findings, one ``FindingRecord`` per finding, in the
+            card's order; () elsewhere.
+        penalty_follows_findings: when the penalty is wrong on a card with findings,
+            whether the engine gives it for the trainee's own findings and infraction
+            (misjudged the facts) or not (misapplied the document); None otherwise.
     """
 
     trainee_id: int
@@ -66,6 +89,8 @@ class AttemptRecord:
     chosen_players: str | None = None
     standard_players: str | None = None
     players_result: str | None = None
+    findings: tuple[FindingRecord, ...] = ()
+    penalty_follows_findings: bool | None = None
 
     @property
     def blank(self) -> bool:
@@ -75,7 +100,16 @@ class AttemptRecord:
     def values(self) -> dict[str, Any]:
         """Field name -> value, the row to store (``dataclasses.asdict`` would copy each
         tuple and dict again, on every answer)."""
-        return {name: getattr(self, name) for name in ATTEMPT_FIELDS}
+        row = {name: getattr(self, name) for name in ATTEMPT_FIELDS}
+        row["findings"] = [finding.stored() for finding in self.findings] if self.findings else None
+        return row
+
+    @classmethod
+    def from_row(cls, values: dict[str, Any]) -> AttemptRecord:
+        """The record of a stored row (``values()`` read back: findings as stored JSON)."""
+        stored = values.get("findings") or ()
+        findings = tuple(f if isinstance(f, FindingRecord) else FindingRecord.from_stored(f) for f in stored)
+        return cls(**{**values, "findings": findings})
 
     def __post_init__(self) -> None:
         problems = _problems(self)

@@ -3,7 +3,7 @@ judgement calls (cases the document leaves to the head judge)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, model_validator
 
@@ -12,6 +12,12 @@ from quiz.model.parameters import FactEntry, Parameter, ParameterName
 from quiz.model.rulesets import ID_MAX, Citation
 from quiz.model.text import StrictModel, Text
 from quiz.model.words import Wording
+
+CardKind = Literal["scenario", "knowledge", "judgement_call"]
+CARD_KINDS: tuple[CardKind, ...] = get_args(CardKind)
+"""Every kind of card. Code that does something different per kind does it in one dispatch
+module per stage (``quiz.content.card_kinds``, ``quiz.training.kinds``,
+``quiz.report.card_words``, ``quiz.ui.card_views``), with ``match`` and ``assert_never``."""
 
 CardId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=120)]
 

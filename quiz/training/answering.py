@@ -1,14 +1,19 @@
-"""Practice flow in the core: which cards are in play, and turning an answer into a record."""
+"""Answering a card of each kind: the verdict, the grade and the record (the dispatch over
+kinds is ``quiz.training.kinds``); which cards are in play."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
 from typing import Iterable, Mapping
 
 from quiz.content.categories import card_category, category_keys
 from quiz.content.loader import Content
-from quiz.model.attempt import PLAYERS, AttemptRecord
-from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.attempt import AttemptRecord
+from quiz.model.cards import JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.errors import QuizError
+from quiz.model.facts import FactValue, resolve_facts
+from quiz.model.rulesets import Ruleset
 from quiz.model.verdict import Verdict
 from quiz.rules.engine import judge
 from quiz.rules.outcomes import can_name_both_players
@@ -17,6 +22,8 @@ from quiz.training.grading import (
     KnowledgeGrade,
     ScenarioAnswer,
     ScenarioGrade,
+    grade_findings,
+    grade_findings_card,
     grade_judgement_call,
     grade_knowledge,
     grade_scenario,
@@ -40,69 +47,12 @@ class KnowledgeOutcome:
 
 
 Outcome = ScenarioOutcome | KnowledgeOutcome
-NO_ANSWER = ScenarioAnswer(infraction=None, penalty=None, fixes=())
-
-
-def blank_answer(card: AnyCard) -> ScenarioAnswer | None:
-    """The answer of someone who chose nothing ("I don't know", or an exam question left
-    unanswered): graded wrong on every part, the standard answer then shown."""
-    return NO_ANSWER if isinstance(card, ScenarioCard) else None
 
 
 def asks_players(content: Content, card: ScenarioCard) -> bool:
     """Whether the answer form asks who receives the penalty: the card's infraction can name
     both players in some case (asked whatever this card's answer is, so it gives nothing away)."""
     return can_name_both_players(content.rulesets[card.ruleset], card.infraction)
-
-
-FORM_PARTS = ("infraction", "penalty", "players", "fixes", "choice", "nearest")  # what an answer form asks
-
-
-def answer_from_form(content: Content, card: AnyCard, parts: Mapping[str, object]) -> ScenarioAnswer | str | None:
-    """The answer a submitted form gives: ``parts`` maps the parts of ``FORM_PARTS`` to what
-    was chosen (absent when not asked). None while a part the card asks is not chosen, or
-    holds a value the form does not offer (a crafted or stale one); fixes not offered are
-    dropped."""
-    if isinstance(card, KnowledgeCard):
-        choice = parts.get("choice")
-        return choice if isinstance(choice, str) and choice in {c.id for c in card.choices} else None
-    ruleset = content.rulesets[card.ruleset]
-    infractions = {i.id for i in ruleset.infractions}
-    if isinstance(card, JudgementCallCard):
-        nearest = parts.get("nearest")
-        offered = isinstance(nearest, str) and (nearest in infractions or nearest == NO_LISTED_INFRACTION)
-        return nearest if offered and isinstance(nearest, str) else None
-    infraction, penalty = parts.get("infraction"), parts.get("penalty")
-    if not isinstance(infraction, str) or infraction not in infractions:
-        return None
-    if not isinstance(penalty, str) or penalty not in {p.id for p in ruleset.ladder}:
-        return None
-    players = parts.get("players") if asks_players(content, card) else None
-    if asks_players(content, card) and not (isinstance(players, str) and players in PLAYERS):
-        return None
-    offered_fixes = {f.id for f in ruleset.fixes}
-    chosen = parts.get("fixes")
-    fixes = tuple(f for f in chosen if f in offered_fixes) if isinstance(chosen, (list, tuple)) else ()
-    return ScenarioAnswer(infraction=infraction, penalty=penalty, fixes=fixes,
-                          players=players if isinstance(players, str) else None)
-
-
-def answer_card(
-    content: Content, card: AnyCard, given: ScenarioAnswer | str | None, trainee_id: int, seconds: float,
-    mode: str = "practice", exam_id: int | None = None, showing: CardShowing | None = None,
-) -> Outcome:
-    """Grade an answer to any card and build its record: the one answer path of every page.
-
-    ``given`` is a ``ScenarioAnswer`` for a scenario card, the chosen id for a knowledge card
-    or a judgement call (None when unanswered).
-    """
-    if isinstance(card, ScenarioCard):
-        answer = given if isinstance(given, ScenarioAnswer) else ScenarioAnswer(None, None)
-        return answer_scenario(content, card, answer, trainee_id, seconds, mode, exam_id, showing)
-    chosen = given if isinstance(given, str) else None
-    if isinstance(card, JudgementCallCard):
-        return answer_judgement_call(content, card, chosen, trainee_id, seconds, mode, exam_id)
-    return answer_knowledge(card, chosen, trainee_id, seconds, mode, exam_id, content.fingerprint())
 
 
 def verdict_for(content: Content, card: ScenarioCard, showing: CardShowing | None = None) -> Verdict:
@@ -139,7 +89,10 @@ def answer_scenario(
     ruleset = content.rulesets[card.ruleset]
     showing = showing or show_card(card)
     verdict = verdict_for(content, card, showing)
-    grade = grade_scenario(ruleset, verdict, answer)
+    if card.findings:
+        grade = _grade_with_findings(ruleset, card, showing.facts, verdict, answer)
+    else:
+        grade = grade_scenario(ruleset, verdict, answer)
     infraction = ruleset.infraction(verdict.infraction)
     asked = answer.players is not None
     record = AttemptRecord(
@@ -169,8 +122,44 @@ def answer_scenario(
         chosen_players=answer.players,
         standard_players=verdict.players if asked else None,
         players_result=grade.players,
+        findings=grade.findings,
+        penalty_follows_findings=grade.penalty_follows_findings,
     )
     return ScenarioOutcome(verdict, grade, record, showing)
+
+
+def case_facts(ruleset: Ruleset, infraction: str, facts: Mapping[str, FactValue]) -> dict[str, FactValue]:
+    """Every fact of the case as the engine reads it: given, else the infraction's own
+    wording (``assumes``), else the ruleset's default."""
+    specs = {spec.id: spec for spec in ruleset.facts}
+    found = ruleset.infraction(infraction)
+    return resolve_facts(specs, facts, (), found.assumes if found is not None else None)
+
+
+def _grade_with_findings(ruleset: Ruleset, card: ScenarioCard, facts: Mapping[str, FactValue], verdict: Verdict,
+                         answer: ScenarioAnswer) -> ScenarioGrade:
+    """Grade a card with findings: the findings, the verdicts its arguable findings also
+    allow, and the engine's reading of the trainee's own findings."""
+    case = case_facts(ruleset, card.infraction, facts)
+    findings = grade_findings(card, case, answer.found)
+    alternatives = []
+    for values in product((True, False), repeat=len(card.arguable)):
+        other = dict(case, **dict(zip(card.arguable, values)))
+        if other != case:
+            alternatives.append(_judged(ruleset, card.infraction, other))
+    own = None
+    if answer.infraction is not None and ruleset.infraction(answer.infraction) is not None:
+        found = {fact: value for fact, value in answer.found.items() if fact in card.findings}
+        own = _judged(ruleset, answer.infraction, dict(case_facts(ruleset, answer.infraction, facts), **found))
+    return grade_findings_card(ruleset, verdict, [v for v in alternatives if v is not None], answer, findings, own)
+
+
+def _judged(ruleset: Ruleset, infraction: str, facts: Mapping[str, FactValue]) -> Verdict | None:
+    """The verdict, or None where the document decides no such case (or the facts do not fit it)."""
+    try:
+        return judge(ruleset, infraction, facts)
+    except QuizError:
+        return None
 
 
 def answer_judgement_call(

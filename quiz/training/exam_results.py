@@ -11,12 +11,11 @@ import pandas as pd
 from quiz.content.categories import category_keys
 from quiz.content.loader import Content
 from quiz.model.attempt import AttemptRecord
-from quiz.model.cards import AnyCard, ScenarioCard
+from quiz.model.cards import AnyCard
 from quiz.model.local_time import local_texts
-from quiz.rules.variants import show_card
-from quiz.training.answering import NO_ANSWER, Outcome, answer_card
+from quiz.training.answering import Outcome
 from quiz.training.exams import Exam, answers_by_card
-from quiz.training.grading import ScenarioAnswer
+from quiz.training.kinds import answer_card, blank_answer, given_from_record, showing_of
 
 HISTORY_TABLE_COLUMNS = ("started_at", "exam", "score", "percent", "result")
 SECTION_TABLE_COLUMNS = ("section", "score", "percent")
@@ -53,16 +52,8 @@ def exam_questions(content: Content, exam: Exam, records: Iterable[AttemptRecord
             continue
         record = counted.get(card_id)
         seconds = record.seconds if record else 0.0
-        given: ScenarioAnswer | str | None
-        showing = None
-        if isinstance(card, ScenarioCard):
-            showing = show_card(card, seed)
-            given = NO_ANSWER
-            if record is not None:
-                given = ScenarioAnswer(record.chosen_infraction, record.chosen_penalty, record.chosen_fixes,
-                                       record.chosen_players)
-        else:
-            given = record.chosen_choice if record else None
+        showing = showing_of(card, seed)
+        given = given_from_record(card, record.values()) if record is not None else blank_answer(card)
         outcome = answer_card(content, card, given, exam.trainee_id, seconds, mode="exam", exam_id=exam.id,
                               showing=showing)
         questions.append(ExamQuestion(number, card, outcome, record is not None))

@@ -3,10 +3,12 @@ nearest line of a judgement call."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
+from typing import Iterable, Literal, Mapping
 
-from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard
+from quiz.model.attempt import FindingRecord
+from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.facts import FactValue
 from quiz.model.rulesets import Ruleset
 from quiz.model.verdict import Verdict
 
@@ -22,6 +24,12 @@ class ScenarioAnswer:
     penalty: str | None
     fixes: tuple[str, ...] = ()
     players: str | None = None
+    findings: tuple[tuple[str, FactValue], ...] = ()  # (fact, value found), on cards that ask findings
+
+    @property
+    def found(self) -> dict[str, FactValue]:
+        """The trainee's findings as fact -> value."""
+        return dict(self.findings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,12 +41,20 @@ class ScenarioGrade:
     missing_fixes: tuple[str, ...]
     extra_fixes: tuple[str, ...]
     players: PartResult | None = None  # None when the card did not ask who receives it
+    findings: tuple[FindingRecord, ...] = ()
+    penalty_follows_findings: bool | None = None  # see grade_findings_card
 
     @property
     def correct(self) -> bool:
         """Every part right; a penalty the document allows at the judge's discretion counts."""
         return (self.infraction == "correct" and self.penalty != "wrong" and self.fixes == "correct"
-                and self.players != "wrong")
+                and self.players != "wrong" and all(finding.right for finding in self.findings))
+
+    @property
+    def parts_right(self) -> int:
+        """How many of the verdict's parts are right: the better of two readings of an answer."""
+        return ((self.infraction == "correct") + (self.penalty != "wrong") + (self.fixes == "correct")
+                + (self.players != "wrong"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +93,43 @@ def grade_scenario(ruleset: Ruleset, verdict: Verdict, answer: ScenarioAnswer) -
     if answer.players is not None:
         players = "correct" if answer.players == verdict.players else "wrong"
     return ScenarioGrade(infraction, penalty, fixes, steps, missing, extra, players)
+
+
+def grade_findings(card: ScenarioCard, facts: Mapping[str, FactValue],
+                   found: Mapping[str, FactValue]) -> tuple[FindingRecord, ...]:
+    """Each finding of the card against its value in ``facts`` (the card as shown); an
+    arguable finding is right whatever was found, a finding left unanswered is wrong."""
+    return tuple(
+        FindingRecord(fact, found.get(fact), facts[fact],
+                      right=finding.arguable is not None or found.get(fact) == facts[fact])
+        for fact, finding in card.findings.items()
+    )
+
+
+def grade_findings_card(
+    ruleset: Ruleset, verdict: Verdict, alternatives: Iterable[Verdict], answer: ScenarioAnswer,
+    findings: tuple[FindingRecord, ...], own_reading: Verdict | None,
+) -> ScenarioGrade:
+    """Grade an answer to a card with findings (CONTENT.md revision 3).
+
+    The answer is graded against the card's verdict and, where that leaves a part wrong,
+    against ``alternatives`` (the verdicts under the other values of arguable findings),
+    whose penalty then counts as accepted. ``own_reading`` is the engine's verdict for the
+    trainee's own findings and infraction (None when the document decides no such case):
+    a wrong penalty that it gives (or accepts), after a wrong finding, follows from what the
+    trainee found; any other wrong penalty misapplies the document.
+    """
+    grade = grade_scenario(ruleset, verdict, answer)
+    for other in alternatives:
+        candidate = grade_scenario(ruleset, other, answer)
+        if candidate.parts_right > grade.parts_right:
+            penalty: PartResult = "accepted" if candidate.penalty == "correct" else candidate.penalty
+            grade = replace(candidate, penalty=penalty, penalty_steps=grade.penalty_steps)
+    follows = None
+    if grade.penalty == "wrong":
+        misjudged = any(not finding.right for finding in findings)
+        follows = bool(misjudged and own_reading is not None and answer.penalty in own_reading.accepted)
+    return replace(grade, findings=findings, penalty_follows_findings=follows)
 
 
 def grade_knowledge(card: KnowledgeCard, chosen: str | None) -> KnowledgeGrade:

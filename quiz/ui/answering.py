@@ -11,7 +11,8 @@ from quiz.db.submissions import submit_answer
 from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.errors import CredentialChangedError
 from quiz.rules.variants import CardShowing
-from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome, blank_answer
+from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome
+from quiz.training.kinds import blank_answer
 from quiz.ui import widgets
 from quiz.ui.errors import database_guard
 from quiz.ui.report_problem import report_problem

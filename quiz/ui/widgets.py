@@ -17,8 +17,9 @@ from quiz.model.verdict import CitedLine, Verdict
 from quiz.rules.engine import compile_ruleset, judge, line_numbers
 from quiz.rules.explain import describe_facts, explain_penalty
 from quiz.rules.variants import CardShowing, drawn_facts, seed_facts, show_card
-from quiz.training.answering import FORM_PARTS, KnowledgeOutcome, ScenarioOutcome, answer_from_form, asks_players
+from quiz.training.answering import KnowledgeOutcome, ScenarioOutcome, asks_players
 from quiz.training.grading import ScenarioAnswer
+from quiz.training.kinds import FORM_PARTS, answer_from_form
 from quiz.ui.markdown import escape_markdown, quote_block
 from quiz.ui.shell import Shell
 

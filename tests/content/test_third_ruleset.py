@@ -24,8 +24,9 @@ from quiz.rules.engine import judge
 from quiz.rules.explain import describe_rule, explain_penalty
 from quiz.rules.outcomes import can_name_both_players, describe_changes, possible_penalties, route_to_penalty
 from quiz.rules.variants import possible_facts
-from quiz.training.answering import answer_card, asks_players, card_category, card_pool
+from quiz.training.answering import asks_players, card_category, card_pool
 from quiz.training.grading import ScenarioAnswer, grade_scenario
+from quiz.training.kinds import answer_card
 
 ROOT = Path(__file__).resolve().parents[2]
 THIRD = ROOT / "tests" / "fixtures" / "third_game"

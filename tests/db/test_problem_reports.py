@@ -13,10 +13,10 @@ from quiz.db.submissions import submit_answer
 from quiz.db.tables import REPORT_TEXT_MAX
 from quiz.model.errors import QuizError, ReportError
 from quiz.rules.variants import show_card
-from quiz.training.answering import answer_card
 from quiz.training.exam_results import exam_questions
 from quiz.training.exams import ExamSpec
 from quiz.training.grading import ScenarioAnswer
+from quiz.training.kinds import answer_card
 
 NOW = dt.datetime(2026, 4, 2, 12, 0, tzinfo=dt.UTC)
 

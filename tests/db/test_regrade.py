@@ -31,9 +31,9 @@ from quiz.model.attempt import AttemptRecord
 from quiz.model.errors import UndecidedCaseError
 from quiz.report import statistics as stats_sql
 from quiz.rules.variants import show_card, stored_values
-from quiz.training.answering import answer_card
 from quiz.training.exams import ExamSpec
 from quiz.training.grading import ScenarioAnswer
+from quiz.training.kinds import answer_card
 
 T0 = datetime(2025, 4, 1, 9, 0, tzinfo=UTC)
 PRIZE = "rg-forgot-prize-after-warning"

@@ -27,8 +27,9 @@ from quiz.model.attempt import utc_now
 from quiz.model.cards import KnowledgeCard, ScenarioCard
 from quiz.report.charts import wrap_label
 from quiz.report.i18n import t
-from quiz.training.answering import answer_card, verdict_for
+from quiz.training.answering import verdict_for
 from quiz.training.grading import ScenarioAnswer
+from quiz.training.kinds import answer_card
 from tests.e2e import driver
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
 from tests.e2e.driver import ARTIFACTS, assert_no_exception, main, settle, sidebar

@@ -20,8 +20,9 @@ from quiz.db.store import Store
 from quiz.db.time_zones import set_time_zone
 from quiz.model.attempt import utc_now
 from quiz.model.cards import JudgementCallCard, KnowledgeCard, ScenarioCard
-from quiz.training.answering import answer_card, verdict_for
+from quiz.training.answering import verdict_for
 from quiz.training.grading import ScenarioAnswer
+from quiz.training.kinds import answer_card
 from tests.e2e import driver
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
 from tests.e2e.driver import assert_no_exception, main, metric, open_page, settle

@@ -122,6 +122,8 @@ YGO_LINES = [
       "disqualification", players="both"),
     L(87, "受賞資格を失う失格", "result_bribery", {}, DQ_NO_PRIZE, players="offender"),
     L(90, "受賞資格を失う失格", "false_result_report", {}, DQ_NO_PRIZE),
+    # revision 3: 偽って states the intent: a knowing lie is decided without facts, and stated too
+    L(89, "対戦結果を偽って報告した", "false_result_report", {"intentional": True}, DQ_NO_PRIZE, extra_lines=(90,)),
     # talking; revision 2: lines 94, 97 and 101 widen to every penalty up to a match loss
     L(93, "罰則：警告", "received_advice", {}, "warning", accepted=("warning",)),
     L(96, "罰則：警告", "talked_to_others", {}, "warning", accepted=("warning",)),
@@ -442,6 +444,8 @@ def test_affected_result_does_not_upgrade_other_infractions(ygo):
         (86, "金銭などメリットの提供を約束し、対戦結果を操作した", "result_bribery", {"both_players": True}),
         # 故意に: no unintentional counterpart on this line
         (61, "故意に、ルールに違反したプレイをした", "intentional_violation", {"intentional": False}),
+        # revision 3: 偽って is a knowing lie; an honest mistake in the report is not decided
+        (89, "対戦結果を偽って報告した", "false_result_report", {"intentional": False}),
     ],
 )
 def test_yugioh_refused_cases_name_the_line(ygo, line, text, infraction, facts):
@@ -460,6 +464,11 @@ def test_yugioh_refused_cases_name_the_line(ygo, line, text, infraction, facts):
         (19, "誤って、自分のデッキのいちばん上のカード", "card_revealed", {"intentional": True}),
         (32, "誤って、カードの効果以外で", "cards_mixed_into_deck", {"intentional": True}),
         (33, "誤って、同じ番に二度目のサポート", "second_supporter", {"intentional": True}),
+        # revision 3: every slip-worded line (してしまった / 見逃して / 取り忘れて) with no intentional counterpart
+        (20, "相手の確認を取らずプレイを進めようとしてしまった", "skipped_confirmation", {"intentional": True}),
+        (21, "相手がサイドを取り忘れたことを見逃してしまった", "missed_opponent_prize", {"intentional": True}),
+        (27, "サイドを取り忘れて進行してしまった", "forgot_prize", {"intentional": True}),
+        (34, "カードの効果とは異なるプレイをして進行してしまった", "effect_misplayed", {"intentional": True}),
         # 意図的に / 悪質な / 故意に: no unintentional counterpart
         (47, "トラッシュにあるカードを意図的に手札に戻した", "trash_to_hand_intentional", {"intentional": False}),
         (49, "悪質なマーキングや積み込み", "marking_or_stacking", {"intentional": False}),
@@ -638,3 +647,29 @@ def test_pokemon_either_or_both_kinds_of_suspension_of_eligibility(pkm):
                 assert kinds[verdict.penalty] in verdict.accepted, (infraction.id, case.facts)
                 assert 42 in {n for c in verdict.citations for n in c.lines}
     assert seen == {"extra_draw", "slow_play", "trash_to_hand_intentional", "marking_or_stacking", "harm_or_damage"}
+
+
+SLIPS = ("誤って", "してしまった", "見逃して", "取り忘れて")  # a line worded as a slip, not an act of will
+
+
+def test_pokemon_slip_worded_lines_refuse_intent_without_a_counterpart(pkm):
+    """Revision 3: on every line worded as a slip, `intentional: true` is either decided by another
+    line of the document (the intentional counterpart, e.g. line 46 for line 25) or refused naming
+    the slip line; it is never judged by the slip line itself."""
+    refused = set()
+    for infraction in pkm.infractions:
+        standard = infraction.rules[-1]
+        own = [line for line in standard.citation.ja.split("\n") if any(word in line for word in SLIPS)]
+        if not own:
+            continue
+        slip_lines = {n for line in own for n in (PKM_SEED.index(line) + 1,)}
+        try:
+            verdict = judge(pkm, infraction.id, {"intentional": True})
+        except UndecidedCaseError as refusal:
+            refused.add(infraction.id)
+            assert slip_lines & set(refusal.lines), (infraction.id, refusal.lines)
+            continue
+        cited = {n for c in verdict.citations for n in c.lines}
+        assert not slip_lines & cited, f"{infraction.id}: intent judged by its slip line {slip_lines}"
+    assert refused == {"card_revealed", "skipped_confirmation", "missed_opponent_prize", "forgot_prize",
+                       "cards_mixed_into_deck", "second_supporter", "effect_misplayed"}

@@ -35,6 +35,12 @@ def run(*args: str) -> subprocess.CompletedProcess:
         (("pokemon-card-ja", "trash_to_hand_intentional", "intentional=false"), PKM_SEED, 47,
          "トラッシュにあるカードを意図的に"),
         (("pokemon-card-ja", "second_supporter", "intentional=true"), PKM_SEED, 33, "誤って、同じ番に二度目のサポート"),
+        # revision 3: the slip-worded lines with no intentional counterpart, and 偽って
+        (("pokemon-card-ja", "skipped_confirmation", "intentional=true"), PKM_SEED, 20, "相手の確認を取らず"),
+        (("pokemon-card-ja", "missed_opponent_prize", "intentional=true"), PKM_SEED, 21, "取り忘れたことを見逃して"),
+        (("pokemon-card-ja", "forgot_prize", "intentional=true"), PKM_SEED, 27, "サイドを取り忘れて進行してしまった"),
+        (("pokemon-card-ja", "effect_misplayed", "intentional=true"), PKM_SEED, 34, "カードの効果とは異なるプレイ"),
+        (("yugioh-ocg", "false_result_report", "intentional=false"), YGO_SEED, 89, "対戦結果を偽って報告した"),
     ],
 )
 def test_a_refused_case_exits_non_zero_naming_the_line(args, seed, line, text):

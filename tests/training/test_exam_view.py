@@ -10,10 +10,11 @@ import pandas as pd
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import JudgementCallCard
 from quiz.rules.variants import show_card
-from quiz.training.answering import answer_card, answer_knowledge, answer_scenario, asks_players, verdict_for
+from quiz.training.answering import answer_knowledge, answer_scenario, asks_players, verdict_for
 from quiz.training.exam_results import HISTORY_TABLE_COLUMNS, exam_questions, history_table
 from quiz.training.exams import Exam, ExamSpec, deadline_for
 from quiz.training.grading import ScenarioAnswer
+from quiz.training.kinds import answer_card
 
 START = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
 VARIANT = "ygo-variant-tardiness-empty-seat"

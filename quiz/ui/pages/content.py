@@ -6,7 +6,6 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from quiz.content.loader import CARD_KINDS
 from quiz.content.packs import (
     PackRemovalError,
     authoring_guide,
@@ -20,6 +19,7 @@ from quiz.content.packs import (
 )
 from quiz.content.previews import preview_table
 from quiz.content.uploads import MIB, UploadLimits
+from quiz.model.cards import CARD_KINDS
 from quiz.model.local_time import local_texts
 from quiz.ui import resources
 from quiz.ui import shell as shell_module
@@ -129,7 +129,7 @@ with checking:
             st.success(shell.t("content.pack_ok", count=len(report.cards)))
         if report.cards:
             st.markdown(f"**{shell.t('content.preview')}**")
-            kinds = {kind: shell.t(f"content.kind_{kind}") for kind in CARD_KINDS}
+            kinds: dict[str, str] = {kind: shell.t(f"content.kind_{kind}") for kind in CARD_KINDS}
             show(preview_table(report.cards, shell.content.rulesets, shell.language, kinds, shell.t("answer.no_fix"),
                                no_listed=shell.t("answer.no_listed_infraction"),
                                left_to_judge=shell.t("content.left_to_judge")))

@@ -1,0 +1,51 @@
+"""Grading one answer to a scenario card outside the app (``python -m quiz grade``), for
+authors and outside checks: the same answer path as the pages, reported part by part."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from quiz.content.loader import Content
+from quiz.model.cards import ScenarioCard
+from quiz.model.errors import FactError, UnknownIdError
+from quiz.model.facts import coerce_value
+from quiz.model.words import Wording
+from quiz.training.answering import answer_scenario
+from quiz.training.grading import ScenarioAnswer
+
+
+def grade_json(
+    content: Content, card_id: str, findings: Mapping[str, str], infraction: str | None, penalty: str | None,
+    fixes: tuple[str, ...] = (), players: str | None = None,
+) -> dict[str, Any]:
+    """The grade of the answer as JSON-able data: each finding ``correct`` or ``wrong``, each
+    part ``correct``, ``accepted`` (penalty) or ``wrong`` (``players`` null when the card does not
+    ask it), and ``penalty_follows_findings`` (null when the penalty is right or the card has
+    no findings).
+
+    Raises:
+        UnknownIdError: no such scenario card.
+        FactError: a finding names a fact that is not one of the card's findings, or a value
+            of the wrong type.
+    """
+    card = content.cards.get(card_id)
+    if not isinstance(card, ScenarioCard):
+        raise UnknownIdError(Wording("problem.grade.no_scenario_card", card=repr(card_id)))
+    specs = {spec.id: spec for spec in content.rulesets[card.ruleset].facts}
+    found = []
+    for fact, value in findings.items():
+        if fact not in card.findings:
+            raise FactError(Wording("problem.grade.not_a_finding", fact=repr(fact), card=card.id,
+                                    findings=", ".join(card.findings) or "-"), fact)
+        found.append((fact, coerce_value(specs[fact], value)))
+    answer = ScenarioAnswer(infraction, penalty, fixes, players, tuple(found))
+    grade = answer_scenario(content, card, answer, trainee_id=0, seconds=0.0).grade
+    return {
+        "findings": {f.fact: "correct" if f.right else "wrong" for f in grade.findings},
+        "infraction": grade.infraction,
+        "penalty": grade.penalty,
+        "fixes": grade.fixes,
+        "players": grade.players,
+        "penalty_follows_findings": grade.penalty_follows_findings,
+        "correct": grade.correct,
+    }
