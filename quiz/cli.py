@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Sequence
 
 from quiz.content.coverage import coverage
-from quiz.content.targets import content_targets
 from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
+from quiz.content.targets import content_targets
 from quiz.model.errors import QuizError
 from quiz.rules.engine import judge
 from quiz.training.answer_grade import grade_json
