@@ -67,12 +67,15 @@ YGO_LINES = [
     L(44, "罰則：デュエルの敗北", "decklist_mismatch", {}, "duel_loss", {"match_deck_to_list"}),
     L(45, "デッキリスト通りに修正する", "decklist_mismatch", {}, "duel_loss", {"match_deck_to_list"}),
     # rules
-    L(48, "罰則：注意", "rules_misplay", {}, "caution", {"rewind_game", "destroy_used_card"}, accepted=("caution",)),
-    L(49, "ゲームを元の状態に戻す", "rules_misplay", {}, "caution", {"rewind_game", "destroy_used_card"}),
+    L(48, "罰則：注意", "rules_misplay", {}, "caution", {"rewind_game"}, accepted=("caution",)),
+    # revision 3: line 51 stands after both cases; with a game put back (line 49) whether it applies is
+    # left open: destroying the card is optional there, and required once the game goes on (line 50)
+    L(49, "ゲームを元の状態に戻す", "rules_misplay", {}, "caution", {"rewind_game"},
+      optional=frozenset({"destroy_used_card"}), extra_lines=(51,)),
     L(50, "ゲームはそのまま進行する", "rules_misplay", {"significant_decision_made": True}, "caution",
-      {"continue_game", "destroy_used_card"}),
+      {"continue_game", "destroy_used_card"}, optional=frozenset()),
     L(51, "使用したカードは破壊する", "rules_misplay", {"significant_decision_made": True}, "caution",
-      {"continue_game", "destroy_used_card"}),
+      {"continue_game", "destroy_used_card"}, optional=frozenset()),
     L(53, "罰則：警告", "extra_draw", {}, "warning", {"return_extra_to_top"}, accepted=("warning",)),
     L(54, "山札の１番上に戻す", "extra_draw", {}, "warning", {"return_extra_to_top"}),
     L(55, "どのカードを引いたのかわからない", "extra_draw", {"identifiable": False}, "duel_loss"),
@@ -162,7 +165,7 @@ YGO_LINES = [
     L(28, "同一の違反を繰り返した場合、大会審判はより上位の罰則を適用できる", "extra_draw",
       {"prior_same_infraction": 1}, "warning", {"return_extra_to_top"}, accepted=ABOVE_WARNING),
     L(28, "より上位の罰則を適用できる", "rules_misplay", {"prior_same_infraction": 3}, "caution",
-      {"rewind_game", "destroy_used_card"}, accepted=("caution", *ABOVE_WARNING)),
+      {"rewind_game"}, accepted=("caution", *ABOVE_WARNING), optional=frozenset({"destroy_used_card"})),
     L(28, "より上位の罰則を適用できる", "tardiness", {"minutes_late": 6, "prior_same_infraction": 1}, "duel_loss",
       accepted=("duel_loss", "match_loss")),
     L(28, "より上位の罰則を適用できる", "marked_cards", {"pattern": False, "prior_same_infraction": 2}, "caution",

@@ -74,6 +74,17 @@ def test_missing_required_fix(ygo):
     assert grade.fixes == "wrong" and grade.missing_fixes == ("destroy_used_card",)
 
 
+def test_destroying_the_card_is_optional_when_the_game_is_put_back(ygo):
+    """YGO lines 49-51 (revision 3): with the game put back, 使用したカードは破壊する may or may not
+    apply; once the game has gone on (line 50) it is required (test_missing_required_fix)."""
+    verdict = judge(ygo, "rules_misplay", {})
+    assert grade_scenario(ygo, verdict, ScenarioAnswer("rules_misplay", "caution", ("rewind_game",))).correct
+    assert grade_scenario(
+        ygo, verdict, ScenarioAnswer("rules_misplay", "caution", ("rewind_game", "destroy_used_card"))).correct
+    missing = grade_scenario(ygo, verdict, ScenarioAnswer("rules_misplay", "caution", ("destroy_used_card",)))
+    assert missing.fixes == "wrong" and missing.missing_fixes == ("rewind_game",)
+
+
 def test_optional_hand_penalty_may_be_given_or_not(pkm):
     verdict = judge(pkm, "extra_draw", {})
     assert grade_scenario(pkm, verdict, ScenarioAnswer("extra_draw", "warning", ("restore_game_state",))).correct
