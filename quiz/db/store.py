@@ -73,6 +73,8 @@ FRAME_DTYPES: dict[str, Any] = {
     "answered_at": "datetime64[us, UTC]",
     "exam_id": "Int64",
     "variant_values": "object",  # a dict (JSON), or None
+    "findings": "object",  # a list of FindingRecord.stored() dicts (JSON), or None
+    "penalty_follows_findings": "boolean",
     **{name: "object" for name in FIX_FIELDS},
 }
 

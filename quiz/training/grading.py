@@ -43,6 +43,7 @@ class ScenarioGrade:
     players: PartResult | None = None  # None when the card did not ask who receives it
     findings: tuple[FindingRecord, ...] = ()
     penalty_follows_findings: bool | None = None  # see grade_findings_card
+    own_penalty: str | None = None  # the penalty the engine gives for the trainee's own findings and infraction
 
     @property
     def correct(self) -> bool:
@@ -129,7 +130,8 @@ def grade_findings_card(
     if grade.penalty == "wrong":
         misjudged = any(not finding.right for finding in findings)
         follows = bool(misjudged and own_reading is not None and answer.penalty in own_reading.accepted)
-    return replace(grade, findings=findings, penalty_follows_findings=follows)
+    return replace(grade, findings=findings, penalty_follows_findings=follows,
+                   own_penalty=own_reading.penalty if own_reading is not None else None)
 
 
 def grade_knowledge(card: KnowledgeCard, chosen: str | None) -> KnowledgeGrade:

@@ -20,6 +20,7 @@ from quiz.rules.variants import CardShowing, drawn_facts, seed_facts, show_card
 from quiz.training.answering import KnowledgeOutcome, ScenarioOutcome, asks_players
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import FORM_PARTS, answer_from_form
+from quiz.ui.findings_view import findings_feedback, findings_inputs, found_in_form, prefill_findings
 from quiz.ui.markdown import escape_markdown, quote_block
 from quiz.ui.shell import Shell
 
@@ -85,6 +86,7 @@ def prefill(form_key: str, record: AttemptRecord) -> None:
               "choice": record.chosen_choice, "nearest": record.chosen_choice}
     for part, value in values.items():
         st.session_state.setdefault(f"{form_key}-{part}", value)
+    prefill_findings(form_key, record)
 
 
 def keep_choice(key: str, options: list[str], many: bool = False) -> str:
@@ -138,6 +140,7 @@ def _take_answer(content: Content, card: AnyCard, form_key: str) -> None:
     """The submit button's callback: the form's answer, once every part it asks is chosen
     (else nothing: the form is drawn again, with what is missing said under it)."""
     parts = {part: st.session_state.get(f"{form_key}-{part}") for part in FORM_PARTS}
+    parts["findings"] = found_in_form(form_key)
     answer = answer_from_form(content, card, parts)
     if answer is not None:
         give(form_key, answer)
@@ -162,6 +165,7 @@ def scenario_form(shell: Shell, card: ScenarioCard, form_key: str, submit_label:
     names = _infraction_names(ruleset, lang)
     ask_players = asks_players(shell.content, card)
     with st.form(form_key):
+        findings_inputs(shell, card, form_key)
         st.selectbox(
             shell.t("answer.infraction"), list(names), index=None,
             format_func=names.__getitem__, placeholder=shell.t("answer.pick_infraction"),
@@ -187,7 +191,8 @@ def scenario_form(shell: Shell, card: ScenarioCard, form_key: str, submit_label:
         )
         missing = check_button(shell, card, form_key, submit_label)
     if missing:
-        st.warning(shell.t("answer.incomplete_players" if ask_players else "answer.incomplete"))
+        asked = "answer.incomplete_players" if ask_players else "answer.incomplete"
+        st.warning(shell.t(asked) + (" " + shell.t("findings.incomplete") if card.findings else ""))
 
 
 def knowledge_form(shell: Shell, card: KnowledgeCard, form_key: str, submit_label: str | None = None) -> None:
@@ -337,6 +342,7 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
     if answered and grade.penalty == "accepted":
         st.info(shell.t("feedback.accepted", penalty=chosen_penalty.name.get(lang) if chosen_penalty else ""))
 
+    findings_feedback(shell, card, outcome, answered)
     _standard_answer(shell, ruleset, verdict, asked_players=grade.players is not None)
 
     st.markdown(f"#### {shell.t('feedback.why')}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from quiz.content.loader import Content
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.rules.variants import DEFAULT_SEED, CardShowing, show_card
-from quiz.training.answering import asks_players, verdict_for
+from quiz.training.answering import asks_players, case_facts, verdict_for
 from quiz.training.grading import ScenarioAnswer
 
 LABELS = {
@@ -27,7 +27,10 @@ def right_answer(content: Content, card: AnyCard, showing: CardShowing | None = 
         return card.nearest or NO_LISTED_INFRACTION
     verdict = verdict_for(content, card, showing)
     players = verdict.players if asks_players(content, card) else None
-    return ScenarioAnswer(verdict.infraction, verdict.penalty, verdict.fixes, players)
+    facts = case_facts(content.rulesets[card.ruleset], card.infraction,
+                       (showing or show_card(card)).facts)
+    findings = tuple((fact, facts[fact]) for fact in card.findings)
+    return ScenarioAnswer(verdict.infraction, verdict.penalty, verdict.fixes, players, findings)
 
 
 def deal_until(at, content: Content, kind: type) -> AnyCard:
@@ -53,6 +56,15 @@ def widget(widgets, part: str):
     return next(w for w in widgets if w.label in LABELS[part])
 
 
+def finding_widget(at, fact: str):
+    """The control of one finding on the page: a yes/no button group or a number input."""
+    for kind in ("button_group", "number_input"):
+        found = [w for w in at.get(kind) if str(w.key).endswith(f"-finding-{fact}")]
+        if found:
+            return found[0]
+    raise AssertionError(f"no control for the finding {fact!r}")
+
+
 def players_question(at):
     """The "Who receives it?" radio of the form on the page, or None when not asked."""
     return next((w for w in at.radio if w.label in LABELS["players"]), None)
@@ -62,6 +74,8 @@ def fill(at, card: AnyCard, given: ScenarioAnswer | str, button: str | None = No
     """Put ``given`` into the card's form and press the submit button (Check, or ``button``)."""
     if isinstance(card, ScenarioCard):
         assert isinstance(given, ScenarioAnswer)
+        for fact, value in given.findings:
+            finding_widget(at, fact).set_value(value)
         widget(at.selectbox, "infraction").set_value(given.infraction)
         widget(at.radio, "penalty").set_value(given.penalty)
         if given.players is not None:

@@ -1,0 +1,76 @@
+"""Findings on the practice page: asked first, one control each; the feedback marks each with
+the evidence that showed it, and tells a wrong finding apart from a misapplied document."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from quiz.content.packs import CONTENT_DIR_ENV
+from quiz.training.grading import ScenarioAnswer
+from tests.findings_cards import EXTRA_DRAW
+from tests.ui import answering
+from tests.ui.test_judging import page_text, show
+
+FOLLOWS = "Your penalty follows from what you found; the evidence showed otherwise."
+MISAPPLIED = "You found the facts right; for them the document gives Warning."
+
+
+@pytest.fixture
+def cards(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    folder = tmp_path / "ui-cards"
+    folder.mkdir()
+    (folder / "findings.yaml").write_text(EXTRA_DRAW, encoding="utf-8")
+    monkeypatch.setenv(CONTENT_DIR_ENV, str(folder))
+    return folder
+
+
+def test_the_form_asks_the_findings_first(open_app, cards):
+    at = open_app()
+    show(at, "t-floor-draw")
+    questions = [w.label for w in at.get("button_group")]
+    assert questions == ["Was it done on purpose?", "Does the card drawn or seen decisively affect the game?"]
+    assert [o for o in at.get("button_group")[0].options] == ["Yes", "No"]
+
+
+def test_a_missing_finding_keeps_the_form_and_stores_nothing(open_app, cards, store):
+    at = open_app()
+    card = show(at, "t-floor-draw")
+    answering.fill(at, card, ScenarioAnswer("extra_draw", "warning", ("return_extra_to_top",), None,
+                                            (("intentional", False),)))
+    assert "Answer every finding too." in at.warning[0].value
+    assert store.attempts().empty
+
+
+def test_intent_found_against_the_evidence_is_told_as_a_wrong_finding(open_app, cards, store):
+    at = open_app()
+    card = show(at, "t-floor-draw")
+    answering.fill(at, card, ScenarioAnswer("intentional_violation", "disqualification_no_prize", (), None,
+                                            (("intentional", True), ("decisive", False))))
+    text = page_text(at)
+    assert FOLLOWS in text and MISAPPLIED not in text
+    assert "He stopped and said so himself; the opponent saw the card too." in text  # what showed it
+    row = store.attempts().iloc[0]
+    assert bool(row["penalty_follows_findings"]) is True
+    assert [f["right"] for f in row["findings"]] == [False, True]
+
+
+def test_right_findings_and_a_wrong_penalty_are_told_as_a_misapplied_document(open_app, cards, store):
+    at = open_app()
+    card = show(at, "t-floor-draw")
+    answering.fill(at, card, ScenarioAnswer("extra_draw", "duel_loss", (), None,
+                                            (("intentional", False), ("decisive", False))))
+    text = page_text(at)
+    assert MISAPPLIED in text and FOLLOWS not in text
+    assert bool(store.attempts().iloc[0]["penalty_follows_findings"]) is False
+
+
+def test_an_arguable_finding_says_why_and_accepts_the_other_verdict(open_app, cards, store):
+    at = open_app(lang="ja")
+    card = show(at, "t-floor-look")
+    answering.fill(at, card, ScenarioAnswer("extra_look", "duel_loss", (), None, (("decisive", True),)))
+    text = page_text(at)
+    assert "判断が分かれる認定" in text and "残りの手札次第で判断が分かれる" in text
+    assert [s.value for s in at.success] == ["すべて正解です。"]
+    assert store.attempts().iloc[0]["penalty_result"] == "accepted"
