@@ -47,6 +47,10 @@ class Scope(StrictModel):
 
     when: Condition = Field(description=CONDITION_DOC)
     applies_to: ScopeId
+    discretionary: bool = Field(
+        default=False,
+        description="The document lets the judge apply it there (…できる), not must: the verdict says 'may'",
+    )
     citation: Citation
 
 

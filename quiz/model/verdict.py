@@ -32,6 +32,7 @@ class Verdict:
     citations: tuple[CitedLine, ...]
     trace: tuple[str, ...]
     explanations: tuple[Text, ...] = ()
+    scope_discretionary: bool = False  # applies_to is where the judge *may* apply it (a scope's …できる)
 
     def to_json(self) -> dict[str, Any]:
         """The verdict as plain JSON-able data (explanations as ja/en pairs)."""

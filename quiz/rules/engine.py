@@ -36,6 +36,7 @@ class CompiledRule:
 class CompiledScope:
     when: Condition
     applies_to: str
+    discretionary: bool
     cited: CitedLine
 
 
@@ -104,7 +105,8 @@ def compile_ruleset(ruleset: Ruleset) -> CompiledRuleset:
         penalties={p.id: p for p in ruleset.ladder},
         ranks=ranks,
         scopes={
-            p.id: tuple(CompiledScope(parse(s.when), s.applies_to, cite(s.citation, "scope")) for s in p.scopes)
+            p.id: tuple(CompiledScope(parse(s.when), s.applies_to, s.discretionary, cite(s.citation, "scope"))
+                        for s in p.scopes)
             for p in ruleset.ladder
         },
         escalations=tuple(
@@ -231,6 +233,7 @@ def _decide(book: CompiledRuleset, infraction: str, resolved: Mapping[str, Any])
         citations=tuple(reasons.citations),
         trace=tuple(reasons.trace),
         explanations=tuple(reasons.explanations),
+        scope_discretionary=scope is not None and scope.discretionary,
     )
 
 

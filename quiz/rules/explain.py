@@ -10,6 +10,7 @@ from typing import Any, Mapping
 from quiz.model.rulesets import Infraction, Ruleset
 from quiz.model.text import Text
 from quiz.model.verdict import Verdict
+from quiz.model.words import t
 from quiz.rules.conditions import All, Condition, fact_clause, negate, sentence
 from quiz.rules.engine import compile_ruleset
 from quiz.rules.outcomes import describe_changes, infractions_with_penalty, route_to_penalty
@@ -98,3 +99,10 @@ def describe_facts(ruleset: Ruleset, facts: Mapping[str, Any], language: str) ->
     """Facts as sentences, one per line, e.g. ``The player was 7 minutes late after the call``."""
     specs = {f.id: f for f in ruleset.facts}
     return [sentence(fact_clause(specs.get(key), key, value, language), language) for key, value in facts.items()]
+
+
+def applies_to_words(verdict: Verdict, language: str) -> str:
+    """Where the penalty applies, in words; where the document only lets the judge apply it
+    there (a discretionary scope, e.g. ジャッジの判断で…できる), the words say "may"."""
+    scope = t(f"scope.{verdict.applies_to}", language)
+    return t("feedback.applies_to_may", language, scope=scope) if verdict.scope_discretionary else scope

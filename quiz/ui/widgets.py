@@ -15,7 +15,7 @@ from quiz.model.rulesets import Penalty, Ruleset
 from quiz.model.text import Text
 from quiz.model.verdict import CitedLine, Verdict
 from quiz.rules.engine import compile_ruleset, judge, line_numbers
-from quiz.rules.explain import describe_facts, explain_penalty
+from quiz.rules.explain import applies_to_words, describe_facts, explain_penalty
 from quiz.rules.variants import CardShowing, drawn_facts, seed_facts, show_card
 from quiz.training.answering import KnowledgeOutcome, ScenarioOutcome, asks_players
 from quiz.training.grading import ScenarioAnswer
@@ -397,7 +397,7 @@ def _standard_answer(shell: Shell, ruleset: Ruleset, verdict: Verdict, asked_pla
     if len(verdict.accepted) > 1:
         also = ", ".join(ruleset.name_of("penalty", p, lang) for p in verdict.accepted[1:])
         lines.append(f"- **{shell.t('feedback.also_accepted')}**: {escape_markdown(also)}")
-    lines.append(f"- **{shell.t('feedback.applies_to')}**: {shell.t('scope.' + verdict.applies_to)}")
+    lines.append(f"- **{shell.t('feedback.applies_to')}**: {applies_to_words(verdict, lang)}")
     st.markdown("\n".join(lines))
     if verdict.players == "both":
         st.info(shell.t("feedback.both_receive"), icon=":material/group:")

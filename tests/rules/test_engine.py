@@ -676,3 +676,28 @@ def test_pokemon_slip_worded_lines_refuse_intent_without_a_counterpart(pkm):
         assert not slip_lines & cited, f"{infraction.id}: intent judged by its slip line {slip_lines}"
     assert refused == {"card_revealed", "skipped_confirmation", "missed_opponent_prize", "forgot_prize",
                        "cards_mixed_into_deck", "second_supporter", "effect_misplayed"}
+
+
+# --- where a penalty applies: what the document makes the judge's option (revision 3) -------
+
+def test_match_loss_between_matches_is_the_judges_option(ygo):
+    """Line 14 (ジャッジの判断で次のマッチに適用することができる): the next match is where the
+    judge *may* apply it; line 10 (次のデュエルに適用する) and the rung's own line 13 are not options."""
+    assert "ジャッジの判断で次のマッチに適用することができる" in YGO_SEED[13]
+    between = judge(ygo, "tardiness", {"minutes_late": 15, "between_matches": True})
+    assert (between.applies_to, between.scope_discretionary) == ("next_match", True)
+    assert 14 in {n for c in between.citations for n in c.lines}
+    assert between.to_json()["scope_discretionary"] is True
+    in_match = judge(ygo, "tardiness", {"minutes_late": 15})
+    assert (in_match.applies_to, in_match.scope_discretionary) == ("current_match", False)
+    assert "次のデュエルに適用する" in YGO_SEED[9]
+    next_duel = judge(ygo, "tardiness", {"minutes_late": 7, "between_games": True})
+    assert (next_duel.applies_to, next_duel.scope_discretionary) == ("next_game", False)
+
+
+def test_a_scope_is_discretionary_exactly_where_its_line_says_can(ygo, pkm):
+    """A scope is the judge's option where its quoted line says できる, and only there."""
+    scopes = [s for ruleset in (ygo, pkm) for p in ruleset.ladder for s in p.scopes]
+    assert scopes
+    for scope in scopes:
+        assert scope.discretionary == ("できる" in scope.citation.ja), scope.citation.ja

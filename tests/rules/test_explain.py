@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from quiz.rules.engine import judge
-from quiz.rules.explain import WORDS, describe_facts, describe_rule, explain_penalty
+from quiz.rules.explain import WORDS, applies_to_words, describe_facts, describe_rule, explain_penalty
 
 SOURCES = Path(__file__).resolve().parents[2] / "rulesets" / "sources"
 YGO_SEED = (SOURCES / "000_3dbd1793d2ab97b4.txt").read_text(encoding="utf-8").splitlines()
@@ -193,3 +193,16 @@ def test_every_fact_of_the_documents_declares_its_wording(content, ruleset_id):
             assert spec.negation is not None, spec.id
         else:
             assert spec.unit is not None and spec.unit_one and spec.phrase_none is not None, spec.id
+
+
+def test_a_discretionary_scope_says_may(ygo):
+    """YGO line 14 (ジャッジの判断で…できる): the feedback says the judge *may* apply the match loss to
+    the next match; a scope the document imposes (line 10, 適用する) is stated plainly."""
+    assert "ジャッジの判断で次のマッチに適用することができる" in YGO_SEED[13]
+    between = judge(ygo, "tardiness", {"minutes_late": 15, "between_matches": True})
+    assert applies_to_words(between, "en") == (
+        "the next match, if the judge so decides (the document says the judge may apply it there)")
+    assert applies_to_words(between, "ja") == "ジャッジの判断で次のマッチに適用することができる"
+    next_duel = judge(ygo, "tardiness", {"minutes_late": 7, "between_games": True})
+    assert applies_to_words(next_duel, "en") == "the next game"
+    assert applies_to_words(next_duel, "ja") == "次の対戦"
