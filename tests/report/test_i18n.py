@@ -114,3 +114,15 @@ def test_a_wording_is_said_in_each_language_and_nests():
     assert Wording.untranslated("Input should be a valid URL").say("ja") == "（英語のみ）Input should be a valid URL"
     assert Wording.untranslated("Input should be a valid URL").english == "Input should be a valid URL"
     assert hash(unknown) == hash(Wording("problem.unknown", what=Wording("problem.what.penalty"), id="'match_loss'"))
+
+
+def test_the_no_line_choice_of_a_judgement_call_says_no_line_comes_near():
+    """CONTENT.md revision 3: a judgement call asks which line comes nearest. Its "none" choice is
+    right only where no line is near, so it must not read as "no listed infraction covers this"
+    (true of every judgement call: the document decides none of them)."""
+    keys = ("answer.no_listed_infraction", "feedback.judgement_right_none", "feedback.judgement_wrong_none")
+    for key in keys:
+        assert "comes near" in t(key, "en") and "cover" not in t(key, "en"), key
+        assert "近い規定" in t(key, "ja") and "当たら" not in t(key, "ja"), key
+    assert "no line comes near" in t("feedback.left_to_judge", "en")
+    assert "近い規定がない" in t("feedback.left_to_judge", "ja")

@@ -277,7 +277,7 @@ def test_a_judgement_call_is_graded_on_the_nearest_line_and_shows_the_principle(
     card = show(at, "uitest-pkm-jc-mixed-on-purpose")
     assert LEFT_TO_JUDGE not in page_text(at)  # the kind of card is not given away before answering
     question = answering.widget(at.selectbox, "nearest")
-    assert question.options[-1] == "No listed infraction covers this case"
+    assert question.options[-1] == "No line of the document comes near"
     assert "Game play › Shuffled hand or discard into the deck" in question.options
 
     answering.fill(at, card, "cards_mixed_into_deck")

@@ -170,7 +170,7 @@ def test_a_judgement_call_shows_the_wrong_line_chosen_by_name(open_app, store, m
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     row = at.dataframe[1].value.set_index("Card id").loc[call.id]
     assert row["Card"] == call.title.en
-    assert row["Most chosen wrong answer"] == "No listed infraction covers this case (1)"
+    assert row["Most chosen wrong answer"] == "No line of the document comes near (1)"
 
 
 def test_look_alike_names_made_before_the_name_rules_are_pointed_out(open_app, team, store, monkeypatch):
