@@ -7,9 +7,9 @@ import unicodedata
 from typing import Iterable
 
 from quiz.content.finding_checks import finding_problems
-from quiz.content.ruleset_checks import Finding, citation_problems
+from quiz.content.ruleset_checks import Finding
 from quiz.content.variant_checks import Judged, changing_answer, judge_every_showing, variant_problems
-from quiz.model.cards import AnyCard, JudgementCallCard, ScenarioCard
+from quiz.model.cards import JudgementCallCard, ScenarioCard
 from quiz.model.errors import QuizError, UndecidedCaseError, unknown_id
 from quiz.model.rulesets import Ruleset
 from quiz.model.text import LANGUAGES, Text
@@ -22,26 +22,7 @@ ANSWER_INFRACTION = Wording("problem.title.answer_infraction")
 ANSWER_PENALTY = Wording("problem.title.answer_penalty")
 
 
-def check_card(
-    card: AnyCard, rulesets: dict[str, Ruleset], folder: str | None
-) -> list[Finding]:
-    """Every problem of a structurally valid card, as (location, wording) pairs."""
-    ruleset = rulesets.get(card.ruleset)
-    if ruleset is None:
-        return [(("ruleset",), unknown_id("ruleset", card.ruleset, rulesets))]
-    found: list[Finding] = []
-    if folder is not None and folder != card.ruleset and folder in rulesets:
-        found.append((("ruleset",), Wording("problem.card.wrong_folder", ruleset=repr(card.ruleset),
-                                            folder=repr(folder))))
-    found += [(("source", "ja"), wording) for wording in citation_problems(card.source, ruleset.quotes_source)]
-    if isinstance(card, ScenarioCard):
-        found += _check_scenario(card, ruleset)
-    if isinstance(card, JudgementCallCard):
-        found += _check_judgement_call(card, ruleset)
-    return found
-
-
-def _check_judgement_call(card: JudgementCallCard, ruleset: Ruleset) -> list[Finding]:
+def check_judgement_call(card: JudgementCallCard, ruleset: Ruleset) -> list[Finding]:
     """The nearest line and principle exist; stated facts are ones the document does not decide."""
     found: list[Finding] = []
     if not any(p.id == card.principle for p in ruleset.principles):
@@ -66,7 +47,7 @@ def _check_judgement_call(card: JudgementCallCard, ruleset: Ruleset) -> list[Fin
                                          trace=" > ".join(verdict.trace)))]
 
 
-def _check_scenario(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
+def check_scenario(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
     if ruleset.infraction(card.infraction) is None:
         return [(("infraction",), unknown_id("infraction", card.infraction, (i.id for i in ruleset.infractions)))]
     found = finding_problems(card, ruleset) + variant_problems(card, ruleset)

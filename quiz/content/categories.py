@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Callable
 
+from quiz.content.card_kinds import practised_infraction
 from quiz.content.loader import Content
-from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard
+from quiz.model.cards import AnyCard
 from quiz.model.rulesets import KNOWLEDGE_CATEGORY
-from quiz.rules.engine import judge
-from quiz.rules.variants import seed_facts
 
 KNOWLEDGE = KNOWLEDGE_CATEGORY  # reserved (the ruleset model refuses it as a category id)
 KEYS_MEMO = "card_category_keys"
@@ -34,13 +33,7 @@ def split_key(key: str) -> tuple[str, str]:
 def card_category(content: Content, card: AnyCard) -> str:
     """The category a card is practised under: its judged (or nearest) infraction's, or ``knowledge``."""
     ruleset = content.rulesets[card.ruleset]
-    if isinstance(card, KnowledgeCard):
-        return KNOWLEDGE
-    if isinstance(card, JudgementCallCard):
-        infraction_id = card.nearest
-    else:
-        infraction_id = judge(ruleset, card.infraction, seed_facts(card)).infraction
-    infraction = ruleset.infraction(infraction_id or "")
+    infraction = ruleset.infraction(practised_infraction(ruleset, card) or "")
     return infraction.category if infraction else KNOWLEDGE
 
 

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
-from quiz.content.card_checks import check_card
+from quiz.content.card_kinds import cards_of, check_card
 from quiz.content.ruleset_checks import Finding, check_ruleset
 from quiz.content.yaml_source import YamlProblem, locate, parse_yaml
 from quiz.model.cards import CARD_KINDS, AnyCard, Card, JudgementCallCard, KnowledgeCard, ScenarioCard
@@ -66,15 +66,15 @@ class Content:
 
     @property
     def scenario_cards(self) -> list[ScenarioCard]:
-        return [c for c in self.cards.values() if isinstance(c, ScenarioCard)]
+        return cards_of(self.cards.values(), ScenarioCard)
 
     @property
     def knowledge_cards(self) -> list[KnowledgeCard]:
-        return [c for c in self.cards.values() if isinstance(c, KnowledgeCard)]
+        return cards_of(self.cards.values(), KnowledgeCard)
 
     @property
     def judgement_calls(self) -> list[JudgementCallCard]:
-        return [c for c in self.cards.values() if isinstance(c, JudgementCallCard)]
+        return cards_of(self.cards.values(), JudgementCallCard)
 
     def fingerprint(self) -> str:
         """What the content teaches, in 16 hex digits: every ruleset (with its document's

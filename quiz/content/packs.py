@@ -32,16 +32,14 @@ try:
 except ImportError:  # Windows: staging folders are then judged by their age alone
     fcntl = None  # type: ignore[assignment]  # the module or None: checked before every use
 
+from quiz.content.card_kinds import default_verdict
 from quiz.content.loader import DUPLICATE_CARD_ID, PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, card_files, load_content
 from quiz.content.uploads import PackFile, UploadLimits, read_upload
 from quiz.content.yaml_source import YamlProblem, locate, parse_yaml
-from quiz.model.cards import AnyCard, ScenarioCard
+from quiz.model.cards import AnyCard
 from quiz.model.errors import Problem
-from quiz.model.rulesets import Ruleset
 from quiz.model.verdict import Verdict
 from quiz.model.words import Wording
-from quiz.rules.engine import judge
-from quiz.rules.variants import seed_facts
 
 if TYPE_CHECKING:  # imported by the tables below only: every page reads content_dir
     import pandas as pd
@@ -313,7 +311,8 @@ def _process(
                 report.problems += _pack_problems(loaded.problems, staged)
                 report.problems += _taken_ids(loaded.cards, loaded.card_files, staged, [*shipped, folder])
                 previews = [
-                    CardPreview(staged[loaded.card_files[card.id]][0], card, _verdict(loaded.rulesets, card))
+                    CardPreview(staged[loaded.card_files[card.id]][0], card,
+                                default_verdict(loaded.rulesets[card.ruleset], card))
                     for card in loaded.cards.values()
                 ]
                 report.cards = sorted(previews, key=lambda p: report.files.index(p.file))  # upload order
@@ -423,12 +422,6 @@ def _card_ids(data: object) -> list[str]:
     if not isinstance(cards, list):
         return []
     return [c["id"] if isinstance(c, dict) and isinstance(c.get("id"), str) else "" for c in cards]
-
-
-def _verdict(rulesets: Mapping[str, Ruleset], card: AnyCard) -> Verdict | None:
-    if isinstance(card, ScenarioCard):
-        return judge(rulesets[card.ruleset], card.infraction, seed_facts(card))  # a variant card: its default showing
-    return None
 
 
 def _pack_name(upload: str) -> str:

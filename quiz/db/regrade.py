@@ -34,7 +34,7 @@ from quiz.model.cards import ScenarioCard
 from quiz.model.errors import QuizError, UndecidedCaseError
 from quiz.rules.variants import CardShowing, card_facts, fill_text, values_from_stored
 from quiz.training.exams import score_exam
-from quiz.training.kinds import answer_card, given_from_record
+from quiz.training.kinds import answer_card, as_scenario, given_from_record
 
 BATCH_SIZE = 2000  # attempts read, and at most as many re-graded, per transaction
 EXAM_BATCH = 200
@@ -164,10 +164,11 @@ def regrade(content: Content, row: Mapping[Any, Any], showings: dict | None = No
     showing = None
     given = given_from_record(card, row)
     stored = row["variant_values"]
-    if isinstance(card, ScenarioCard) and (stored is not None or card.parameters):
+    scenario = as_scenario(card)
+    if scenario is not None and (stored is not None or scenario.parameters):
         if stored is None:
             return "values_missing"
-        showing = _showing(card, stored, {} if showings is None else showings)
+        showing = _showing(scenario, stored, {} if showings is None else showings)
         if showing is None:
             return "values_gone"
     try:

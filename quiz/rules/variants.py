@@ -174,7 +174,8 @@ def range_text(parameter: Parameter, language: str) -> str:
 
 def list_title(card: ScenarioCard | KnowledgeCard | JudgementCallCard) -> Text:
     """A card's title where no showing is at hand (lists of cards): placeholders show their ranges."""
-    if not isinstance(card, ScenarioCard):  # a knowledge card or judgement call: no parameters
+    parameters: dict[str, Parameter] = getattr(card, "parameters", {})  # only scenario cards draw values
+    if not parameters:
         return card.title
-    ranges = {lang: {name: range_text(p, lang) for name, p in card.parameters.items()} for lang in LANGUAGES}
+    ranges = {lang: {name: range_text(p, lang) for name, p in parameters.items()} for lang in LANGUAGES}
     return Text(**{lang: fill(card.title.get(lang), ranges[lang]) for lang in LANGUAGES})

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from quiz.content.loader import Content
-from quiz.model.cards import ScenarioCard
 from quiz.model.errors import FactError, UnknownIdError
 from quiz.model.facts import coerce_value
 from quiz.model.words import Wording
 from quiz.training.answering import answer_scenario
 from quiz.training.grading import ScenarioAnswer
+from quiz.training.kinds import as_scenario
 
 
 def grade_json(
@@ -28,8 +28,8 @@ def grade_json(
         FactError: a finding names a fact that is not one of the card's findings, or a value
             of the wrong type.
     """
-    card = content.cards.get(card_id)
-    if not isinstance(card, ScenarioCard):
+    card = as_scenario(content.cards.get(card_id))
+    if card is None:
         raise UnknownIdError(Wording("problem.grade.no_scenario_card", card=repr(card_id)))
     specs = {spec.id: spec for spec in content.rulesets[card.ruleset].facts}
     found = []

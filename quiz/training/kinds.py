@@ -11,6 +11,7 @@ from quiz.content.loader import Content
 from quiz.model.attempt import PLAYERS, FindingRecord
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.facts import FactValue
+from quiz.model.text import Text
 from quiz.rules.variants import CardShowing, show_card
 from quiz.training.answering import (
     Outcome,
@@ -37,6 +38,17 @@ def blank_answer(card: AnyCard) -> Given:
         case ScenarioCard():
             return NO_ANSWER
         case KnowledgeCard() | JudgementCallCard():
+            return None
+        case _:
+            assert_never(card)
+
+
+def as_scenario(card: AnyCard | None) -> ScenarioCard | None:
+    """The card if it is a scenario card (judged by the engine), else None."""
+    match card:
+        case ScenarioCard():
+            return card
+        case KnowledgeCard() | JudgementCallCard() | None:
             return None
         case _:
             assert_never(card)
@@ -151,3 +163,19 @@ def given_from_record(card: AnyCard, row: Mapping[str, Any]) -> Given:
 
 def _finding(value: FindingRecord | Mapping[str, Any]) -> FindingRecord:
     return value if isinstance(value, FindingRecord) else FindingRecord.from_stored(dict(value))
+
+
+def shown_texts(card: AnyCard, showing: CardShowing | None = None) -> tuple[Text, Text]:
+    """The title and body a card is shown with: a scenario's filled with the showing's values
+    (its default showing when none is given), a judgement call's situation, a knowledge
+    card's question."""
+    match card:
+        case ScenarioCard():
+            shown = showing or show_card(card)
+            return shown.title, shown.situation
+        case JudgementCallCard():
+            return card.title, card.situation
+        case KnowledgeCard():
+            return card.title, card.question
+        case _:
+            assert_never(card)

@@ -8,31 +8,18 @@ from typing import Callable
 import streamlit as st
 
 from quiz.db.submissions import submit_answer
-from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import AnyCard
 from quiz.model.errors import CredentialChangedError
 from quiz.rules.variants import CardShowing
-from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome
 from quiz.training.kinds import blank_answer
 from quiz.ui import widgets
+from quiz.ui.card_views import answer_form
 from quiz.ui.errors import database_guard
-from quiz.ui.report_problem import report_problem
 from quiz.ui.shell import Shell, count_answer, draw_due
 from quiz.ui.sign_in import answer_guard, still_signed_in
 from quiz.ui.stale_widgets import forget_stale_widgets
 
 PIN_CHECKED_KEY = "answer_pin_checked"  # this run stored an answer with its PIN check (card_fragment)
-
-
-def answer_form(shell: Shell, card: AnyCard, form_key: str, submit_label: str | None = None) -> None:
-    """The card's answer form; its submit button gives the answer (``widgets.take_given``),
-    in the form ``quiz.training.answering.answer_card`` takes: a ``ScenarioAnswer``, or the
-    chosen id of a knowledge card or judgement call."""
-    if isinstance(card, ScenarioCard):
-        widgets.scenario_form(shell, card, form_key, submit_label)
-    elif isinstance(card, JudgementCallCard):
-        widgets.judgement_form(shell, card, form_key, submit_label)
-    else:
-        widgets.knowledge_form(shell, card, form_key, submit_label)
 
 
 def dont_know_button(shell: Shell, card: AnyCard, form_key: str) -> None:
@@ -121,15 +108,3 @@ def next_card_button(shell: Shell, key: str, on_click: Callable[[], None]) -> No
               icon_position="right", shortcut="N", on_click=on_click)
 
 
-def feedback(shell: Shell, card: AnyCard, outcome: Outcome, answered: bool | None = None) -> None:
-    """The marks and explanations of an answered card, as on the practice page; a question
-    left unanswered (in an exam, or "I don't know") is said to be so, with the standard answer
-    and no marks. ``answered`` defaults to whether anything was chosen."""
-    answered = not outcome.record.blank if answered is None else answered
-    if isinstance(card, ScenarioCard) and isinstance(outcome, ScenarioOutcome):
-        widgets.scenario_feedback(shell, card, outcome, answered)
-    elif isinstance(card, JudgementCallCard) and isinstance(outcome, KnowledgeOutcome):
-        widgets.judgement_feedback(shell, card, outcome, answered)
-    elif isinstance(card, KnowledgeCard) and isinstance(outcome, KnowledgeOutcome):
-        widgets.knowledge_feedback(shell, card, outcome, answered)
-    report_problem(shell, card, outcome.record)

@@ -19,7 +19,7 @@ from quiz.training.answering import ScenarioOutcome
 from quiz.training.exam_results import exam_questions, history_table, section_scores, section_table
 from quiz.training.exams import CUSTOM, Exam, clock_text, score_exam, time_left
 from quiz.training.presets import ExamPreset, load_presets
-from quiz.ui import answering, widgets
+from quiz.ui import card_views, widgets
 from quiz.ui.shell import Shell, switch_page
 from quiz.ui.time_zone import viewer_zone
 
@@ -111,7 +111,7 @@ def results(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:
         with st.expander(label, icon=":material/close:" if question.answered else ":material/remove:"):
             widgets.card_header(shell, question.card, answered=True, showing=showing)
             widgets.card_body(shell, question.card, showing)
-            answering.feedback(shell, question.card, question.outcome, answered=question.answered)
+            card_views.feedback(shell, question.card, question.outcome, answered=question.answered)
 
 
 def sections(shell: Shell, exam: Exam, records: Sequence[AttemptRecord], labels: dict[str, str]) -> None:

@@ -16,10 +16,10 @@ from quiz.model.text import Text
 from quiz.model.verdict import CitedLine, Verdict
 from quiz.rules.engine import compile_ruleset, judge, line_numbers
 from quiz.rules.explain import applies_to_words, describe_facts, explain_penalty
-from quiz.rules.variants import CardShowing, drawn_facts, seed_facts, show_card
+from quiz.rules.variants import CardShowing, drawn_facts, seed_facts
 from quiz.training.answering import KnowledgeOutcome, ScenarioOutcome, asks_players
 from quiz.training.grading import ScenarioAnswer
-from quiz.training.kinds import FORM_PARTS, answer_from_form
+from quiz.training.kinds import FORM_PARTS, answer_from_form, shown_texts
 from quiz.ui.findings_view import findings_feedback, findings_inputs, found_in_form, prefill_findings
 from quiz.ui.markdown import escape_markdown, quote_block
 from quiz.ui.shell import Shell
@@ -32,19 +32,9 @@ MARKS = {
 DECISIVE_ROLES = ("rule", "escalation", "upgrade")  # the lines that decide a verdict, quoted first
 
 
-def _shown(card: AnyCard, showing: CardShowing | None) -> tuple[Text, Text]:
-    """The title and body text as shown: a scenario's texts filled with the showing's values."""
-    if isinstance(card, KnowledgeCard):
-        return card.title, card.question
-    if isinstance(card, JudgementCallCard):
-        return card.title, card.situation
-    showing = showing or show_card(card)
-    return showing.title, showing.situation
-
-
 def shown_title(shell: Shell, card: AnyCard, showing: CardShowing | None = None) -> str:
     """The card's own title as shown (a variant's filled with its drawn values), in the language."""
-    return _shown(card, showing)[0].get(shell.language)
+    return shown_texts(card, showing)[0].get(shell.language)
 
 
 def card_header(shell: Shell, card: AnyCard, answered: bool, showing: CardShowing | None = None) -> None:
@@ -59,7 +49,7 @@ def card_header(shell: Shell, card: AnyCard, answered: bool, showing: CardShowin
 
 def card_body(shell: Shell, card: AnyCard, showing: CardShowing | None = None) -> None:
     """The situation (filled with the showing's values) or the question, in a box."""
-    text = _shown(card, showing)[1]
+    text = shown_texts(card, showing)[1]
     with st.container(border=True):
         st.markdown(escape_markdown(text.get(shell.language)))
 
@@ -439,7 +429,8 @@ def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutc
     else:
         st.error(shell.t("feedback.knowledge_wrong", answer=escape_markdown(answer.text.get(lang))))
     if answered:
-        st.caption(shell.t("feedback.your_answer") + ": " + answer_summary(shell, card, outcome.record))
+        chosen = next((c.text.get(lang) for c in card.choices if c.id == outcome.record.chosen_choice), "—")
+        st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
     st.markdown(f"#### {shell.t('feedback.why')}")
     st.markdown(escape_markdown(card.explanation.get(lang)))
     source_line(shell, card)
@@ -515,23 +506,15 @@ def _refusal(ruleset: Ruleset, card: JudgementCallCard) -> UndecidedCaseError | 
     return None
 
 
-def answer_summary(shell: Shell, card: AnyCard, record: AttemptRecord) -> str:
-    """A stored answer in words, as the trainee chose it (Markdown-escaped): a scenario's
-    infraction, penalty, who receives it and fixes; a knowledge card's choice; a judgement
-    call's nearest line."""
+def scenario_answer_parts(shell: Shell, card: ScenarioCard, record: AttemptRecord) -> list[str]:
+    """A stored answer to a scenario card as words: infraction, penalty, who receives it (when
+    asked) and fixes."""
     lang = shell.language
-    if isinstance(card, KnowledgeCard):
-        texts = {c.id: c.text.get(lang) for c in card.choices}
-        return escape_markdown(texts.get(record.chosen_choice or "", "—"))
     ruleset = shell.content.rulesets[card.ruleset]
-    names = {i.id: i.name.get(lang) for i in ruleset.infractions}
-    if isinstance(card, JudgementCallCard):
-        chosen = record.chosen_choice or ""
-        return escape_markdown(shell.t("answer.no_listed_infraction") if chosen == NO_LISTED_INFRACTION
-                               else names.get(chosen, "—"))
-    penalty = ruleset.penalty(record.chosen_penalty) if record.chosen_penalty else None
-    parts = [names.get(record.chosen_infraction or "", "—"), penalty.name.get(lang) if penalty else "—"]
+    infraction = ruleset.infraction(record.chosen_infraction or "")
+    penalty = ruleset.penalty(record.chosen_penalty or "")
+    parts = [infraction.name.get(lang) if infraction else "—", penalty.name.get(lang) if penalty else "—"]
     if record.chosen_players:
         parts.append(_players_name(shell, record.chosen_players))
     parts.append(_names(ruleset, record.chosen_fixes, lang) or shell.t("answer.no_fix"))
-    return " · ".join(escape_markdown(part) for part in parts)
+    return parts

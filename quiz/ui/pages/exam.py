@@ -17,8 +17,8 @@ from quiz.db import exams as exam_store
 from quiz.db.exam_flags import flagged, set_flag
 from quiz.db.submissions import submit_answer
 from quiz.model.attempt import AttemptRecord, utc_now
-from quiz.model.cards import AnyCard, ScenarioCard
-from quiz.rules.variants import CardShowing, show_card
+from quiz.model.cards import AnyCard
+from quiz.rules.variants import CardShowing
 from quiz.training.answering import card_pool
 from quiz.training.exams import (
     CUSTOM,
@@ -34,7 +34,8 @@ from quiz.training.exams import (
     next_unanswered,
     time_left,
 )
-from quiz.ui import answering, exam_widgets, widgets
+from quiz.training.kinds import showing_of
+from quiz.ui import card_views, exam_widgets, widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown
 
@@ -166,7 +167,7 @@ def take_exam(exam: Exam) -> None:
     if card is None:
         st.warning(shell.t("exam.missing_card"))
     else:
-        showing = show_card(card, exam.seeds[index]) if isinstance(card, ScenarioCard) else None
+        showing = showing_of(card, exam.seeds[index])
         widgets.card_header(shell, card, answered=False, showing=showing)
         widgets.card_body(shell, card, showing)
         if answer_question(exam, card, showing, index, answered.get(card_id)):
@@ -258,12 +259,12 @@ def exam_form_key(exam: Exam, index: int, version: int) -> str:
 def saved_answer_form(exam: Exam, card: AnyCard, index: int, saved: AttemptRecord | None, version: int) -> None:
     """The stored answer, if any, and the answer form filled with it."""
     if saved is not None:
-        st.info(shell.t("exam.saved_answer", answer=widgets.answer_summary(shell, card, saved)))
+        st.info(shell.t("exam.saved_answer", answer=card_views.answer_summary(shell, card, saved)))
     form_key = exam_form_key(exam, index, version)
     if saved is not None:
         widgets.prefill(form_key, saved)  # after a refresh too, the form shows the answer it changes
     label = shell.t("exam.save_change" if saved is not None else "exam.save")
-    answering.answer_form(shell, card, form_key, submit_label=label)
+    card_views.answer_form(shell, card, form_key, submit_label=label)
 
 
 closed = exam_store.close_expired(shell.store, trainee.id, utc_now())

@@ -7,11 +7,11 @@ import time
 
 import streamlit as st
 
-from quiz.model.cards import ScenarioCard
-from quiz.rules.variants import DEFAULT_SEED, new_seed, show_card
+from quiz.rules.variants import DEFAULT_SEED, new_seed
 from quiz.training.answering import card_pool
+from quiz.training.kinds import showing_of
 from quiz.training.selection import RECENT, RECENT_ANSWERS, next_card
-from quiz.ui import answering
+from quiz.ui import answering, card_views
 from quiz.ui import shell as shell_module
 
 ROUND_KEY = "practice_round"  # card ids of a round started elsewhere (e.g. recent mistakes)
@@ -60,11 +60,11 @@ def practice_card() -> None:
         deal_next()
     card = shell.content.cards[state["card"]]
     # a variant card draws its values from the seed kept with it: the same showing on every rerun
-    showing = show_card(card, state.get("seed", DEFAULT_SEED)) if isinstance(card, ScenarioCard) else None
+    showing = showing_of(card, state.get("seed", DEFAULT_SEED))
     answering.card_until_answered(shell, card, state, f"answer-{state['n']}", "practice", showing)
     if state["outcome"] is not None:
         answering.next_card_button(shell, f"next-{state['n']}", on_click=go_on)  # above the feedback: no scrolling
-        answering.feedback(shell, card, state["outcome"])
+        card_views.feedback(shell, card, state["outcome"])
 
 
 answering.card_fragment(shell, practice_card)

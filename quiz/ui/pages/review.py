@@ -10,11 +10,11 @@ import streamlit as st
 
 from quiz.db import reviews as review_store
 from quiz.model.attempt import utc_now
-from quiz.model.cards import ScenarioCard
-from quiz.rules.variants import DEFAULT_SEED, new_seed, show_card
+from quiz.rules.variants import DEFAULT_SEED, new_seed
 from quiz.training import scheduling as review
 from quiz.training.answering import card_pool
-from quiz.ui import answering
+from quiz.training.kinds import showing_of
+from quiz.ui import answering, card_views
 from quiz.ui import shell as shell_module
 
 shell = shell_module.current()
@@ -68,7 +68,7 @@ def review_card() -> None:
 
     card = shell.content.cards[state["card"]]
     # a variant card draws its values from the seed dealt with it: the same showing on every rerun
-    showing = show_card(card, state["seed"]) if isinstance(card, ScenarioCard) else None
+    showing = showing_of(card, state["seed"])
     count = st.empty()  # drawn after the answer: an answered card is no longer due
     if answering.card_until_answered(shell, card, state, f"review-{state['n']}", state["mode"], showing):
         schedules = review_store.schedules(shell.store, trainee.id)
@@ -82,7 +82,7 @@ def review_card() -> None:
         answering.next_card_button(shell, f"review-next-{state['n']}", on_click=go_on)  # above the feedback
         if card.id in schedules:
             st.info(shell.t("review.comes_back", when=when(schedules[card.id].due)), icon=":material/event_repeat:")
-        answering.feedback(shell, card, state["outcome"])
+        card_views.feedback(shell, card, state["outcome"])
 
 
 def go_on() -> None:

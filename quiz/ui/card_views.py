@@ -1,0 +1,69 @@
+"""The UI's dispatch over card kinds: a card's answer form, its feedback and a stored answer
+in words, each a ``match`` that ``assert_never`` keeps exhaustive
+(``quiz.model.cards.CARD_KINDS``); the drawing itself is in ``quiz.ui.widgets``."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from quiz.model.attempt import AttemptRecord
+from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome
+from quiz.ui import widgets
+from quiz.ui.markdown import escape_markdown
+from quiz.ui.report_problem import report_problem
+from quiz.ui.shell import Shell
+
+
+def answer_form(shell: Shell, card: AnyCard, form_key: str, submit_label: str | None = None) -> None:
+    """The card's answer form; its submit button gives the answer (``widgets.take_given``),
+    in the form ``quiz.training.kinds.answer_card`` takes."""
+    match card:
+        case ScenarioCard():
+            widgets.scenario_form(shell, card, form_key, submit_label)
+        case JudgementCallCard():
+            widgets.judgement_form(shell, card, form_key, submit_label)
+        case KnowledgeCard():
+            widgets.knowledge_form(shell, card, form_key, submit_label)
+        case _:
+            assert_never(card)
+
+
+def feedback(shell: Shell, card: AnyCard, outcome: Outcome, answered: bool | None = None) -> None:
+    """The marks and explanations of an answered card, as on the practice page; a question
+    left unanswered (in an exam, or "I don't know") is said to be so, with the standard answer
+    and no marks. ``answered`` defaults to whether anything was chosen."""
+    answered = not outcome.record.blank if answered is None else answered
+    match card:
+        case ScenarioCard():
+            assert isinstance(outcome, ScenarioOutcome)
+            widgets.scenario_feedback(shell, card, outcome, answered)
+        case JudgementCallCard():
+            assert isinstance(outcome, KnowledgeOutcome)
+            widgets.judgement_feedback(shell, card, outcome, answered)
+        case KnowledgeCard():
+            assert isinstance(outcome, KnowledgeOutcome)
+            widgets.knowledge_feedback(shell, card, outcome, answered)
+        case _:
+            assert_never(card)
+    report_problem(shell, card, outcome.record)
+
+
+def answer_summary(shell: Shell, card: AnyCard, record: AttemptRecord) -> str:
+    """A stored answer in words, as the trainee chose it (Markdown-escaped): a scenario's
+    infraction, penalty, who receives it and fixes; a knowledge card's choice; a judgement
+    call's nearest line."""
+    lang = shell.language
+    match card:
+        case KnowledgeCard():
+            texts = {c.id: c.text.get(lang) for c in card.choices}
+            return escape_markdown(texts.get(record.chosen_choice or "", "—"))
+        case JudgementCallCard():
+            chosen = record.chosen_choice or ""
+            names = {i.id: i.name.get(lang) for i in shell.content.rulesets[card.ruleset].infractions}
+            return escape_markdown(shell.t("answer.no_listed_infraction") if chosen == NO_LISTED_INFRACTION
+                                   else names.get(chosen, "—"))
+        case ScenarioCard():
+            return " · ".join(escape_markdown(part) for part in widgets.scenario_answer_parts(shell, card, record))
+        case _:
+            assert_never(card)
