@@ -4,7 +4,7 @@ condition tree), and when a penalty the trainee chose would have been right (fro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from quiz.model.rulesets import Infraction, Ruleset
@@ -60,6 +60,8 @@ class PenaltyExplanation:
         judged_as: the infraction the case would then be judged as, when not the card's own.
         verdict: the engine's verdict for that case.
         other_infractions: when no facts make it right here, the infractions that carry it.
+        discretion: when it would only be accepted, what lets the judge give it: the words of
+            each discretionary upgrade on the way (with how far the app reads its range).
     """
 
     changes: list[str]
@@ -67,6 +69,7 @@ class PenaltyExplanation:
     judged_as: str | None
     verdict: Verdict | None
     other_infractions: list[str]
+    discretion: list[str] = field(default_factory=list)
 
     @property
     def possible(self) -> bool:
@@ -92,7 +95,14 @@ def explain_penalty(
         judged_as=judged_as,
         verdict=route.verdict,
         other_infractions=[],
+        discretion=[] if route.standard else upgrade_reasons(ruleset, route.verdict, language),
     )
+
+
+def upgrade_reasons(ruleset: Ruleset, verdict: Verdict, language: str) -> list[str]:
+    """The explanations of the discretionary upgrades ``verdict`` passed through, in order."""
+    passed = {branch.rsplit("/", 1)[1] for branch in verdict.trace if branch.startswith(f"{ruleset.id}/upgrade/")}
+    return [upgrade.explain.get(language) for upgrade in ruleset.upgrades if upgrade.id in passed]
 
 
 def describe_facts(ruleset: Ruleset, facts: Mapping[str, Any], language: str) -> list[str]:

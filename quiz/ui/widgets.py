@@ -408,6 +408,8 @@ def _when_right(
         key = "feedback.would_be_right" if explained.standard else "feedback.would_be_accepted"
         st.markdown(f"**{escape_markdown(shell.t(key, penalty=name))}**")
         st.markdown("\n".join(f"- {escape_markdown(change)}" for change in explained.changes))
+        if explained.discretion:  # what lets the judge give it, and how far this app reads that range
+            st.markdown("\n\n".join(escape_markdown(reason) for reason in explained.discretion))
         if explained.judged_as is not None and explained.judged_as != verdict.infraction:
             other = ruleset.infraction(explained.judged_as)
             judged = other.name.get(lang) if other is not None else explained.judged_as

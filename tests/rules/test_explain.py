@@ -206,3 +206,30 @@ def test_a_discretionary_scope_says_may(ygo):
     next_duel = judge(ygo, "tardiness", {"minutes_late": 7, "between_games": True})
     assert applies_to_words(next_duel, "en") == "the next game"
     assert applies_to_words(next_duel, "ja") == "次の対戦"
+
+
+APP_READING = {"en": "this app's reading, not the rules' words", "ja": "規定の文言ではなく、このアプリの読み方です"}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_upgrades_bound_is_said_to_be_this_apps_reading(ygo, language):
+    """Lines 28, 80, 94, 97 and 101 let the judge go higher (より上位 / 罰則を追加) and set no bound:
+    reaching up to a Match Loss is this app's reading, and every upgrade's words say so plainly."""
+    for line in (28, 80, 94, 97, 101):
+        assert "より上位の罰則" in YGO_SEED[line - 1] or "罰則を追加" in YGO_SEED[line - 1]
+        assert "マッチの敗北" not in YGO_SEED[line - 1]  # no bound in the line itself
+    assert ygo.upgrades
+    for upgrade in ygo.upgrades:
+        assert APP_READING[language] in upgrade.explain.get(language), upgrade.id
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_penalty_only_accepted_by_an_upgrade_says_how_far_the_app_reads_it(ygo, language):
+    """Where the feedback shows an upgrade (a wrong penalty that would be accepted if ...), it says
+    the bound is this app's reading; a standard route says nothing of it."""
+    explained = explain_penalty(ygo, "received_advice", "match_loss", {}, language)
+    assert not explained.standard and len(explained.discretion) == 1
+    assert APP_READING[language] in explained.discretion[0]
+    assert explain_penalty(ygo, "tardiness", "match_loss", {"minutes_late": 3}, language).discretion == []
+    accepted = judge(ygo, "slow_play", {"affected_result": True})
+    assert any(APP_READING[language] in e.get(language) for e in accepted.explanations)
