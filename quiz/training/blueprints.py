@@ -10,9 +10,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Iterable, Mapping, Sequence
+from typing import Collection, Iterable, Mapping, Sequence
 
 Blueprint = tuple[tuple[str, int], ...]  # (category key, questions), in the author's order
+
+# CONTENT.md revision 3: knowledge cards of the YGO afterword's anime and manga trivia carry this
+# tag; they are taught in practice but are no exam material.
+NOT_EXAM_MATERIAL = "afterword"
+
+
+def exam_material(pool: Iterable[str], trivia: Collection[str]) -> list[str]:
+    """The card ids of ``pool`` an exam may ask, in pool order: all but ``trivia`` (the knowledge
+    cards tagged ``NOT_EXAM_MATERIAL``)."""
+    return [card_id for card_id in pool if card_id not in trivia]
 
 
 def blueprint_total(blueprint: Blueprint) -> int:

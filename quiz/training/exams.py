@@ -18,10 +18,12 @@ from quiz.model.attempt import AttemptRecord
 from quiz.rules.variants import new_seed
 from quiz.training.answering import card_pool
 from quiz.training.blueprints import (
+    NOT_EXAM_MATERIAL,
     Blueprint,
     balanced_blueprint,
     blueprint_total,
     draw_stratified,
+    exam_material,
     pool_by_category,
 )
 
@@ -189,12 +191,20 @@ def draw_seeds(count: int, rng: random.Random) -> tuple[int, ...]:
     return tuple(new_seed(rng) for _ in range(count))
 
 
+def exam_pool(content: Content, rulesets: Iterable[str], categories: Iterable[str] | None = None) -> list[str]:
+    """The cards an exam may draw: ``card_pool`` without the knowledge cards that are no exam
+    material (tagged ``NOT_EXAM_MATERIAL``: the YGO afterword's trivia)."""
+    trivia = content.memo(("exam_trivia",), lambda: frozenset(
+        card.id for card in content.knowledge_cards if NOT_EXAM_MATERIAL in card.tags))
+    return exam_material(card_pool(content, rulesets, categories), trivia)
+
+
 def draw_exam(content: Content, spec: ExamSpec, rng: random.Random) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    """The questions of a new exam (cards of the spec's pool, retired ones never) and their seeds.
+    """The questions of a new exam (cards of the spec's exam pool, retired ones never) and their seeds.
 
     With a blueprint, each category gives exactly its count (``draw_stratified``).
     """
-    pool = card_pool(content, spec.rulesets, spec.categories)
+    pool = exam_pool(content, spec.rulesets, spec.categories)
     if spec.blueprint is not None:
         card_ids = draw_stratified(spec.blueprint, pool_by_category(pool, category_keys(content)), rng)
     else:
@@ -205,7 +215,7 @@ def draw_exam(content: Content, spec: ExamSpec, rng: random.Random) -> tuple[tup
 def balanced_by_category(content: Content, spec: ExamSpec) -> ExamSpec:
     """``spec`` with a blueprint that shares its questions evenly across its categories (the
     ones it names, else every category of its games' pool), as far as each has cards."""
-    grouped = pool_by_category(card_pool(content, spec.rulesets, spec.categories), category_keys(content))
+    grouped = pool_by_category(exam_pool(content, spec.rulesets, spec.categories), category_keys(content))
     categories = list(spec.categories) if spec.categories is not None else list(grouped)
     blueprint = balanced_blueprint(categories, spec.questions, {key: len(cards) for key, cards in grouped.items()})
     return replace(spec, blueprint=blueprint or None)

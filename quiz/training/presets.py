@@ -26,9 +26,8 @@ from quiz.content.ruleset_checks import Finding
 from quiz.model.errors import Problem, unknown_id
 from quiz.model.text import StrictModel, Text
 from quiz.model.words import Wording
-from quiz.training.answering import card_pool
 from quiz.training.blueprints import Blueprint, pool_by_category, shortfalls
-from quiz.training.exams import MINUTES_RANGE, PASS_PERCENT_RANGE, QUESTIONS_RANGE, ExamSpec
+from quiz.training.exams import MINUTES_RANGE, PASS_PERCENT_RANGE, QUESTIONS_RANGE, ExamSpec, exam_pool
 
 PRESETS_PATH = Path("exams") / "presets.yaml"  # within the rulesets folder
 PRESETS_FILE = RULESETS_DIR / PRESETS_PATH
@@ -128,7 +127,7 @@ def blueprint_findings(preset: ExamPreset, content: Content | None = None) -> li
             findings.append((("blueprint", key), Wording("problem.preset.at_least_one", preset=preset_id,
                                                          category=repr(key))))
     if content is not None and not findings:
-        grouped = pool_by_category(card_pool(content, preset.rulesets, preset.categories), category_keys(content))
+        grouped = pool_by_category(exam_pool(content, preset.rulesets, preset.categories), category_keys(content))
         for key, wanted, available in shortfalls(tuple(preset.blueprint.items()), grouped):
             findings.append((("blueprint", key), Wording("problem.preset.shortfall", preset=preset_id, category=key,
                                                          wanted=wanted, available=available)))

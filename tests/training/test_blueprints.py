@@ -15,15 +15,17 @@ from quiz.content.categories import category_keys
 from quiz.model.attempt import AttemptRecord
 from quiz.training.answering import card_pool
 from quiz.training.blueprints import (
+    NOT_EXAM_MATERIAL,
     balanced_blueprint,
     blueprint_total,
     draw_stratified,
+    exam_material,
     pool_by_category,
     proportional_blueprint,
     sections_of,
 )
 from quiz.training.exam_results import section_scores, section_table
-from quiz.training.exams import Exam, ExamSpec, balanced_by_category, deadline_for, draw_exam
+from quiz.training.exams import Exam, ExamSpec, balanced_by_category, deadline_for, draw_exam, exam_pool
 from quiz.training.presets import PRESETS_FILE, load_presets
 
 START = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
@@ -106,15 +108,19 @@ def test_a_draw_repeats_with_its_seed(content):
 
 
 def test_a_blueprint_the_pool_cannot_fill_is_named(content, tmp_path: Path):
-    path = presets_file(tmp_path, fraud=8)  # the fraud category has 3 cards
+    fraud = len(card_pool(content, ["yugioh-ocg"], ["yugioh-ocg/fraud"]))
+    path = presets_file(tmp_path, fraud=fraud + 5)
+    path.write_text(path.read_text(encoding="utf-8").replace("questions: 12", f"questions: {fraud + 9}"),
+                    encoding="utf-8")
     presets, problems = load_presets(content.rulesets, path, tmp_path, content=content)
     assert presets == []
     assert len(problems) == 1
     problem = problems[0]
-    assert "ygo-short" in problem.message and "yugioh-ocg/fraud needs 8 cards, the pool has 3" in problem.message
+    assert "ygo-short" in problem.message
+    assert f"yugioh-ocg/fraud needs {fraud + 5} cards, the pool has {fraud}" in problem.message
     assert problem.field == "presets[0].blueprint.yugioh-ocg/fraud"
     assert problem.line == 11  # the fraud line of the file
-    ok, none = load_presets(content.rulesets, presets_file(tmp_path, fraud=8, knowledge=2), tmp_path)
+    ok, none = load_presets(content.rulesets, path, tmp_path)
     assert none == [] and [p.id for p in ok] == ["ygo-short"]  # without content: only the shape is checked
 
 
@@ -180,8 +186,10 @@ def test_a_custom_exam_balanced_by_category_draws_each_exactly(content):
     categories = ["yugioh-ocg/tardiness", "yugioh-ocg/fraud", "yugioh-ocg/talking"]
     keys = category_keys(content)
     grouped = pool_by_category(card_pool(content, ["yugioh-ocg"], categories), keys)
-    blueprint = balanced_blueprint(categories, 12, {key: len(cards) for key, cards in grouped.items()})
-    assert blueprint == (("yugioh-ocg/tardiness", 5), ("yugioh-ocg/fraud", 3), ("yugioh-ocg/talking", 4))
+    available = {key: len(cards) for key, cards in grouped.items()}
+    blueprint = balanced_blueprint(categories, 12, available)
+    assert [key for key, _ in blueprint] == categories and blueprint_total(blueprint) == 12
+    assert all(count <= available[key] for key, count in blueprint)
     spec = ExamSpec(12, 20, 80, ("yugioh-ocg",), tuple(categories), blueprint=blueprint)
     for seed in range(200):
         card_ids, _ = draw_exam(content, spec, random.Random(seed))
@@ -239,13 +247,83 @@ def test_the_presets_file_is_the_shipped_one():
 
 def test_a_custom_exam_is_balanced_by_category(content):
     keys = category_keys(content)
-    chosen = ExamSpec(10, 20, 80, ("yugioh-ocg",), ("yugioh-ocg/fraud", "yugioh-ocg/rules"))
+    fraud = len(card_pool(content, ["yugioh-ocg"], ["yugioh-ocg/fraud"]))
+    assert len(card_pool(content, ["yugioh-ocg"], ["yugioh-ocg/rules"])) >= fraud + 4
+    chosen = ExamSpec(2 * fraud + 4, 20, 80, ("yugioh-ocg",), ("yugioh-ocg/fraud", "yugioh-ocg/rules"))
     balanced = balanced_by_category(content, chosen)
-    assert balanced.blueprint == (("yugioh-ocg/fraud", 3), ("yugioh-ocg/rules", 7))  # fraud has only 3 cards
+    # half of the questions would be more than fraud's cards: it gives them all, rules the rest
+    assert balanced.blueprint == (("yugioh-ocg/fraud", fraud), ("yugioh-ocg/rules", fraud + 4))
     assert (balanced.questions, balanced.categories) == (chosen.questions, chosen.categories)
     everything = balanced_by_category(content, ExamSpec(20, 20, 80, ("yugioh-ocg",)))
     assert everything.blueprint is not None and blueprint_total(everything.blueprint) == 20
     assert len(everything.blueprint) == 10 and {count for _, count in everything.blueprint} == {2}
     for seed in range(100):
         card_ids, _ = draw_exam(content, balanced, random.Random(seed))
-        assert sections_of(card_ids, keys) == Counter({"yugioh-ocg/fraud": 3, "yugioh-ocg/rules": 7})
+        assert sections_of(card_ids, keys) == Counter({"yugioh-ocg/fraud": fraud, "yugioh-ocg/rules": fraud + 4})
+
+
+# The afterword's trivia (CONTENT.md revision 3): knowledge cards tagged afterword are taught, never examined
+
+
+def with_tag(content, card_ids, tag=NOT_EXAM_MATERIAL):
+    """The content with ``tag`` added to the given cards (in memory: the card files stay as written)."""
+    from quiz.content.loader import Content
+
+    cards = {card_id: card.model_copy(update={"tags": [*card.tags, tag]}) if card_id in card_ids else card
+             for card_id, card in content.cards.items()}
+    return Content(rulesets=content.rulesets, cards=cards, card_files=content.card_files, themes=content.themes)
+
+
+@pytest.fixture(scope="module")
+def trivia_content(content):
+    """Two more YGO knowledge cards and one scenario card tagged afterword."""
+    knowledge = [c.id for c in content.knowledge_cards if c.ruleset == "yugioh-ocg" and not c.retired]
+    scenario = next(c.id for c in content.scenario_cards if c.ruleset == "yugioh-ocg" and not c.retired)
+    return with_tag(content, {*knowledge[:2], scenario}), scenario
+
+
+def trivia_of(content):
+    return {c.id for c in content.knowledge_cards if NOT_EXAM_MATERIAL in c.tags}
+
+
+def test_exam_material_leaves_out_the_trivia_in_pool_order():
+    assert exam_material(["a", "b", "c", "b"], {"b"}) == ["a", "c"]
+    assert exam_material(["a", "c"], set()) == ["a", "c"]
+
+
+def test_afterword_knowledge_is_practised_but_never_drawn_for_an_exam(trivia_content):
+    content, scenario = trivia_content
+    trivia = trivia_of(content)
+    assert len(trivia) >= 2
+    assert trivia <= set(card_pool(content, ["yugioh-ocg"]))  # practice and review still deal them
+    assert not trivia & set(exam_pool(content, ["yugioh-ocg"]))
+    assert scenario in exam_pool(content, ["yugioh-ocg"])  # a case of the afterword judged by the rules stays
+    presets, problems = load_presets(content.rulesets, content=content)
+    assert problems == []
+    ygo = next(p for p in presets if p.id == "ygo-20")
+    for seed in range(200):
+        drawn, _ = draw_exam(content, ygo.spec, random.Random(seed))
+        assert not trivia & set(drawn)
+        assert len(drawn) == ygo.questions
+    every = ExamSpec(100, 60, 80, ("yugioh-ocg",), ("yugioh-ocg/knowledge",))
+    drawn, _ = draw_exam(content, every, random.Random(1))
+    assert not trivia & set(drawn) and drawn
+    balanced = balanced_by_category(content, ExamSpec(100, 60, 80, ("yugioh-ocg",)))
+    knowledge = dict(balanced.blueprint or ())["yugioh-ocg/knowledge"]
+    assert knowledge <= len(exam_pool(content, ["yugioh-ocg"], ["yugioh-ocg/knowledge"]))
+
+
+def test_a_blueprint_section_that_only_the_trivia_would_fill_is_named(trivia_content, tmp_path: Path):
+    content, _ = trivia_content
+    knowledge = card_pool(content, ["yugioh-ocg"], ["yugioh-ocg/knowledge"])
+    examined = exam_pool(content, ["yugioh-ocg"], ["yugioh-ocg/knowledge"])
+    assert len(examined) < len(knowledge)
+    fraud = len(card_pool(content, ["yugioh-ocg"], ["yugioh-ocg/fraud"]))
+    text = YGO_PRESET.replace("FRAUD", str(fraud)).replace("KNOWLEDGE", str(len(knowledge)))
+    text = text.replace("questions: 12", f"questions: {2 + fraud + len(knowledge)}")
+    path = tmp_path / "presets.yaml"
+    path.write_text(text, encoding="utf-8")
+    presets, problems = load_presets(content.rulesets, path, tmp_path, content=content)
+    assert presets == []
+    assert [p.field for p in problems] == ["presets[0].blueprint.yugioh-ocg/knowledge"]
+    assert str(len(examined)) in problems[0].message

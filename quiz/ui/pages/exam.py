@@ -19,7 +19,6 @@ from quiz.db.submissions import submit_answer
 from quiz.model.attempt import AttemptRecord, utc_now
 from quiz.model.cards import AnyCard
 from quiz.rules.variants import CardShowing
-from quiz.training.answering import card_pool
 from quiz.training.exams import (
     CUSTOM,
     MINUTES_RANGE,
@@ -31,6 +30,7 @@ from quiz.training.exams import (
     balanced_by_category,
     clock_text,
     draw_exam,
+    exam_pool,
     next_unanswered,
     time_left,
 )
@@ -111,7 +111,7 @@ def custom_exam() -> None:
             shell.t("exam.custom_categories"), options, format_func=labels.__getitem__,
             placeholder=shell.t("shell.all_categories"), key="exam-custom-categories", select_all=False,
         )
-        pool = card_pool(shell.content, games, categories or None)
+        pool = exam_pool(shell.content, games, categories or None)
         if not pool:
             st.warning(shell.t("exam.empty_pool"))
         elif len(pool) < questions:
