@@ -1,0 +1,272 @@
+"""Ten cards with findings in a real browser, as a new trainee meets them: in Japanese on a
+phone (390×844) and in English on a desktop. Each card asks its findings first; the answer
+form from the first finding to Check fits one phone screen; a right answer is marked right; a
+wrong finding whose penalty follows from it is told so, and right findings with a wrong
+penalty are told the document was misapplied. With ``QUIZ_SCREENSHOTS=1`` the desktop walk
+saves docs/screenshots/findings-*.png (the README's pictures)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from quiz.content.loader import load_content
+from quiz.db.store import Store
+from quiz.model.attempt import utc_now
+from quiz.model.cards import ScenarioCard
+from quiz.model.errors import QuizError
+from quiz.rules.engine import judge
+from quiz.training.answering import asks_players, case_facts, verdict_for
+from quiz.training.grading import ScenarioAnswer
+from tests.e2e import driver
+from tests.e2e.driver import assert_no_exception, main, settle
+from tests.ui.seeding import seed
+
+driver.require_browser()
+pytestmark = pytest.mark.e2e
+
+from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
+
+CONTENT = load_content()
+CARDS = 10
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@dataclass(frozen=True)
+class Words:
+    lang: str
+    check: str
+    next_card: str
+    infraction: str
+    penalty: str
+    fixes: str
+    players: str
+    yes: str
+    no: str
+    right: str
+    follows: str
+    misapplied: str  # the start of the message
+
+
+JA = Words("ja", "答え合わせ", "次のカード", "違反", "罰則", "処置", "誰に科しますか？", "はい", "いいえ",
+           "すべて正解です。", "あなたの罰則は、あなたの認定からは正しく導かれています。",
+           "事実の認定は正しくできています。")
+EN = Words("en", "Check", "Next card", "Infraction", "Penalty", "Fix", "Who receives it?", "Yes", "No",
+           "Right on every part.", "Your penalty follows from what you found; the evidence showed otherwise.",
+           "You found the facts right; for them the document gives")
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A card and the answer the trainee gives it, with the message the feedback must lead with."""
+
+    card: ScenarioCard
+    answer: ScenarioAnswer
+    expect: str  # "right", "follows" or "misapplied"
+
+
+def right_answer(card: ScenarioCard) -> ScenarioAnswer:
+    verdict = verdict_for(CONTENT, card)
+    facts = case_facts(CONTENT.rulesets[card.ruleset], card.infraction, card.facts)
+    players = verdict.players if asks_players(CONTENT, card) else None
+    return ScenarioAnswer(verdict.infraction, verdict.penalty, verdict.fixes, players,
+                          tuple((fact, facts[fact]) for fact in card.findings))
+
+
+def follows_plan(card: ScenarioCard) -> Planned | None:
+    """A wrong yes/no finding whose own verdict the trainee then gives (decided, and not accepted)."""
+    ruleset = CONTENT.rulesets[card.ruleset]
+    verdict = verdict_for(CONTENT, card)
+    right = right_answer(card)
+    for fact, finding in card.findings.items():
+        value = dict(right.findings)[fact]
+        if finding.arguable is not None or not isinstance(value, bool):
+            continue
+        found = dict(right.findings, **{fact: not value})
+        try:
+            own = judge(ruleset, card.infraction, dict(case_facts(ruleset, card.infraction, card.facts), **found))
+        except QuizError:
+            continue
+        if own.penalty in verdict.accepted:
+            continue
+        players = own.players if asks_players(CONTENT, card) else None
+        return Planned(card, ScenarioAnswer(own.infraction, own.penalty, own.fixes, players,
+                                            tuple(found.items())), "follows")
+    return None
+
+
+def misapplied_plan(card: ScenarioCard) -> Planned | None:
+    """Right findings, the right infraction and a penalty the document never gives here."""
+    if card.arguable:
+        return None
+    verdict = verdict_for(CONTENT, card)
+    right = right_answer(card)
+    wrong = next((p.id for p in reversed(CONTENT.rulesets[card.ruleset].ladder) if p.id not in verdict.accepted), None)
+    if wrong is None:
+        return None
+    return Planned(card, ScenarioAnswer(right.infraction, wrong, right.fixes, right.players, right.findings),
+                   "misapplied")
+
+
+def plan(ruleset: str) -> list[Planned]:
+    """Ten cards of one game with findings (no drawn values): one answered with a wrong finding
+    and its own penalty, one with right findings and a wrong penalty, the rest right."""
+    cards = [c for c in CONTENT.scenario_cards
+             if c.ruleset == ruleset and c.findings and not c.parameters and not c.retired]
+    follows = next(p for p in map(follows_plan, cards) if p is not None)
+    misapplied = next(p for p in map(misapplied_plan, cards) if p is not None and p.card is not follows.card)
+    rest = [Planned(c, right_answer(c), "right") for c in cards if c not in (follows.card, misapplied.card)]
+    return [rest[0], follows, rest[1], misapplied, *rest[2:CARDS - 2]]
+
+
+@pytest.fixture
+def new_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Callable[..., Any]]:
+    with driver.page_maker(request, browser, [server]) as make:
+        yield make
+
+
+def seed_due(database_url: str, trainee_id: int, planned: list[Planned]) -> None:
+    """Every planned card due for review, the first most overdue: the Review page deals them in order."""
+    store = Store(database_url)
+    try:
+        for index, item in enumerate(planned):
+            seed(store, CONTENT, trainee_id, item.card, False, utc_now() - timedelta(hours=30 - index))
+    finally:
+        store.dispose()
+
+
+def answer(page, w: Words, item: Planned, phone: bool) -> float:
+    """Fill the card's form as planned and press Check; the form's height from the findings'
+    heading to the bottom of Check, in pixels."""
+    ruleset = CONTENT.rulesets[item.card.ruleset]
+    form = main(page).get_by_test_id("stForm")
+    check = form.get_by_role("button", name=driver.label(w.check))
+    expect(check).to_be_visible()
+    settle(page)
+    groups = form.get_by_test_id("stButtonGroup")
+    expect(groups.first.or_(form.get_by_test_id("stNumberInput").first)).to_be_visible()
+    top = form.bounding_box()["y"]
+    bottom = check.bounding_box()["y"] + check.bounding_box()["height"]
+    specs = {spec.id: spec for spec in ruleset.facts}
+    for fact, value in item.answer.findings:
+        question = specs[fact].finding.question.get(w.lang)
+        if isinstance(value, bool):
+            group = form.get_by_role("radiogroup", name=question, exact=True)
+            button = group.get_by_role("radio", name=w.yes if value else w.no, exact=True)
+            driver.scroll_into_view(page, button)
+            button.click()
+            expect(button).to_have_attribute("aria-checked", "true")
+        else:
+            box = form.get_by_role("spinbutton", name=question, exact=True)
+            box.fill(str(value))
+    pick(page, form.get_by_role("combobox", name=w.infraction, exact=True),
+         "› " + ruleset.infraction(item.answer.infraction).name.get(w.lang), phone)
+    if item.answer.players is not None:
+        players = form.get_by_role("radiogroup", name=w.players, exact=True)
+        players.locator("label").nth(0 if item.answer.players == "offender" else 1).click()
+    penalty = form.get_by_role("radiogroup", name=w.penalty, exact=True)
+    name = ruleset.penalty(item.answer.penalty).name.get(w.lang)
+    penalty.locator("label").filter(has_text=name).first.click()
+    expect(penalty.get_by_role("radio", name=name, exact=True)).to_be_checked()
+    for fix in item.answer.fixes:
+        pick(page, form.get_by_role("combobox", name=w.fixes, exact=True), ruleset.fix(fix).name.get(w.lang), phone)
+    settle(page)
+    check.click()
+    return bottom - top
+
+
+def pick(page, combobox, name: str, phone: bool) -> None:
+    """Choose ``name`` in a selectbox or multiselect (on a phone the list may need a second tap)."""
+    many = driver.is_multiselect(combobox)
+    option = page.get_by_role("option").filter(has_text=name).first
+    for _ in range(2 if phone else 1):
+        driver.scroll_into_view(page, combobox)
+        combobox.click()
+        try:
+            expect(option).to_be_visible(timeout=5_000)
+            break
+        except AssertionError:
+            continue
+    option.click()
+    if many:
+        page.keyboard.press("Escape")
+    expect(page.get_by_role("listbox")).to_have_count(0)
+
+
+def walk(page, w: Words, planned: list[Planned], phone: bool, shots: str | None) -> list[float]:
+    heights = []
+    for number, item in enumerate(planned, start=1):
+        heights.append(answer(page, w, item, phone))
+        success = main(page).get_by_test_id("stAlertContentSuccess")
+        warning = main(page).get_by_test_id("stAlertContentWarning")
+        if item.expect == "right":
+            expect(success).to_have_text(w.right)
+        elif item.expect == "follows":
+            expect(warning.filter(has_text=w.follows)).to_be_visible()
+            if shots:
+                driver.docs_screenshot(page, f"{shots}-follows")
+        else:
+            expect(warning.filter(has_text=w.misapplied)).to_be_visible()
+            if shots:
+                driver.docs_screenshot(page, f"{shots}-misapplied")
+        expect(main(page).get_by_role("heading", name=item.card.title.get(w.lang), level=3)).to_be_visible()
+        settle(page)
+        assert_no_exception(page)
+        if number < len(planned):
+            next_button = main(page).get_by_role("button", name=driver.label(w.next_card))
+            next_button.click()
+            expect(main(page).get_by_test_id("stForm").get_by_test_id("stButtonGroup").first.or_(
+                main(page).get_by_test_id("stForm").get_by_test_id("stNumberInput").first)).to_be_visible()
+            if number == 1 and shots:
+                driver.docs_screenshot(page, f"{shots}-form")
+    return heights
+
+
+def rows(database_url: str, trainee_id: int, planned: list[Planned]):
+    """The trainee's answers in the walk (the seeded ones, older, come first)."""
+    store = Store(database_url)
+    try:
+        return store.attempts(trainee_id).iloc[len(planned):]
+    finally:
+        store.dispose()
+
+
+def check_stored(database_url: str, trainee_id: int, planned: list[Planned]) -> None:
+    """Every answer stored as given: its findings, and which of the two mistakes a wrong penalty was."""
+    stored = rows(database_url, trainee_id, planned)
+    assert list(stored["card_id"]) == [item.card.id for item in planned]
+    for (_, row), item in zip(stored.iterrows(), planned):
+        assert [(f["fact"], f["chosen"]) for f in row["findings"]] == list(item.answer.findings)
+        follows = row["penalty_follows_findings"]
+        assert (None if pd.isna(follows) else bool(follows)) == {
+            "right": None, "follows": True, "misapplied": False}[item.expect]
+
+
+def test_ten_finding_cards_in_japanese_on_a_phone(new_page, server) -> None:
+    planned = plan("pokemon-card-ja")
+    trainee = driver.seed_trainee(server.database_url, "認定ジャッジ", "nintei-2468")
+    seed_due(server.database_url, trainee.id, planned)
+    page = new_page(PHONE, "ja-JP", "Asia/Tokyo", phone=True)
+    driver.open_page(page, server.url, "review", lang="ja")
+    driver.sign_in(page, "認定ジャッジ", "nintei-2468", lang="ja")
+    heights = walk(page, JA, planned, phone=True, shots="findings-ja-phone")
+    # from the findings to Check, the form fits one phone screen on every card
+    assert max(heights) <= PHONE["height"], heights
+    check_stored(server.database_url, trainee.id, planned)
+
+
+def test_ten_finding_cards_in_english_on_a_desktop(new_page, server) -> None:
+    planned = plan("yugioh-ocg")
+    trainee = driver.seed_trainee(server.database_url, "Floor Judge", "floor-2468")
+    seed_due(server.database_url, trainee.id, planned)
+    page = new_page(DESKTOP, "en-US", "UTC")
+    driver.open_page(page, server.url, "review", lang="en")
+    driver.sign_in(page, "Floor Judge", "floor-2468", lang="en")
+    walk(page, EN, planned, phone=False, shots="findings")
+    check_stored(server.database_url, trainee.id, planned)
