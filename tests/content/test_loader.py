@@ -261,8 +261,9 @@ def test_an_escalation_citation_not_in_the_document(tree):
 
 
 def test_an_infraction_whose_every_rule_is_undecided(tree):
-    old = "      - id: standard\n        penalty: disqualification\n        citation: {ja: \"（ⅰ）失格\\n・トラッシュ"
-    new = "      - id: standard\n        undecided: true\n        citation: {ja: \"（ⅰ）失格\\n・トラッシュ"
+    line_42 = "そのどちらかもしくは両方が科せられる。\\n（ⅰ）失格\\n・トラッシュ"
+    old = f"        penalty: disqualification\n        also_accepted: [suspension]\n        citation: {{ja: \"「参加資格の停止」には2つの種類がある。プレイヤーの行為が大会の公正性や大会運営に対して、著しく重大な影響を及ぼすケースが発生した場合に、{line_42}"
+    new = old.replace("penalty: disqualification\n        also_accepted: [suspension]", "undecided: true")
     problems, _ = _broken_ruleset(tree, "pokemon-card-ja", old, new)
     assert any("every rule is undecided" in p.message for p in problems)
 
