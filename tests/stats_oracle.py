@@ -7,16 +7,20 @@ calendar days in the time zone ``tz``.
 
 from __future__ import annotations
 
+from dataclasses import asdict, is_dataclass
 from datetime import date
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from quiz.model.attempt import RIGHT_RESULTS
 from quiz.report.statistics import (  # noqa: E402 - the shapes the app's statistics return
+    FINDINGS_COLUMNS,
     MISTAKE_COLUMNS,
     PARTS,
     TALLY_COLUMNS,
+    FindingsSplit,
     Leniency,
     Streak,
     Summary,
@@ -123,6 +127,76 @@ def _tally(right: pd.Series, keys: pd.Series) -> pd.DataFrame:
     tally = pd.DataFrame({"answered": grouped.size(), "correct": grouped.sum().astype("int64")})
     tally["accuracy"] = tally["correct"] / tally["answered"]
     return tally[TALLY_COLUMNS]
+
+
+# Findings (``AttemptRecord.findings`` and ``penalty_follows_findings``)
+
+
+def _findings_of(value: Any) -> list[dict[str, Any]]:
+    """An attempt's findings as dicts, whatever the frame holds: None, a JSON list, a tuple of
+    ``FindingRecord`` or of their dicts."""
+    if not isinstance(value, (list, tuple)):
+        return []
+    return [asdict(item) if is_dataclass(item) and not isinstance(item, type) else dict(item) for item in value]
+
+
+def finding_long(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per finding: the attempt's ``id`` (its position when the frame has none),
+    ``trainee_id, card_id, ruleset, follows, fact, right``."""
+    rows = [
+        {"id": position if "id" not in df.columns else attempt["id"], "trainee_id": attempt["trainee_id"],
+         "card_id": attempt["card_id"], "ruleset": attempt["ruleset"],
+         "follows": attempt["penalty_follows_findings"], "fact": finding["fact"], "right": bool(finding["right"])}
+        for position, attempt in enumerate(df.to_dict("records"))
+        for finding in _findings_of(attempt["findings"])
+    ]
+    return pd.DataFrame(rows, columns=["id", "trainee_id", "card_id", "ruleset", "follows", "fact", "right"])
+
+
+def finding_accuracy(df: pd.DataFrame, by: tuple[str, ...] = ("ruleset",)) -> pd.DataFrame:
+    """``*by, fact, answered, correct, accuracy``: the findings of each fact, weakest first."""
+    long = finding_long(df)
+    keys = [*by, "fact"]
+    tally = _tally(long["right"], [long[key] for key in keys] if len(long) else long["fact"])
+    tally = tally.reset_index() if len(long) else pd.DataFrame(columns=[*keys, *TALLY_COLUMNS])
+    return tally.sort_values(["accuracy", *keys], kind="stable", ignore_index=True)[[*keys, *TALLY_COLUMNS]]
+
+
+def findings_by(df: pd.DataFrame, key: str | None) -> pd.DataFrame:
+    """``key, answered, findings, right, accuracy, misjudged, misapplied`` per value of ``key``
+    with answers to cards with findings (one row of totals when ``key`` is None): the
+    answers, their findings and those right, and the wrong penalties that follow from the
+    trainee's findings (misjudged) or not (misapplied)."""
+    long = finding_long(df)
+    answers = long.groupby("id", sort=False).agg(
+        trainee_id=("trainee_id", "first"), card_id=("card_id", "first"), ruleset=("ruleset", "first"),
+        follows=("follows", "first"), findings=("fact", "size"), right=("right", "sum"))
+    answers["misjudged"] = [_is(value, True) for value in answers["follows"]]
+    answers["misapplied"] = [_is(value, False) for value in answers["follows"]]
+    groups = answers.groupby(key if key is not None else np.zeros(len(answers), dtype="int64"))
+    frame = pd.DataFrame({
+        "answered": groups.size(), "findings": groups["findings"].sum(), "right": groups["right"].sum(),
+        "misjudged": groups["misjudged"].sum(), "misapplied": groups["misapplied"].sum(),
+    })
+    if key is None:
+        frame = frame.reindex([0], fill_value=0).reset_index(drop=True)
+    else:
+        frame = frame.rename_axis(key).reset_index()
+    counts = ["answered", "findings", "right", "misjudged", "misapplied"]
+    frame[counts] = frame[counts].astype("int64")
+    frame["accuracy"] = (frame["right"] / frame["findings"]).where(frame["findings"] > 0)
+    return frame[[*([] if key is None else [key]), *FINDINGS_COLUMNS]]
+
+
+def _is(value: Any, wanted: bool) -> bool:
+    """A stored true/false (None, NaN or NA: neither)."""
+    return value is not None and not pd.isna(value) and bool(value) is wanted
+
+
+def findings_split(df: pd.DataFrame) -> FindingsSplit:
+    """``findings_by`` without a key, as the app's ``FindingsSplit``."""
+    row = findings_by(df, None).iloc[0]
+    return FindingsSplit(*(int(row[name]) for name in ("answered", "findings", "right", "misjudged", "misapplied")))
 
 
 # Item statistics (``quiz.report.item_statistics``)

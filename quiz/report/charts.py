@@ -148,3 +148,28 @@ def readiness_bars(readiness: pd.DataFrame, column: str, labels: dict[str, str])
     """
     data = readiness.rename(columns={"readiness": "accuracy", "cards": "answered"})
     return accuracy_bars(data, column, "", {"accuracy": labels["readiness"], "answered": labels["cards"]})
+
+
+CAUSE_COLOURS = ["#ff7f0e", "#9467bd"]  # misjudged the facts, misapplied the document
+
+
+def cause_bars(data: pd.DataFrame, column: str, causes: list[str], labels: dict[str, str]) -> alt.Chart:
+    """Wrong penalties by cause (``cause``, named, in the order of ``causes``), one horizontal
+    bar per value of ``column`` (already named, in the data's order) stacked by cause; with
+    ``column`` the cause itself, one bar per cause and no legend."""
+    legend = None if column == "cause" else alt.Legend(orient="bottom", title=None)
+    data = data.assign(order=data["cause"].map({cause: rank for rank, cause in enumerate(causes)}))
+    return (
+        alt.Chart(data)
+        .mark_bar()
+        .encode(
+            y=alt.Y(f"{column}:N", title="", sort=None, axis=alt.Axis(labelLimit=260)),
+            x=alt.X("count:Q", title=labels["wrong_penalties"], axis=alt.Axis(tickMinStep=1, format="d")),
+            color=alt.Color("cause:N", sort=causes, scale=alt.Scale(domain=causes, range=CAUSE_COLOURS),
+                            legend=legend),
+            order=alt.Order("order:Q"),
+            tooltip=[alt.Tooltip(f"{name}:N", title="") for name in dict.fromkeys([column, "cause"])]
+            + [alt.Tooltip("count:Q", title=labels["wrong_penalties"])],
+        )
+        .properties(height=alt.Step(26))
+    )

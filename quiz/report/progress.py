@@ -53,7 +53,7 @@ NAMED_COLUMNS: tuple[tuple[str, str, str], ...] = (  # id column, its name colum
 
 def answers_table(attempts: pd.DataFrame, rulesets: Iterable[str], content: Content, language: str) -> pd.DataFrame:
     """The attempts of the chosen games as a table to download: every stored column, fixes
-    joined with commas (not Python tuples), drawn values as JSON, and beside each id its
+    joined with commas (not Python tuples), drawn values and findings as JSON, and beside each id its
     name in ``language`` (the card's title, the game, category, infraction, penalty, fixes,
     a knowledge card's choice or a judgement call's line). Ids no longer in the content
     get an empty name."""
@@ -71,6 +71,11 @@ def answers_table(attempts: pd.DataFrame, rulesets: Iterable[str], content: Cont
         frame["variant_values"] = [
             json.dumps(values, ensure_ascii=False, sort_keys=True) if isinstance(values, dict) else ""
             for values in frame["variant_values"]
+        ]
+    if "findings" in frame.columns:  # JSON as stored; "" for a card without findings
+        frame["findings"] = [
+            json.dumps([dict(f) for f in found], ensure_ascii=False) if isinstance(found, (list, tuple)) and found
+            else "" for found in frame["findings"]
         ]
     columns: list[str] = []
     for column in frame.columns:
@@ -151,6 +156,8 @@ class ProgressFigures:
     confusion: pd.DataFrame
     leniency: stats_sql.Leniency
     mistakes: pd.DataFrame
+    findings: stats_sql.FindingsSplit  # answers to cards with findings, and their wrong penalties told apart
+    finding_facts: pd.DataFrame  # ``statistics.finding_accuracy``: each fact of each game, weakest first
 
 
 def progress_figures(
@@ -174,6 +181,8 @@ def progress_figures(
         confusion=penalty_confusion_by_game(store, scope),
         leniency=stats_sql.leniency(store, scope),
         mistakes=stats_sql.recent_mistakes(store, scope),
+        findings=stats_sql.findings_split(store, scope),
+        finding_facts=stats_sql.finding_accuracy(store, scope),
     )
 
 

@@ -6,8 +6,6 @@ the specs instead of building and validating every chart anew.
 
 from __future__ import annotations
 
-from typing import Any
-
 import altair as alt
 
 from quiz.content.categories import category_labels
@@ -15,17 +13,22 @@ from quiz.content.loader import Content
 from quiz.report import charts
 from quiz.report.i18n import t
 from quiz.report.progress import ProgressFigures
+from quiz.report.progress_findings import Spec, fact_accuracy_chart, split_chart
 
 CHART_LABELS = (
     "date", "date_axis", "date_tooltip", "accuracy", "answered", "rolling", "chosen", "standard", "steps", "count",
-    "lenient", "harsh",
+    "lenient", "harsh", "misjudged", "misapplied", "wrong_penalties",
 )
-Spec = dict[str, Any]
+
+
+def chart_labels(language: str) -> dict[str, str]:
+    """The words of the charts (``CHART_LABELS``) in ``language``."""
+    return {name: t(f"chart.{name}", language) for name in CHART_LABELS}
 
 
 def progress_charts(figures: ProgressFigures, content: Content, language: str) -> dict[str, Spec | None]:
     """Every chart of the progress page in ``language``; None where there is nothing to draw."""
-    labels = {name: t(f"chart.{name}", language) for name in CHART_LABELS}
+    labels = chart_labels(language)
     parts = figures.parts.assign(part=figures.parts["part"].map(lambda p: t(f"part.{p}", language)))
     games = figures.games.assign(ruleset=figures.games["ruleset"].map(
         lambda r: content.rulesets[r].document.short_name.get(language) if r in content.rulesets else r
@@ -41,6 +44,8 @@ def progress_charts(figures: ProgressFigures, content: Content, language: str) -
         "by_category": charts.accuracy_bars(categories, "category_key", "", labels).to_dict(),
         "confusion": None,
         "leniency": None,
+        "findings_by_fact": fact_accuracy_chart(figures.finding_facts, content, language, labels),
+        "findings_split": split_chart(figures.findings, labels),
     }
     if not figures.confusion.empty:
         specs["confusion"] = _confusion(figures, content, language, labels)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any, Iterable
 
 import pandas as pd
 
@@ -10,11 +11,14 @@ from quiz.content.loader import Content
 from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard
 from quiz.model.local_time import local_texts
 from quiz.report.i18n import t
+from quiz.report.team_findings import TeamFindings, weakest_findings
 from quiz.rules.variants import list_title
 
+FINDINGS_TABLE = ["findings_accuracy", "misjudged", "misapplied"]  # blank without answers to cards with findings
 OVERVIEW_TABLE = ["trainee", "answered", "accuracy_recent", "answered_recent", "accuracy",
-                  "exams_passed", "weakest", "last_active"]
-CARD_TABLE = ["card", "card_id", "game", "answered", "accuracy", "wrong_infraction", "wrong_penalty", "wrong_choice"]
+                  "exams_passed", "weakest", "last_active", *FINDINGS_TABLE]
+CARD_TABLE = ["card", "card_id", "game", "answered", "accuracy", "wrong_infraction", "wrong_penalty", "wrong_choice",
+              "weakest_finding", *FINDINGS_TABLE]
 
 
 def percent(ratio: float | None) -> float | None:
@@ -24,9 +28,24 @@ def percent(ratio: float | None) -> float | None:
     return round(float(ratio) * 100, 1)
 
 
-def overview_table(overview: pd.DataFrame, categories: dict[str, str], zone: str) -> pd.DataFrame:
+def findings_columns(keys: Iterable[Any], by: pd.DataFrame | None, key: str) -> dict[str, Any]:
+    """``FINDINGS_TABLE`` of each of ``keys`` from ``statistics.findings_by`` (by ``key``): the
+    share of findings right (%) and the wrong penalties by cause; blank (None) for a key
+    without answers to cards with findings."""
+    rows = {} if by is None else {row[key]: row for row in by.to_dict("records")}
+    found = [rows.get(value) for value in keys]
+    return {
+        "findings_accuracy": [None if row is None else percent(row["accuracy"]) for row in found],
+        **{cause: pd.array([None if row is None else int(row[cause]) for row in found], dtype="Int64")
+           for cause in ("misjudged", "misapplied")},
+    }
+
+
+def overview_table(overview: pd.DataFrame, categories: dict[str, str], zone: str,
+                   findings: TeamFindings | None = None) -> pd.DataFrame:
     """``team.team_overview`` as shown: percentages, weakest categories by name, the last
-    answer's time read in ``zone`` (the supervisor's)."""
+    answer's time read in ``zone`` (the supervisor's), and each trainee's ``findings``."""
+    ids = overview["trainee_id"] if findings is not None else [None] * len(overview)
     table = pd.DataFrame({
         "trainee": overview["trainee"].astype(object),
         "answered": overview["answered"],
@@ -36,12 +55,16 @@ def overview_table(overview: pd.DataFrame, categories: dict[str, str], zone: str
         "exams_passed": overview["exams_passed"],
         "weakest": [", ".join(categories.get(key, key) for key in keys) for keys in overview["weakest"]],
         "last_active": local_texts(overview["last_active"], zone),
+        **findings_columns(ids, None if findings is None else findings.by_trainee, "trainee_id"),
     })
     return table[OVERVIEW_TABLE]
 
 
-def card_table(stats: pd.DataFrame, content: Content, language: str) -> pd.DataFrame:
-    """``team.card_statistics`` as shown: titles, game names, and "name (count)" for wrong answers."""
+def card_table(stats: pd.DataFrame, content: Content, language: str,
+               findings: TeamFindings | None = None) -> pd.DataFrame:
+    """``team.card_statistics`` as shown: titles, game names, "name (count)" for wrong answers,
+    and each card's ``findings`` with the fact found wrong most often."""
+    weakest = {} if findings is None else weakest_findings(findings.card_facts, content, language)
     rows = []
     for row in stats.itertuples(index=False):
         rows.append({
@@ -56,8 +79,11 @@ def card_table(stats: pd.DataFrame, content: Content, language: str) -> pd.DataF
                                       row.wrong_penalty_count),
             "wrong_choice": _counted(_choice_text(content, row.card_id, row.wrong_choice, language),
                                      row.wrong_choice_count),
+            "weakest_finding": weakest.get(row.card_id, ""),
         })
-    return pd.DataFrame.from_records(rows, columns=CARD_TABLE)
+    table = pd.DataFrame.from_records(rows, columns=CARD_TABLE[:-len(FINDINGS_TABLE)])
+    by_card = None if findings is None else findings.by_card
+    return table.assign(**findings_columns(table["card_id"], by_card, "card_id"))[CARD_TABLE]
 
 
 def _missing(value: object) -> bool:

@@ -48,6 +48,7 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
     _headline(shell, figures)
     _charts(shell, view.charts)
     _leniency(shell, figures, view.charts)
+    _findings(shell, figures, view.charts)
     _mistakes(shell, figures, zone, own, key)
     store, rulesets, content, language = shell.store, shell.rulesets, shell.content, shell.language
     csv_download(
@@ -124,6 +125,31 @@ def _leniency(shell: Shell, figures: ProgressFigures, specs: dict[str, Spec | No
         st.caption(shell.t("progress.leniency_help"))
     else:
         st.caption(shell.t("progress.no_penalty_errors"))
+
+
+def _findings(shell: Shell, figures: ProgressFigures, specs: dict[str, Spec | None]) -> None:
+    """The findings right, by fact, and the wrong penalties on cards with findings told apart
+    (misjudged the facts, misapplied the document); said plainly when there are none."""
+    st.subheader(shell.t("progress.findings"), anchor=False)
+    split = figures.findings
+    if not split.answered:
+        st.caption(shell.t("progress.no_findings"))
+        return
+    cols = list(st.columns(3))
+    cols[0].metric(shell.t("progress.findings_right"), f"{split.accuracy:.0%}")
+    cols[1].metric(shell.t("progress.misjudged"), split.misjudged)
+    cols[2].metric(shell.t("progress.misapplied"), split.misapplied)
+    st.caption(shell.t("progress.findings_help"))
+    left, right = st.columns(2)
+    with left:
+        st.subheader(shell.t("progress.findings_by_fact"), anchor=False)
+        _chart(specs["findings_by_fact"])
+    with right:
+        st.subheader(shell.t("progress.findings_split"), anchor=False)
+        if specs["findings_split"] is None:
+            st.caption(shell.t("progress.no_findings_penalty_errors"))
+        else:
+            _chart(specs["findings_split"])
 
 
 def _mistakes(shell: Shell, figures: ProgressFigures, zone: str, own: bool, key: str) -> None:

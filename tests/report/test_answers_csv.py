@@ -6,6 +6,7 @@ import csv
 import dataclasses
 import datetime as dt
 import io
+import json
 
 from quiz.db.store import attempts_frame
 from quiz.model.attempt import AttemptRecord
@@ -59,3 +60,17 @@ def test_names_in_japanese(content):
     scenario, _ = _rows(content, "ja")
     assert scenario["card_title"] == "トイレから戻ると"
     assert scenario["chosen_penalty_name"] == content.rulesets["yugioh-ocg"].name_of("penalty", "warning", "ja")
+
+
+def test_findings_are_written_as_json_and_left_blank_without_them(content):
+    from quiz.model.attempt import FindingRecord
+
+    found = dataclasses.replace(SCENARIO, findings=(FindingRecord("intentional", True, False, False),),
+                                penalty_follows_findings=True)
+    frame = attempts_frame([{"id": n, **r.values()} for n, r in enumerate([found, KNOWLEDGE])])
+    text = csv_bytes(answers_table(frame, ["yugioh-ocg"], content, "en")).decode("utf-8-sig")
+    with_findings, without = csv.DictReader(io.StringIO(text))
+    assert json.loads(with_findings["findings"]) == [
+        {"fact": "intentional", "chosen": True, "standard": False, "right": False}]
+    assert with_findings["penalty_follows_findings"] == "True"
+    assert without["findings"] == "" and without["penalty_follows_findings"] == ""

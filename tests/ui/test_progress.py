@@ -7,6 +7,7 @@ import datetime as dt
 from quiz.content.loader import load_content
 from quiz.model.attempt import AttemptRecord
 from tests.recording import record
+from tests.ui.chart_data import chart_with
 
 CONTENT = load_content()
 
@@ -98,3 +99,64 @@ def test_a_daily_goal_set_on_the_page_decides_the_streak(open_app, store):
     assert daily_goal(store, trainee.id) == 2
     metrics = {m.label: m.value for m in at.metric}
     assert (metrics["Today"], metrics["Current streak"]) == ("2 / 2", "1 day")  # yesterday's one card is short
+
+
+def _with_findings(trainee_id: int, card_id: str, *findings: tuple[str, bool], follows: bool | None = None):
+    """An answer to a card with findings (fact, right); ``follows`` given: a wrong penalty, told
+    apart by it (true: it follows from the trainee's own findings)."""
+    from quiz.model.attempt import FindingRecord
+
+    base = _record(trainee_id, card_id, follows is None, 0, "warning", "warning" if follows is None else "duel_loss")
+    return AttemptRecord(**{**{f: getattr(base, f) for f in base.__dataclass_fields__},
+                            "findings": tuple(FindingRecord(fact, right, True, right) for fact, right in findings),
+                            "penalty_follows_findings": follows})
+
+
+def _fact(fact: str, language: str = "en") -> str:
+    return next(f for f in CONTENT.rulesets["yugioh-ocg"].facts if f.id == fact).name.get(language)
+
+
+def test_findings_show_each_fact_and_the_wrong_penalties_told_apart(open_app, store):
+    from quiz.db.answers import save_answer
+
+    trainee = store.trainee("Aiko")
+    cards = [c.id for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg"][:3]
+    save_answer(store, _with_findings(trainee.id, cards[0], ("intentional", False), ("decisive", True), follows=True))
+    save_answer(store, _with_findings(trainee.id, cards[1], ("intentional", True), follows=False))
+    save_answer(store, _with_findings(trainee.id, cards[2], ("intentional", True), ("decisive", True)))
+    at = open_app(page="quiz/ui/pages/progress.py")
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["Findings right"], metrics["Misjudged the facts"], metrics["Misapplied the document"]) == (
+        "80%", "1", "1")
+    headings = [s.value for s in at.subheader]
+    assert {"Findings", "Findings right, by fact (weakest first)", "Wrong penalties on cards with findings"} <= set(
+        headings)
+    by_fact = chart_with(at, "fact")  # the accuracy bars: one per fact, by the ruleset's name
+    assert dict(zip(by_fact["fact"], by_fact["answered"])) == {_fact("intentional"): 3, _fact("decisive"): 2}
+    causes = chart_with(at, "cause")
+    assert dict(zip(causes["cause"], causes["count"])) == {"Misjudged the facts": 1, "Misapplied the document": 1}
+    assert "No cards with findings answered yet." not in [c.value for c in at.caption]
+
+
+def test_without_findings_the_page_says_so_plainly(open_app, store):
+    trainee = store.trainee("Aiko")
+    card = next(c.id for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg")
+    record(store, _record(trainee.id, card, False, 0, "warning", "duel_loss"))  # a card without findings
+    at = open_app(page="quiz/ui/pages/progress.py")
+    assert "Findings" in [s.value for s in at.subheader]
+    assert "No cards with findings answered yet." in [c.value for c in at.caption]
+    assert not {"Findings right", "Misjudged the facts"} & {m.label for m in at.metric}
+    assert "Wrong penalties on cards with findings" not in [s.value for s in at.subheader]
+
+
+def test_findings_in_japanese(open_app, store):
+    from quiz.db.answers import save_answer
+
+    trainee = store.trainee("Aiko")
+    card = next(c.id for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg")
+    save_answer(store, _with_findings(trainee.id, card, ("intentional", False), follows=True))
+    at = open_app(lang="ja", page="quiz/ui/pages/progress.py")
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["認定の正答率"], metrics["事実の見誤り"], metrics["規定の当てはめの誤り"]) == ("0%", "1", "0")
+    by_fact = chart_with(at, "fact")
+    assert list(by_fact["fact"]) == [_fact("intentional", "ja")]

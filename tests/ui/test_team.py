@@ -117,7 +117,7 @@ def test_drill_down_shows_one_trainees_progress(open_app, team, monkeypatch):
     monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     at.selectbox(key="team-trainee").select(NAMES[0]).run()
-    assert at.subheader[0].value == "Progress of Aiko Tanaka"
+    assert "Progress of Aiko Tanaka" in [s.value for s in at.subheader]  # after the tabs' own headings
     metrics = {m.label: m.value for m in at.metric}
     assert (metrics["Answered"], metrics["Accuracy"]) == ("3", "33%")
     # A supervisor looks, but does not start a practice round for the trainee.
@@ -192,3 +192,88 @@ def test_no_look_alike_warning_for_distinct_names(open_app, team, monkeypatch):
     monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     assert not at.warning
+
+
+def with_findings(trainee_id: int, card_id: str, *findings: tuple[str, bool], follows: bool | None = None):
+    """An answer to a card with findings (fact, right); ``follows`` given: a wrong penalty, told
+    apart by it (true: it follows from the trainee's own findings)."""
+    from dataclasses import replace
+
+    from quiz.model.attempt import FindingRecord
+
+    return replace(answer(trainee_id, card_id, follows is None, "warning" if follows is None else "duel_loss"),
+                   findings=tuple(FindingRecord(fact, right, True, right) for fact, right in findings),
+                   penalty_follows_findings=follows)
+
+
+def fact(fact_id: str) -> str:
+    return next(f for f in CONTENT.rulesets["yugioh-ocg"].facts if f.id == fact_id).name.en
+
+
+@pytest.fixture
+def findings_team(store):
+    """Aiko: two wrong penalties on a card with findings (one misjudged, one misapplied);
+    Ben: the card right, but one finding wrong; on another card only right findings."""
+    from quiz.db.answers import save_answer
+
+    aiko, ben = (store.trainee(name) for name in NAMES)
+    card = "ygo-tardiness-1min-store"
+    other = next(c.id for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg" and c.id != card)
+    save_answer(store, with_findings(aiko.id, card, ("intentional", False), ("decisive", True), follows=True))
+    save_answer(store, with_findings(aiko.id, card, ("intentional", True), ("decisive", True), follows=False))
+    save_answer(store, with_findings(ben.id, card, ("intentional", False), ("decisive", True)))
+    save_answer(store, with_findings(ben.id, other, ("decisive", True)))
+    return card, other
+
+
+def test_findings_per_trainee_and_per_card(open_app, findings_team, monkeypatch):
+    from tests.ui.chart_data import chart_with
+
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
+    trainees = at.dataframe[0].value.set_index("Trainee")
+    columns = ["Findings right (%)", "Wrong penalties: misjudged the facts", "Wrong penalties: misapplied the document"]
+    assert trainees.loc[NAMES[0], columns].tolist() == [75.0, 1, 1]  # 3 of 4 findings right
+    assert trainees.loc[NAMES[1], columns].tolist() == [pytest.approx(66.7), 0, 0]
+    by_trainee = chart_with(at, "cause")  # only Aiko had wrong penalties
+    assert sorted(zip(by_trainee["trainee_id"], by_trainee["cause"], by_trainee["count"])) == [
+        (NAMES[0], "Misapplied the document", 1), (NAMES[0], "Misjudged the facts", 1)]
+    cards = at.dataframe[1].value.set_index("Card id")
+    card, other = findings_team
+    # intentional: 1 of 3 right, decisive: 3 of 3
+    assert cards.loc[card, "Finding most often wrong (share right)"] == f"{fact('intentional')} (33%)"
+    assert cards.loc[card, columns].tolist() == [pytest.approx(66.7), 1, 1]
+    assert cards.loc[other, "Finding most often wrong (share right)"] == ""  # every finding right
+    by_fact = chart_with(at, "fact")  # across the team
+    assert dict(zip(by_fact["fact"], by_fact["answered"])) == {fact("intentional"): 3, fact("decisive"): 4}
+    subheaders = [s.value for s in at.subheader]
+    assert "Findings" in subheaders and "Findings right across the team, by fact (weakest first)" in subheaders
+
+
+def test_the_drill_down_shows_the_trainees_findings(open_app, findings_team, monkeypatch):
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
+    at.selectbox(key="team-trainee").select(NAMES[0]).run()
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["Findings right"], metrics["Misjudged the facts"], metrics["Misapplied the document"]) == (
+        "75%", "1", "1")
+
+
+def test_a_team_without_findings_is_told_so(open_app, team, monkeypatch):
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
+    captions = [c.value for c in at.caption]
+    assert captions.count("No trainee has answered a card with findings yet.") == 2  # per trainee, per fact
+    trainees = at.dataframe[0].value
+    assert trainees["Findings right (%)"].isna().all()
+    at.selectbox(key="team-trainee").select(NAMES[0]).run()
+    assert "No cards with findings answered yet." in [c.value for c in at.caption]
+
+
+def test_findings_on_the_team_page_in_japanese(open_app, findings_team, monkeypatch):
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    at = unlock(open_app(trainee=None, lang="ja", page=PAGE), PASSWORD)
+    trainees = at.dataframe[0].value.set_index("受講者")
+    assert trainees.loc[NAMES[0], ["認定の正答率（%）", "罰則の誤り：事実の見誤り", "罰則の誤り：規定の当てはめの誤り"]].tolist() == [
+        75.0, 1, 1]
+    assert "事実の認定" in [s.value for s in at.subheader]

@@ -14,7 +14,9 @@ from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.local_time import local_text
 from quiz.report.i18n import t
+from quiz.report.progress_findings import Spec
 from quiz.report.team import card_statistics, team_overview
+from quiz.report.team_findings import team_findings, team_findings_charts
 from quiz.report.team_tables import card_table, overview_table
 from quiz.ui import shell as shell_module
 from quiz.ui import tables
@@ -38,16 +40,20 @@ REFRESH_MINUTES = 5
 def _team_tables(
     _store: Store, _content: Content, url: str, rulesets: tuple[str, ...], language: str, content_fingerprint: str,
     period: str, zone: str,
-) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """When they were computed, the overview (raw and as shown) and the per-card table.
+) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[str, Spec | None]]:
+    """When they were computed, the overview (raw and as shown), the per-card table, and the
+    charts of findings (per trainee, and per fact across the team).
 
     They read every attempt of every trainee (seconds on a million answers), so they are
     computed once per ``period`` of a few minutes, or when asked, not on every rerun.
     """
     overview = team_overview(_store.engine, utc_now(), rulesets)
     names = category_labels(_content, language, t("shell.knowledge", language))
-    cards = card_table(card_statistics(_store.engine, rulesets), _content, language)
-    return utc_now(), overview, overview_table(overview, names, zone), cards
+    findings = team_findings(_store, rulesets)
+    cards = card_table(card_statistics(_store.engine, rulesets), _content, language, findings)
+    trainee_names = dict(zip(overview["trainee_id"], overview["trainee"]))
+    charts = team_findings_charts(findings, trainee_names, _content, language)
+    return utc_now(), overview, overview_table(overview, names, zone, findings), cards, charts
 
 
 def _period(now: dt.datetime) -> str:
@@ -56,7 +62,7 @@ def _period(now: dt.datetime) -> str:
 
 zone = viewer_zone(shell)
 with st.spinner(shell.t("team.computing")):
-    computed_at, overview, overview_shown, cards_shown = _team_tables(
+    computed_at, overview, overview_shown, cards_shown, findings_charts = _team_tables(
         shell.store, shell.content, str(shell.store.url), shell.rulesets, shell.language, shell.content.fingerprint(),
         _period(utc_now()), zone,
     )
@@ -75,6 +81,18 @@ def show_table(table: pd.DataFrame, name: str) -> None:
     tables.show_table(table, lambda column: shell.t(f"team.col_{column}"), shell.t("team.download"), name)
 
 
+def show_findings_chart(title: str, spec: Spec | None, none: str, help_key: str | None = None) -> None:
+    """A chart of findings under its title (and ``help_key``'s words), or ``none`` (a key)
+    said plainly when it has nothing to draw."""
+    st.subheader(shell.t(title), anchor=False)
+    if help_key is not None:
+        st.caption(shell.t(help_key))
+    if spec is None:
+        st.caption(shell.t(none))
+    else:
+        st.vega_lite_chart(spec=spec, width="stretch")
+
+
 trainees_tab, cards_tab, trainee_tab = st.tabs(
     [shell.t("team.tab_trainees"), shell.t("team.tab_cards"), shell.t("team.tab_trainee")]
 )
@@ -89,12 +107,15 @@ with trainees_tab:
         st.info(shell.t("team.empty"))
     else:
         show_table(overview_shown, "team-trainees")
+        no_findings = "team.no_findings" if findings_charts["by_fact"] is None else "team.no_findings_penalty_errors"
+        show_findings_chart("team.findings", findings_charts["by_trainee"], no_findings, "team.findings_help")
 with cards_tab:
     st.caption(shell.t("team.cards_help"))
     if overview.empty:
         st.info(shell.t("team.empty"))
     else:
         show_table(cards_shown, "team-cards")
+        show_findings_chart("team.findings_by_fact", findings_charts["by_fact"], "team.no_findings")
 with trainee_tab:
     picked = st.selectbox(shell.t("team.pick_trainee"), everyone, index=None,
                           placeholder=shell.t("team.pick_placeholder"), key="team-trainee")
