@@ -109,9 +109,9 @@ def findings_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
 def _finding_line(shell: Shell, card: ScenarioCard, spec: FactSpec, finding: FindingRecord, answered: bool) -> str:
     lang = shell.language
     entry = card.findings[finding.fact]
-    mark = (":green[:material/check_circle:]" if finding.chosen == finding.standard
+    mark = (":green[:material/check:]" if finding.chosen == finding.standard
             else ":blue[:material/balance:]" if entry.arguable is not None
-            else ":red[:material/cancel:]")
+            else ":red[:material/close:]")
     said = shell.t("findings.line", question=escape_markdown(_question(shell, spec)),
                    standard=_value_text(shell, spec, finding.standard))
     if answered:

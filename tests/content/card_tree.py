@@ -12,7 +12,6 @@ GOOD_CARD = """\
 cards:
   - id: good-card
     kind: scenario
-    style: exam
     ruleset: yugioh-ocg
     title: {ja: 遅れて着席, en: Seated late}
     situation: {ja: 3分遅れて着席した。, en: Sat down three minutes late.}
@@ -20,6 +19,7 @@ cards:
     facts: {minutes_late: 3}
     expect: {penalty: warning, fixes: []}
     source: {ja: "- 指定の集合時間に自分の席についていなかった。", en: Not seated at the time.}
+    style: exam
 """
 
 

@@ -17,7 +17,6 @@ VARIANT = """\
 cards:
   - id: title-card
     kind: scenario
-    style: exam
     ruleset: yugioh-ocg
     title: {ja: "{minutes}分後の着席", en: "Seated {minutes} minutes in"}
     parameters:
@@ -26,6 +25,7 @@ cards:
     infraction: tardiness
     facts: {minutes_late: {param: minutes}}
     source: {ja: "- 指定の集合時間に自分の席についていなかった。", en: Not seated at the time.}
+    style: exam
 """
 JUDGEMENT_CALL = """\
 cards:

@@ -283,6 +283,7 @@ def test_an_unknown_field_does_not_hide_the_cards_other_problems(tree):
         "    colour: blue\n"
         "    difficulty: 1\n"
         "    source: {ja: \"- 指定の集合時間後５分経過しても、自分の席についていなかった。\", en: x}\n"
+        "    style: exam\n"
     )
     content = _load(tree, "late.yaml", text)
     problems = sorted((p.line, p.field, p.message) for p in content.problems if p.path.endswith("late.yaml"))
@@ -306,6 +307,7 @@ def test_a_wrong_value_still_stops_the_cards_checks(tree):
         "    expect: {penalty: warning, fixes: []}\n"
         "    difficulty: many\n"
         "    source: {ja: \"- 指定の集合時間後５分経過しても、自分の席についていなかった。\", en: x}\n"
+        "    style: exam\n"
     )
     content = _load(tree, "late.yaml", text)
     fields = [p.field for p in content.problems if p.path.endswith("late.yaml")]

@@ -22,11 +22,11 @@ from tests.pack_files import SCENARIO, zip_of
 INVALID_CARD = """\
   - id: bad-{n}
     kind: scenario
-    style: exam
     ruleset: yugioh-ocg
     title: {{ja: "t{n}", en: "t{n}"}}
     infraction: tardiness
     colour: red
+    style: exam
 """
 LINES_PER_CARD = INVALID_CARD.count("\n")
 

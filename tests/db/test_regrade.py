@@ -117,7 +117,8 @@ def old_prize_ruling(content: Content, trainee_id: int, **changes) -> AttemptRec
 
 
 def grade_of(record: AttemptRecord) -> dict:
-    return {name: getattr(record, name) for name in GRADE_FIELDS}
+    values = record.values()
+    return {name: values[name] for name in GRADE_FIELDS}
 
 
 def regrade_rows(store: Store) -> int:

@@ -107,10 +107,10 @@ def from_row(row: pd.Series) -> AttemptRecord:
     """The record a frame row stands for (missing values back to None)."""
     values = {name: row[name] for name in ATTEMPT_FIELDS}
     for name, value in values.items():
-        if not isinstance(value, (tuple, dict)) and pd.isna(value):
+        if not isinstance(value, (tuple, dict, list)) and pd.isna(value):
             values[name] = None
     values["answered_at"] = row["answered_at"].to_pydatetime()
-    return AttemptRecord(**values)
+    return AttemptRecord.from_row(values)
 
 
 # --- attempts round-trip ------------------------------------------------------------------
@@ -320,8 +320,8 @@ def test_schema_version_is_recorded_once(db_url: str) -> None:
     try:
         with store.engine.connect() as conn:
             rows = conn.exec_driver_sql("SELECT version FROM schema_version").all()
-        assert SCHEMA_VERSION == 2
-        assert [tuple(r) for r in rows] == [(2,)]
+        assert SCHEMA_VERSION == 3
+        assert [tuple(r) for r in rows] == [(3,)]
     finally:
         store.dispose()
 
@@ -399,31 +399,34 @@ def test_a_newer_schema_is_refused(db_url: str) -> None:
     engine.dispose()
 
 
-def version_1_table(shape: MetaData, name: str) -> Table:
-    """A table as schema version 1 had it: every column but those version 2 added."""
-    added = {column.name for column in COLUMNS_ADDED[2]}
+def older_table(shape: MetaData, name: str, version: int) -> Table:
+    """A table as schema ``version`` had it: every column but those later versions added."""
+    added = {column.name for later in range(version + 1, SCHEMA_VERSION + 1) for column in COLUMNS_ADDED[later]
+             if column.table.name == name}
     columns = [Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable, autoincrement=c.autoincrement)
                for c in metadata.tables[name].columns if c.name not in added]
     return Table(name, shape, *columns)
 
 
-def test_a_version_1_database_is_brought_to_version_2(db_url: str) -> None:
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_database_is_brought_to_the_current_version(db_url: str, version: int) -> None:
     """An older database gains the new columns on start; its answers survive, read as before."""
     engine = create_engine(db_url)
     old = MetaData()
     old_version, old_trainees, old_attempts = (
-        version_1_table(old, name) for name in ("schema_version", "trainees", "attempts"))
-    added = [column.name for column in COLUMNS_ADDED[2]]
+        older_table(old, name, version) for name in ("schema_version", "trainees", "attempts"))
+    added = [column.name for later in range(version + 1, SCHEMA_VERSION + 1) for column in COLUMNS_ADDED[later]
+             if column.table.name == "attempts"]
     try:
         old.create_all(engine)
         with engine.begin() as conn:  # ids left to the database, as the old release left them
-            conn.execute(old_version.insert().values(id=1, version=1))
+            conn.execute(old_version.insert().values(id=1, version=version))
             aki = conn.execute(old_trainees.insert().values(name="Aki", created_at=scenario(1).answered_at))
             original = scenario(aki.inserted_primary_key[0])
             written = conn.execute(old_attempts.insert().values(
                 **{name: getattr(original, name) for name in old_attempts.c.keys() if name != "id"}))
             attempt_id = written.inserted_primary_key[0]
-        assert stored_schema_version(db_url) == 1
+        assert stored_schema_version(db_url) == version
         assert not set(added) & {c["name"] for c in inspect(engine).get_columns("attempts")}
     finally:
         engine.dispose()
@@ -434,7 +437,7 @@ def test_a_version_1_database_is_brought_to_version_2(db_url: str) -> None:
         assert set(added) <= {c["name"] for c in found.get_columns("attempts")}
         assert set(found.get_table_names()) == set(metadata.tables)
         with store.engine.connect() as conn:
-            assert conn.execute(select(schema_version.c.version)).scalars().all() == [2]
+            assert conn.execute(select(schema_version.c.version)).scalars().all() == [SCHEMA_VERSION]
         assert [from_row(row) for _, row in store.attempts().iterrows()] == [original]
         assert store.attempts()["id"].tolist() == [attempt_id]
         newer = variant(original.trainee_id, answered_at=original.answered_at + timedelta(seconds=1))
@@ -444,7 +447,7 @@ def test_a_version_1_database_is_brought_to_version_2(db_url: str) -> None:
     finally:
         store.dispose()
     Store(db_url).dispose()  # started again: nothing more to do
-    assert stored_schema_version(db_url) == 2
+    assert stored_schema_version(db_url) == SCHEMA_VERSION
 
 
 def test_stored_schema_version_creates_nothing(tmp_path: Path) -> None:

@@ -15,13 +15,15 @@ from quiz.rules.engine import judge
 from quiz.rules.variants import seed_facts
 from quiz.training.exams import ExamSpec
 from quiz.training.grading import ScenarioAnswer
+from tests.ui.answering import right_answer
 
 
 def test_a_practice_answer_is_graded_stored_and_scheduled(store, content):
     card = content.cards["ygo-tardiness-1min-store"]
     verdict = judge(content.rulesets[card.ruleset], card.infraction, seed_facts(card))
     trainee = store.trainee("Aiko").id
-    given = ScenarioAnswer(verdict.infraction, verdict.penalty, verdict.fixes)
+    given = right_answer(content, card)
+    assert given.penalty == verdict.penalty
     submitted = submit_answer(store, content, card, given, trainee, 4.0)
     assert submitted.stored and submitted.outcome.grade.correct
     stored = store.attempts(trainee)

@@ -150,7 +150,7 @@ def choose_language(page, name: str) -> None:
 def answer_with_first_choices(page, button: str = "Check") -> str:
     """Answer the card in the form with its first choices (right or wrong) and press ``button``.
 
-    Returns "scenario" (infraction, penalty and, when asked, who receives it chosen),
+    Returns "scenario" (its findings answered, infraction, penalty and, when asked, who receives it chosen),
     "knowledge" (a choice picked) or "judgement_call" (the first infraction named nearest).
     """
     from playwright.sync_api import expect
@@ -171,6 +171,7 @@ def answer_with_first_choices(page, button: str = "Check") -> str:
         pick_first_option(page, nearest)
         submit.click()
         return "judgement_call"
+    answer_findings(form)
     kind = "scenario" if penalty.count() else "knowledge"
     if kind == "scenario":
         infraction = form.get_by_role("combobox", name="Infraction", exact=True)
@@ -184,6 +185,52 @@ def answer_with_first_choices(page, button: str = "Check") -> str:
     expect(choices.get_by_role("radio").first).to_be_checked()
     submit.click()
     return kind
+
+
+# The element of a finding's control: its key is "<form key>-finding-<fact>" (quiz/ui/findings_view.py),
+# on the element container from the first draw (the control itself is loaded on first use).
+FINDING_CONTROL = '[data-testid="stElementContainer"][class*="st-key-"][class*="-finding-"]'
+
+
+def answer_findings(form) -> int:
+    """Answer every finding the form asks (a scenario card's facts to establish, above its
+    Infraction box; the form is refused until each is answered): the first button of a
+    yes/no pair, the least whole number a number box takes. A finding already answered (an
+    exam question's saved answer) is kept: a second tap on a chosen button would clear it.
+    How many findings the form asks."""
+    from playwright.sync_api import expect
+
+    controls = form.locator(FINDING_CONTROL)
+    for control in controls.all():
+        choices = control.get_by_role("radio")  # a segmented control's buttons
+        number = control.get_by_role("spinbutton")
+        expect(choices.first.or_(number)).to_be_visible()
+        if number.count():
+            if not number.input_value():
+                least = number.get_attribute("min")
+                number.fill(str(max(int(float(least)), 0) if least else 0))
+                number.blur()  # the number is taken on blur (Enter would submit the form)
+        elif control.locator(CHOSEN).count() == 0:
+            choices.first.click()
+        expect_finding_answered(control)
+    return controls.count()
+
+
+CHOSEN = '[role="radio"][aria-checked="true"]'  # a segmented control's chosen button
+
+
+def expect_finding_answered(control) -> None:
+    """A finding's control (a ``FINDING_CONTROL`` element) holds an answer the form will send:
+    a button of its yes/no pair chosen, or a number taken (no "Press Enter" hint left: a
+    number box takes what was typed when it loses focus)."""
+    from playwright.sync_api import expect
+
+    number = control.get_by_role("spinbutton")
+    if number.count():
+        expect(number).not_to_have_value("")
+        expect(control.get_by_test_id("InputInstructions")).to_have_count(0)
+    else:
+        expect(control.locator(CHOSEN)).to_have_count(1)
 
 
 def pick_first_option(page, combobox) -> str:

@@ -1,8 +1,10 @@
 """Practice with the keyboard alone, on a desktop: every part of an answer chosen, the answer
 checked and the next card dealt without the mouse.
 
-Tab and Shift+Tab move between the parts of the form; in a selectbox, typing filters the
-list and Enter picks the option shown first; in a group of choices, the arrow keys choose;
+Tab and Shift+Tab move between the parts of the form, a card's findings first; in a
+selectbox, typing filters the list and Enter picks the option shown first; in a group of
+choices, the arrow keys choose; in a finding's yes/no pair, the arrow keys move and Space
+chooses; a finding's number is typed (and taken when Tab leaves its box);
 Ctrl+Enter (⌘+Enter) checks; N deals the next card. The Check button says so when the pointer rests on it.
 """
 
@@ -22,7 +24,14 @@ from playwright.sync_api import expect  # noqa: E402 - only once the browser is 
 
 TRAINEE, PIN = "Kenta", "kenta-2468"
 CARDS = 6  # answered in a row, whatever kinds the deal gives
-MAX_TABS = 12  # stops within the form: its parts, their help buttons, Check
+MAX_TABS = 16  # stops within the form: its findings, its parts, their help buttons, Check
+MINUTES = "3"  # typed into a finding's number box (minutes late): any whole number will do
+# What the focused element is, the way the loop below tells its parts apart: a selectbox or
+# multiselect, a finding's yes/no button (a segmented control's button, role radio), a choice
+# of a radio group (an input), a finding's number box.
+PART = """el => el.getAttribute('role') === 'combobox' ? 'combobox'
+    : el.tagName === 'BUTTON' && el.getAttribute('role') === 'radio' ? 'finding'
+    : el.type === 'radio' ? 'radio' : el.type === 'number' ? 'number' : ''"""
 
 
 def answer_by_keyboard(page) -> None:
@@ -31,15 +40,15 @@ def answer_by_keyboard(page) -> None:
     check = form.get_by_role("button", name=driver.label("Check"))
     expect(check).to_be_visible()
     settle(page)
-    parts = form.get_by_role("combobox").or_(form.get_by_role("radio"))
+    parts = form.get_by_role("combobox").or_(form.get_by_role("radio")).or_(form.get_by_role("spinbutton"))
     expect(parts.first).to_be_visible()
     parts.first.focus()  # where a Tab from the card's text lands
     focused = page.locator("*:focus")
     for _ in range(MAX_TABS):
         if check.evaluate("button => button === document.activeElement"):
             break
-        role = focused.get_attribute("role") or focused.get_attribute("type")
-        if role == "combobox":
+        part = focused.evaluate(PART)
+        if part == "combobox":
             page.keyboard.press("ArrowDown")  # opens the list, an entry highlighted (the first, at first)
             # an option: the fixes' list has no "Select all" entry to pick every fix at once
             expect(focused).to_have_attribute("aria-activedescendant", re.compile(r"-option-\d+$"))
@@ -49,12 +58,22 @@ def answer_by_keyboard(page) -> None:
                 page.keyboard.press("Escape")
             else:
                 expect(focused).not_to_have_value("")
-        elif role == "radio":  # the arrow key moves to the next choice of the group and chooses it
+        elif part == "radio":  # the arrow key moves to the next choice of the group and chooses it
             page.keyboard.press("ArrowRight")
             expect(focused).to_be_checked()
+        elif part == "finding":  # a yes/no pair: the arrow key moves between them, Space chooses
+            page.keyboard.press("ArrowRight")
+            expect(focused).to_have_attribute("aria-checked", "false")
+            page.keyboard.press("Space")
+            expect(focused).to_have_attribute("aria-checked", "true")
+        elif part == "number":  # typed; taken when Tab leaves the box (Enter would submit the form)
+            page.keyboard.type(MINUTES)
+            expect(focused).to_have_value(MINUTES)
         page.keyboard.press("Tab")
     else:
         pytest.fail("Tab never reached the Check button")
+    for control in form.locator(driver.FINDING_CONTROL).all():  # every finding answered on the way
+        driver.expect_finding_answered(control)
     page.keyboard.press("Control+Enter")
 
 

@@ -99,6 +99,10 @@ EN = Words(
 # Streamlit's own words (a text box's hint, the uploader's) are said in Japanese too, and are
 # checked like the app's (quiz/ui/streamlit_words.py; hidden English is not in innerText).
 PATH = re.compile(r"(?<![\w])/[^\s、。）]+")  # a folder on the server (the Content page's packs folder)
+# A name quoted in a card's text (「E・HERO」): the Japanese texts quote the games' card and
+# series names in 「」 as they are printed, Latin letters and all; the cards are being written,
+# so the check does not list them one by one.
+QUOTED_NAME = re.compile(r"「[^「」\n]*」")
 # Proper names quoted from the games' documents, in their original spelling.
 PROPER_NAMES = (
     "Welcome to YU-GI-OH! Trading Card Game -Japan-",  # the publisher of the Yu-Gi-Oh! rules (rulesets/yugioh-ocg.yaml)
@@ -131,8 +135,8 @@ PAGE_TEXT = """(el) => ({
 
 def english_left(page, trainee: str) -> list[str]:
     """The runs of three or more Latin letters in the main area's and the sidebar's text that
-    are none of the allowed ones (material icon names, zone names, the trainee's name taken
-    out first)."""
+    are none of the allowed ones (material icon names, zone names, names quoted in 「」, the
+    trainee's name taken out first)."""
     settle(page)
     found: list[str] = []
     for area in (main(page), sidebar(page)):
@@ -142,7 +146,7 @@ def english_left(page, trainee: str) -> list[str]:
             text = text.replace(phrase, " ")
         for icon in sorted(set(seen["icons"]), key=len, reverse=True):
             text = re.sub(rf"(?<![\w]){re.escape(icon)}(?![\w])", " ", text)
-        text = PATH.sub(" ", TIME_ZONE.sub(" ", text))
+        text = QUOTED_NAME.sub(" ", PATH.sub(" ", TIME_ZONE.sub(" ", text)))
         found += [f"{match.group()} in {text[max(match.start() - 20, 0):match.end() + 20]!r}"
                   for match in LATIN_RUN.finditer(text) if match.group() not in ALLOWED_WORDS]
     return sorted(set(found))
@@ -214,8 +218,9 @@ class Day:
     # answering
 
     def answer(self, button: str, choice: int = 0) -> str:
-        """Answer the card in the main area's form with its ``choice``-th options and press
-        ``button``; the kind of card ("scenario", "knowledge", "judgement_call")."""
+        """Answer the card in the main area's form with its ``choice``-th options (its findings
+        as ``driver.answer_findings`` does) and press ``button``; the kind of card ("scenario",
+        "knowledge", "judgement_call")."""
         page, w = self.page, self.w
         form = main(page).get_by_test_id("stForm")
         submit = form.get_by_role("button", name=driver.label(button))
@@ -229,6 +234,7 @@ class Day:
             kind = "judgement_call"
             self.pick(nearest, choice)
         else:
+            driver.answer_findings(form)
             kind = "scenario" if penalty.count() else "knowledge"
             if kind == "scenario":
                 self.pick(form.get_by_role("combobox", name=w.infraction, exact=True), 0)

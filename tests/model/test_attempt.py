@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from quiz.model.attempt import AttemptRecord
+from quiz.model.attempt import AttemptRecord, FindingRecord
 
 
 def scenario_answer(**changes) -> AttemptRecord:
@@ -24,9 +24,18 @@ def scenario_answer(**changes) -> AttemptRecord:
 def test_its_row_is_every_field_as_stored_not_a_copy() -> None:
     record = scenario_answer()
     row = record.values()
-    assert row == asdict(record)
+    assert row == asdict(record) | {"findings": None}  # no findings: stored as NULL
     assert row["chosen_fixes"] == ("a", "b") and row["answered_at"] == datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
     assert row["variant_values"] is record.variant_values  # shared, not copied again per answer
+
+
+def test_findings_are_stored_as_json_and_read_back() -> None:
+    found = (FindingRecord("intentional", True, False, False), FindingRecord("minutes_late", 7, 7, True))
+    record = scenario_answer(findings=found, penalty_follows_findings=True)
+    row = record.values()
+    assert row["findings"] == [{"fact": "intentional", "chosen": True, "standard": False, "right": False},
+                               {"fact": "minutes_late", "chosen": 7, "standard": 7, "right": True}]
+    assert AttemptRecord.from_row(row) == record
 
 
 def test_an_invalid_record_names_every_problem() -> None:

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.Button_pb2 import Button
+from streamlit.proto.ButtonGroup_pb2 import ButtonGroup
 from streamlit.proto.MultiSelect_pb2 import MultiSelect
+from streamlit.proto.NumberInput_pb2 import NumberInput
 from streamlit.proto.Progress_pb2 import Progress
 from streamlit.proto.Radio_pb2 import Radio
 from streamlit.proto.Selectbox_pb2 import Selectbox
@@ -101,6 +103,28 @@ def test_fill_form_gives_every_selectbox_and_radio_a_valid_option(players: bool)
         assert states["$$ID-4-FormSubmitter:answer-1-Check"].trigger_value is True
     first = {s.id: s.string_value for s in fill_form(widgets, random.Random(3), "first")}
     assert first["$$ID-1-None"] == "Deck › Short" and first["$$ID-2-None"] == "Caution"
+
+
+def test_fill_form_answers_a_cards_findings() -> None:
+    """A card's findings, asked before its infraction: a yes/no segmented control (sent as the
+    chosen option's text in a string array) and a number box of whole numbers (an int)."""
+    findings = [
+        Widget((MAIN, 3, 0), "button_group", ButtonGroup(
+            id="$$ID-6-answer-1-finding-intentional", label="Was it done on purpose?", form_id="answer-1",
+            options=[ButtonGroup.Option(content="Yes"), ButtonGroup.Option(content="No")])),
+        Widget((MAIN, 3, 1), "number_input", NumberInput(
+            id="$$ID-7-answer-1-finding-minutes_late", label="Minutes late", form_id="answer-1",
+            data_type=NumberInput.INT, min=0, has_min=True, max=2**53 - 1, has_max=False)),
+    ]
+    widgets = findings + _form("answer-1")
+    first = {s.id: s for s in fill_form(widgets, random.Random(3), "first")}
+    assert list(first["$$ID-6-answer-1-finding-intentional"].string_array_value.data) == ["Yes"]
+    minutes = first["$$ID-7-answer-1-finding-minutes_late"]
+    assert minutes.WhichOneof("value") == "int_value" and minutes.int_value == 0
+    for seed in range(20):
+        drawn = {s.id: s for s in fill_form(widgets, random.Random(seed))}
+        assert list(drawn["$$ID-6-answer-1-finding-intentional"].string_array_value.data) in (["Yes"], ["No"])
+        assert 0 <= drawn["$$ID-7-answer-1-finding-minutes_late"].int_value <= 15
 
 
 def test_fill_form_judgement_call_and_missing_submit() -> None:

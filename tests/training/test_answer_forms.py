@@ -13,8 +13,10 @@ from quiz.training.kinds import answer_from_form
 
 
 def _first(content, kind, players: bool | None = None):
+    """The first card of ``kind`` (scenario cards: one that asks no findings; see test_findings)."""
     for card in content.cards.values():
-        if isinstance(card, kind) and (players is None or asks_players(content, card) == players):
+        if isinstance(card, kind) and (players is None or asks_players(content, card) == players) \
+                and not getattr(card, "findings", None):
             return card
     raise AssertionError(f"no {kind.__name__} in the shipped content")
 

@@ -139,7 +139,10 @@ def test_a_custom_exam_draws_from_its_categories_only(content):
     drawn, _ = draw_exam(content, spec, random.Random(3))
     wanted = set(card_pool(content, spec.rulesets, spec.categories))
     assert set(drawn) == wanted  # asked for more than there are: every matching card once
-    assert {content.cards[c].kind for c in drawn if content.cards[c].ruleset == "pokemon-card-ja"} == {"knowledge"}
+    pokemon = [content.cards[c] for c in drawn if content.cards[c].ruleset == "pokemon-card-ja"]
+    # the knowledge category: knowledge cards, and judgement calls that no line comes near
+    assert {card.kind for card in pokemon} <= {"knowledge", "judgement_call"}
+    assert all(card.nearest is None for card in pokemon if card.kind == "judgement_call")
 
 
 def test_each_question_has_its_own_showing_seed():

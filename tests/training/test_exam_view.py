@@ -13,8 +13,8 @@ from quiz.rules.variants import show_card
 from quiz.training.answering import answer_knowledge, answer_scenario, asks_players, verdict_for
 from quiz.training.exam_results import HISTORY_TABLE_COLUMNS, exam_questions, history_table
 from quiz.training.exams import Exam, ExamSpec, deadline_for
-from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
+from tests.ui.answering import right_answer
 
 START = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
 VARIANT = "ygo-variant-tardiness-empty-seat"
@@ -35,9 +35,8 @@ def test_questions_keep_their_exam_numbers_and_grades(content):
     unanswered = next(c for c in content.scenario_cards if c.ruleset == "yugioh-ocg" and c.id != scenario.id)
     knowledge = next(c for c in content.knowledge_cards if c.ruleset == "yugioh-ocg")
     exam = make_exam((scenario.id, "no-longer-shipped", knowledge.id, unanswered.id), (0, 0, 0, 0))
-    verdict = verdict_for(content, scenario)
-    right = answer_scenario(content, scenario, ScenarioAnswer(verdict.infraction, verdict.penalty, verdict.fixes),
-                            1, 9.0, mode="exam", exam_id=exam.id).record
+    right = answer_scenario(content, scenario, right_answer(content, scenario), 1, 9.0, mode="exam",
+                            exam_id=exam.id).record
     wrong_choice = next(c.id for c in knowledge.choices if c.id != knowledge.answer)
     wrong = answer_knowledge(knowledge, wrong_choice, 1, 4.0, mode="exam", exam_id=exam.id).record
     questions = exam_questions(content, exam, [at(right, 1), at(wrong, 2)])
@@ -54,8 +53,7 @@ def test_a_variant_question_is_graded_on_the_showing_the_exam_drew(content):
     card = content.cards[VARIANT]
     penalties = {seed: verdict_for(content, card, show_card(card, seed)).penalty for seed in range(200)}
     first, second = next((a, b) for a in penalties for b in penalties if penalties[a] != penalties[b])
-    verdict = verdict_for(content, card, show_card(card, first))
-    answer = ScenarioAnswer(verdict.infraction, verdict.penalty, verdict.fixes)
+    answer = right_answer(content, card, show_card(card, first))
     record = answer_scenario(content, card, answer, 1, 5.0, mode="exam", exam_id=7).record
     (asked_first,) = exam_questions(content, make_exam((VARIANT,), (first,)), [at(record, 1)])
     (asked_second,) = exam_questions(content, make_exam((VARIANT,), (second,)), [at(record, 1)])
@@ -109,8 +107,7 @@ def test_exam_questions_grade_every_kind_through_the_one_answer_path(content):
                 if asks_players(content, c) and not c.parameters and verdict_for(content, c).players == "both")
     with_call = replace(content, cards={**content.cards, call.id: call})
     exam = make_exam((call.id, both.id), (0, 0))
-    verdict = verdict_for(content, both)
-    named = answer_card(content, both, ScenarioAnswer(verdict.infraction, verdict.penalty, verdict.fixes, "offender"),
+    named = answer_card(content, both, replace(right_answer(content, both), players="offender"),
                         1, 5.0, mode="exam", exam_id=exam.id).record
     nearest = answer_card(with_call, call, "cards_mixed_into_deck", 1, 5.0, mode="exam", exam_id=exam.id).record
     questions = exam_questions(with_call, exam, [at(nearest, 1), at(named, 2)])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from quiz.rules.variants import show_card
 from quiz.training.answering import answer_scenario, verdict_for
 from quiz.training.grading import ScenarioAnswer
@@ -24,9 +26,14 @@ def test_the_verdict_follows_the_drawn_minutes(content):
 def test_an_answer_is_graded_and_recorded_against_its_showing(content):
     card = content.cards[TARDINESS_VARIANT]
     showing = show_card(card, _seed_with(card, lambda m: 5 <= m < 10))
-    answer = ScenarioAnswer(infraction="tardiness", penalty="duel_loss", fixes=())
+    minutes = showing.facts["minutes_late"]
+    answer = ScenarioAnswer(infraction="tardiness", penalty="duel_loss", fixes=(),
+                            findings=(("minutes_late", minutes),) if "minutes_late" in card.findings else ())
     outcome = answer_scenario(content, card, answer, trainee_id=1, seconds=3.0, showing=showing)
     assert outcome.grade.correct and outcome.showing == showing
+    # the drawn minutes are the finding's right value: another count is a wrong finding
+    other = replace(answer, findings=(("minutes_late", minutes + 1),))
+    assert not answer_scenario(content, card, other, 1, 3.0, showing=showing).grade.correct
     assert (outcome.record.standard_penalty, outcome.record.card_id) == ("duel_loss", TARDINESS_VARIANT)
 
 
