@@ -12,6 +12,7 @@ from quiz.model.cards import CARD_KINDS, AnyCard
 PACKAGE = Path(__file__).resolve().parents[1] / "quiz"
 CARD_CLASSES = {cls.__name__ for cls in AnyCard.__args__}  # type: ignore[attr-defined]
 DISPATCH_MODULES = {
+    "report/card_words.py",
     "content/card_kinds.py",
     "training/kinds.py",
     "ui/card_views.py",

@@ -14,11 +14,10 @@ from quiz.content.categories import category_key
 from quiz.content.loader import Content
 from quiz.db.store import Store
 from quiz.model.attempt import FIX_FIELDS
-from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard
 from quiz.model.errors import QuizError
 from quiz.model.rulesets import Ruleset
 from quiz.report import statistics as stats_sql
-from quiz.report.i18n import t
+from quiz.report.card_words import choice_words
 from quiz.rules.variants import list_title
 
 
@@ -110,14 +109,7 @@ def _namer(kind: str, content: Content, language: str) -> Callable[[dict[str, An
         return ruleset.document.short_name.get(language) if ruleset is not None else ""
 
     def choice(row: dict[str, Any], value: Any) -> str:
-        found = content.cards.get(str(row.get("card_id")))
-        if isinstance(found, KnowledgeCard):
-            return next((c.text.get(language) for c in found.choices if c.id == value), "")
-        if isinstance(found, JudgementCallCard):
-            if value == NO_LISTED_INFRACTION:
-                return t("answer.no_listed_infraction", language)
-            return known(ruleset_of(row), "infraction", value)
-        return ""
+        return choice_words(content, str(row.get("card_id")), value, language) or ""
 
     namers: dict[str, Callable[[dict[str, Any], Any], str]] = {
         "card": card,

@@ -8,9 +8,8 @@ from typing import Any, Iterable
 import pandas as pd
 
 from quiz.content.loader import Content
-from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard
 from quiz.model.local_time import local_texts
-from quiz.report.i18n import t
+from quiz.report.card_words import choice_words
 from quiz.report.team_findings import TeamFindings, weakest_findings
 from quiz.rules.variants import list_title
 
@@ -124,13 +123,4 @@ def _named(content: Content, ruleset_id: str, item_id: object, language: str, ki
 def _choice_text(content: Content, card_id: str, choice_id: object, language: str) -> str | None:
     if _missing(choice_id):
         return None
-    card = content.cards.get(card_id)
-    if isinstance(card, KnowledgeCard):
-        for choice in card.choices:
-            if choice.id == choice_id:
-                return choice.text.get(language)
-    if isinstance(card, JudgementCallCard):  # the infraction chosen as the nearest line
-        if choice_id == NO_LISTED_INFRACTION:
-            return t("answer.no_listed_infraction", language)
-        return _infraction_name(content, card.ruleset, choice_id, language)
-    return str(choice_id)
+    return choice_words(content, card_id, choice_id, language) or str(choice_id)
