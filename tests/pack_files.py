@@ -10,7 +10,6 @@ SCENARIO = """\
 cards:
   - id: {id}
     kind: scenario
-    style: exam
     ruleset: yugioh-ocg
     title: {{ja: "十五分後の着席", en: "Seated fifteen minutes in"}}
     situation:
@@ -25,6 +24,7 @@ cards:
         - 指定の集合時間後１０分経過しても、自分の席についていなかった。
         罰則：マッチの敗北
       en: "- Was still not in their seat 10 minutes after the designated assembly time."
+    style: exam
 """
 
 KNOWLEDGE = """\

@@ -21,7 +21,9 @@ def all_wrong(card: ScenarioCard, showing: CardShowing) -> ScenarioAnswer:
     penalty = next(p.id for p in ruleset.ladder if p.id not in verdict.accepted)
     allowed = set(verdict.fixes) | set(verdict.optional_fixes)
     fixes = () if verdict.fixes else tuple(f.id for f in ruleset.fixes if f.id not in allowed)[:1]
-    return ScenarioAnswer(infraction, penalty, fixes, None)
+    found = answering.right_answer(CONTENT, card, showing).findings  # then each found wrong
+    wrong = tuple((fact, not value if isinstance(value, bool) else value + 1) for fact, value in found)
+    return ScenarioAnswer(infraction, penalty, fixes, None, wrong)
 
 
 def test_every_part_wrong_is_not_called_not_quite(open_app):
@@ -36,7 +38,7 @@ def test_every_part_wrong_is_not_called_not_quite(open_app):
     if answering.players_question(at) is not None:
         verdict = verdict_for(CONTENT, card, answering.practice_showing(at, card))
         given = ScenarioAnswer(given.infraction, given.penalty, given.fixes,
-                               "offender" if verdict.players == "both" else "both")
+                               "offender" if verdict.players == "both" else "both", given.findings)
     answering.fill(at, card, given)
     assert not at.exception, at.exception
     assert [e.value for e in at.error] == ["Wrong on every part — see below."]

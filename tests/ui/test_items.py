@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from quiz.access.supervisor import PASSWORD_ENV
-from quiz.content.loader import load_content
+from quiz.content.loader import SCENARIOS_DIR, load_content
 from quiz.db.problem_reports import file_report, get_report, reports_frame
 from quiz.model.attempt import AttemptRecord
 from tests.recording import record
@@ -17,6 +17,12 @@ CONTENT = load_content()
 PAGE = "quiz/ui/pages/items.py"
 PASSWORD = "kantoku-2025"
 CARD = "ygo-tardiness-1min-store"  # the standard penalty is a warning
+
+
+def card_line() -> int:
+    """The line of the card file where the card starts (its ``- id:`` line)."""
+    lines = (SCENARIOS_DIR / "yugioh-ocg" / "tardiness.yaml").read_text(encoding="utf-8").splitlines()
+    return next(number for number, line in enumerate(lines, start=1) if line.strip() == f"- id: {CARD}")
 
 
 @pytest.fixture(autouse=True)
@@ -65,7 +71,7 @@ def test_the_queue_lists_the_reported_card_and_exports_it(open_app, reported, mo
     assert queue["Card"].tolist() == [CARD]
     row = queue.iloc[0]
     assert (row["Open reports"], row["Answers"], row["Why"]) == (1, 2, "open reports")
-    assert row["File and line"] == "scenarios/yugioh-ocg/tardiness.yaml:3"
+    assert row["File and line"] == f"scenarios/yugioh-ocg/tardiness.yaml:{card_line()}"
     assert row["Document lines"] == "64, 65"
     cards = at.dataframe[1].value
     assert (cards.iloc[0]["Difficulty (share right)"], cards.iloc[0]["Median time (s)"]) == (0.5, 9.5)
@@ -84,7 +90,7 @@ def test_a_supervisor_resolves_a_report_with_a_note(open_app, reported, store, m
     at.selectbox(key="items-card").select(CARD).run()
     assert not at.exception
     text = "\n".join(m.value for m in at.markdown)
-    assert "scenarios/yugioh\\-ocg/tardiness\\.yaml\\:3 に書かれています。規定の 64, 65 行目を引用しています。" in text
+    assert f"scenarios/yugioh\\-ocg/tardiness\\.yaml\\:{card_line()} に書かれています。規定の 64, 65 行目を引用しています。" in text
     assert [t.value for t in at.text] == ["[click](https://example.com) **line 65** says 5 minutes"]  # never markup
     choices = at.dataframe[-1].value
     assert choices[["項目", "選んだもの", "回答数", "不正解"]].values.tolist() == [

@@ -66,6 +66,8 @@ def test_wrong_answer_is_stored_and_explained(open_app, store):
     wrong_penalty = next(p.id for p in ruleset.ladder if p.id not in verdict.accepted)
     wrong_infraction = next(i.id for i in ruleset.infractions if i.id != verdict.infraction)
     infraction, penalty, fixes, check = _form_widgets(at)
+    for fact, value in answering.right_answer(CONTENT, card, answering.practice_showing(at, card)).findings:
+        answering.finding_widget(at, fact).set_value(value)
     infraction.set_value(wrong_infraction)
     penalty.set_value(wrong_penalty)
     fixes.set_value(list(verdict.fixes))  # the fixes right: some parts wrong, not all
@@ -86,11 +88,12 @@ def test_wrong_answer_is_stored_and_explained(open_app, store):
 
 def test_incomplete_answer_is_not_stored(open_app, store):
     at = open_app()
-    answering.deal_until(at, CONTENT, ScenarioCard)
+    card = answering.deal_until(at, CONTENT, ScenarioCard)
     *_, check = _form_widgets(at)
     check.click().run()
-    assert [w.value for w in at.warning] in (["Choose the infraction and the penalty first."],
-                                             ["Choose the infraction, the penalty and who receives it first."])
+    findings = " Answer every finding too." if card.findings else ""
+    assert [w.value for w in at.warning] in (["Choose the infraction and the penalty first." + findings],
+                                             ["Choose the infraction, the penalty and who receives it first." + findings])
     assert store.attempts().empty
 
 

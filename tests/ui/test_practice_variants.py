@@ -5,6 +5,7 @@ from __future__ import annotations
 from quiz.content.loader import load_content
 from quiz.rules.variants import SEED_LIMIT, show_card
 from quiz.ui.markdown import escape_markdown
+from tests.ui import answering
 
 CONTENT = load_content()
 CARD_ID = "ygo-variant-tardiness-empty-seat"
@@ -53,6 +54,8 @@ def test_the_answer_is_judged_and_explained_with_the_drawn_minutes(open_app, sto
     minutes = show_card(CARD, seed).values["minutes"]
     at = open_app()
     show(at, seed)
+    if "minutes_late" in CARD.findings:  # the trainee reads the minutes off the evidence
+        answering.finding_widget(at, "minutes_late").set_value(show_card(CARD, seed).facts["minutes_late"])
     next(w for w in at.selectbox if w.label == "Infraction").set_value("tardiness")
     next(w for w in at.radio if w.label == "Penalty").set_value("match_loss")  # 10 minutes or more
     next(b for b in at.button if b.label == "Check").click().run()
