@@ -2,10 +2,11 @@
 
 The client sends what the page sends (``BackMsg.rerun_script`` with widget values) and
 reads what the server draws (``ForwardMsg`` deltas). It never assumes a fixed list of
-widgets: a form is filled from the widgets the server drew in it (every selectbox and
-radio gets a valid option, a multiselect may stay empty, the form's submit button is
-pressed), so new questions on a card (a "who receives it" radio, a judgement call's
-selectbox) need no change here.
+widgets: a form is filled from the widgets the server drew in it (every selectbox, radio
+and segmented control gets a valid option, every number box a whole number in its range,
+a multiselect may stay empty, the form's submit button is pressed), so new questions on a
+card (a "who receives it" radio, a judgement call's selectbox, a card's findings: yes/no
+segmented controls and number boxes asked before the infraction) need no change here.
 
 Widget ids look like ``$$ID-<hash>-<key>`` (``None`` when the widget has no key, and
 ``FormSubmitter:<form>-<label>`` for a form's submit button); ``widget_key`` reads the key.
@@ -14,6 +15,7 @@ Widget ids look like ``$$ID-<hash>-<key>`` (``None`` when the widget has no key,
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import re
 import time
@@ -21,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 MAIN, SIDEBAR = 0, 1  # the first number of a delta path: the page's root containers
-FILLED_KINDS = ("selectbox", "radio")  # a form's widgets that always get a value
+FILLED_KINDS = ("selectbox", "radio")  # a form's widgets that always get a value, and mark an answer form
+NUMBER_SPREAD = 15  # a random number for a number box: its least value plus up to this
 NUMBERS = re.compile(r"\d+")
 
 
@@ -138,8 +141,9 @@ class Page:
 
 
 def fill_form(widgets: Iterable[Widget], rng: random.Random, choice: str = "random") -> list[Any]:
-    """Widget states that submit the form: a valid option for every selectbox and radio
-    (the first, or a random one), a multiselect left as drawn, its first submit button pressed."""
+    """Widget states that submit the form: a valid option for every selectbox, radio and
+    segmented control, a whole number for every number box (the first option or the least
+    number, or a random one), a multiselect left as drawn, its first submit button pressed."""
     from streamlit.proto.WidgetStates_pb2 import WidgetState
 
     states = []
@@ -150,12 +154,51 @@ def fill_form(widgets: Iterable[Widget], rng: random.Random, choice: str = "rand
             if options:
                 value = options[0] if choice == "first" else rng.choice(options)
                 states.append(WidgetState(id=widget.id, string_value=value))
+        elif widget.kind == "button_group":
+            states += button_group_state(widget, rng, choice)
+        elif widget.kind == "number_input":
+            states.append(number_state(widget, rng, choice))
         elif widget.is_submit and submit is None:
             submit = widget
     if submit is None:
         raise LookupError("the form has no submit button")
     states.append(WidgetState(id=submit.id, trigger_value=True))
     return states
+
+
+def option_text(option: Any) -> str:
+    """What the frontend sends for a segmented control's (or pills') option: its text, after
+    its icon when it has one (the server's ``format_func`` of the option)."""
+    return f"{option.content_icon} {option.content}".strip() if option.content_icon else option.content
+
+
+def button_group_state(widget: Widget, rng: random.Random, choice: str = "random") -> list[Any]:
+    """A segmented control's state with one option chosen (the first, or a random one), as a
+    click on its button sends it: the option's text in a string array (nothing without options)."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    options = [option_text(option) for option in widget.proto.options]
+    if not options:
+        return []
+    state = WidgetState(id=widget.id)
+    state.string_array_value.data.append(options[0] if choice == "first" else rng.choice(options))
+    return [state]
+
+
+def number_state(widget: Widget, rng: random.Random, choice: str = "random") -> Any:
+    """A number box's state holding a whole number in its range (the least it takes, or a
+    random one a little above), as the frontend sends it: an ``int_value`` for a box of whole
+    numbers, a ``double_value`` else. Without a least value, counted from 0."""
+    from streamlit.proto.NumberInput_pb2 import NumberInput
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    proto = widget.proto
+    least = math.ceil(proto.min) if proto.has_min else 0
+    most = math.floor(proto.max) if proto.has_max else least + NUMBER_SPREAD
+    value = least if choice == "first" else rng.randint(least, max(least, min(most, least + NUMBER_SPREAD)))
+    if proto.data_type == NumberInput.INT:
+        return WidgetState(id=widget.id, int_value=value)
+    return WidgetState(id=widget.id, double_value=float(value))
 
 
 def press(widget: Widget) -> list[Any]:

@@ -207,8 +207,7 @@ def answer_findings(form) -> int:
         expect(choices.first.or_(number)).to_be_visible()
         if number.count():
             if not number.input_value():
-                least = number.get_attribute("min")
-                number.fill(str(max(int(float(least)), 0) if least else 0))
+                number.fill(finding_number(number.get_attribute("min")))
                 number.blur()  # the number is taken on blur (Enter would submit the form)
         elif control.locator(CHOSEN).count() == 0:
             choices.first.click()
@@ -217,6 +216,12 @@ def answer_findings(form) -> int:
 
 
 CHOSEN = '[role="radio"][aria-checked="true"]'  # a segmented control's chosen button
+
+
+def finding_number(least: str | None) -> str:
+    """The whole number to type into a finding's number box whose ``min`` attribute is
+    ``least``: that least value (a box without a lower bound has a huge negative one), or 0."""
+    return str(max(int(float(least)), 0)) if least else "0"
 
 
 def expect_finding_answered(control) -> None:

@@ -7,10 +7,11 @@ Two kinds of session share one asyncio loop and one answering window:
   feedback, Next card);
 - **websocket**: a client speaking Streamlit's own protocol on ``/_stcore/stream``: it
   sends the same widget values the page would (``BackMsg.rerun_script`` with the sign-in
-  form's name, PIN and submit button, then the card form's selectbox, radio and submit
-  button) and reads the page the server draws (``ForwardMsg`` deltas). To the server it is
-  a browser tab; it costs the test machine almost nothing, so the server, not Chromium,
-  does the work.
+  form's name, PIN and submit button, then the card form's values as the capacity tool
+  fills them, ``quizbench.capacity.protocol.fill_form``: findings, selectboxes, radios and
+  the submit button) and reads the page the server draws (``ForwardMsg`` deltas). To the
+  server it is a browser tab; it costs the test machine almost nothing, so the server, not
+  Chromium, does the work.
 
 Every trainee must already have an account with the PIN given to ``run_sessions``.
 
@@ -26,14 +27,25 @@ only have one. Traffic goes only to the app server's 127.0.0.1 address.
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
-from tests.e2e.driver import CHROMIUM_ARGS, NEAREST_QUESTION, PLAYERS_QUESTION, label
+from quizbench.capacity.protocol import Page, Widget, fill_form
+from tests.e2e.driver import (
+    CHOSEN,
+    CHROMIUM_ARGS,
+    FINDING_CONTROL,
+    NEAREST_QUESTION,
+    PLAYERS_QUESTION,
+    finding_number,
+    label,
+)
 
 MAIN, SIDEBAR = 0, 1  # the first number of a delta path: the page's root containers
 SIGN_IN_FORM = "sign-in"  # the sidebar's sign-in form (quiz.ui.sign_in)
@@ -132,6 +144,7 @@ async def _fill_and_check(page) -> None:
         await _pick_first(page, nearest)
         await check.click()
         return
+    await _answer_findings(form)
     if kind == "scenario":
         await _pick_first(page, form.get_by_role("combobox", name="Infraction", exact=True))
         players = form.get_by_role("radiogroup", name=PLAYERS_QUESTION, exact=True)
@@ -140,6 +153,23 @@ async def _fill_and_check(page) -> None:
     group = penalty if kind == "scenario" else choices
     await group.locator("label").first.click()
     await check.click()
+
+
+async def _answer_findings(form) -> None:
+    """``driver.answer_findings`` in Playwright's async API: the first button of each yes/no
+    finding (unless one is chosen already: a second tap would clear it), the least whole
+    number in each number box, taken on blur (Enter would submit the form)."""
+    for control in await form.locator(FINDING_CONTROL).all():
+        choices, number = control.get_by_role("radio"), control.get_by_role("spinbutton")
+        await choices.first.or_(number).wait_for(state="visible")
+        if await number.count():
+            if not await number.input_value():
+                await number.fill(finding_number(await number.get_attribute("min")))
+                await number.blur()
+            await control.get_by_test_id("InputInstructions").wait_for(state="detached")  # taken
+        elif not await control.locator(CHOSEN).count():
+            await choices.first.click()
+            await control.locator(CHOSEN).wait_for(state="visible")
 
 
 async def _first_shown(questions: dict) -> str:
@@ -222,7 +252,7 @@ class _StreamlitTab:
 
     def __init__(self, socket, query: str) -> None:
         self.socket, self.query = socket, query
-        self.elements: dict[tuple[int, ...], object] = {}  # delta path -> Element of the last finished run
+        self.elements: dict[tuple[int, ...], Any] = {}  # delta path -> Element of the last finished run
 
     async def run(self, widgets=()) -> None:
         """Ask for a rerun with these widget values; wait until a run finishes (after any st.rerun)."""
@@ -233,7 +263,7 @@ class _StreamlitTab:
         back.rerun_script.query_string = self.query
         back.rerun_script.widget_states.widgets.extend(widgets)
         await self.socket.send(back.SerializeToString())
-        elements: dict[tuple[int, ...], object] = {}
+        elements: dict[tuple[int, ...], Any] = {}
         while True:
             message = ForwardMsg()
             message.ParseFromString(await asyncio.wait_for(self.socket.recv(), STEP_TIMEOUT))
@@ -264,7 +294,17 @@ class _StreamlitTab:
             and (label is None or getattr(element, kind).label == label)
         ]
 
-    def form(self, form_id: str) -> dict[str, object]:
+    def answer(self) -> list[Any]:
+        """The widget states that answer the main area's card form with its first choices
+        (findings included) and press Check, as the capacity tool fills a form."""
+        page = Page([Widget(path, element.WhichOneof("type"), getattr(element, element.WhichOneof("type")))
+                     for path, element in sorted(self.elements.items()) if path[0] == MAIN])
+        form = page.answer_form(prefix="answer-")  # the card's, not the feedback's "report a problem"
+        if form is None:
+            raise AssertionError("no card form to answer")
+        return fill_form(form[1], random.Random(0), "first")
+
+    def form(self, form_id: str) -> dict[str, Any]:
         """The widgets of the form ``form_id`` (main area or sidebar), by label."""
         widgets = {}
         for _, element in sorted(self.elements.items()):
@@ -297,16 +337,10 @@ async def _websocket_session(base: str, tally: SessionTally, pin: str, started: 
                 raise AssertionError(f"not signed in: {[a.body for a in tab.sidebar('alert') + tab.main('alert')]}")
             tally.first_card = time.monotonic() - started
             while _keep_going(tally, started, duration, cap):
-                [check] = tab.main("button", "Check")
-                answer = [WidgetState(id=check.id, trigger_value=True)]
-                # every question the form asks, with its first option: a scenario's infraction,
-                # penalty and (on acts of both players) who receives it; a knowledge card's
-                # answer; a judgement call's nearest line
-                for kind, label in (("selectbox", "Infraction"), ("selectbox", NEAREST_QUESTION),
-                                    ("radio", "Penalty"), ("radio", PLAYERS_QUESTION), ("radio", "Your answer")):
-                    for widget in tab.main(kind, label):
-                        answer.append(WidgetState(id=widget.id, string_value=widget.options[0]))
-                await tab.run(answer)
+                # every question the form asks, with its first option: a scenario's findings,
+                # infraction, penalty and (on acts of both players) who receives it; a
+                # knowledge card's answer; a judgement call's nearest line
+                await tab.run(tab.answer())
                 tally.exceptions += tab.exceptions
                 banners = [a for a in tab.main("alert") if a.format in (Alert.SUCCESS, Alert.ERROR)]
                 if not banners:
