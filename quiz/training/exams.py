@@ -46,6 +46,8 @@ class ExamSpec:
             the draw is limited to; None for every category.
         blueprint: how many questions each category gives (``quiz.training.blueprints``), at
             most ``questions`` in all; None for a draw from the whole pool.
+        findings_only: draw only cards with findings (floor style: the trainee finds the
+            facts from evidence), not cards that state their facts.
     """
 
     questions: int
@@ -54,6 +56,7 @@ class ExamSpec:
     rulesets: tuple[str, ...]
     categories: tuple[str, ...] | None = None
     blueprint: Blueprint | None = None
+    findings_only: bool = False
 
     def __post_init__(self) -> None:
         problems = _spec_problems(self)
@@ -69,6 +72,7 @@ class ExamSpec:
             "rulesets": list(self.rulesets),
             "categories": None if self.categories is None else list(self.categories),
             "blueprint": None if self.blueprint is None else [[key, count] for key, count in self.blueprint],
+            "findings_only": self.findings_only,
         }
 
     @classmethod
@@ -83,6 +87,7 @@ class ExamSpec:
             rulesets=tuple(data["rulesets"]),
             categories=None if categories is None else tuple(categories),
             blueprint=None if blueprint is None else tuple((str(key), int(count)) for key, count in blueprint),
+            findings_only=bool(data.get("findings_only", False)),  # absent in exams stored before findings
         )
 
 
@@ -191,12 +196,19 @@ def draw_seeds(count: int, rng: random.Random) -> tuple[int, ...]:
     return tuple(new_seed(rng) for _ in range(count))
 
 
-def exam_pool(content: Content, rulesets: Iterable[str], categories: Iterable[str] | None = None) -> list[str]:
+def exam_pool(content: Content, rulesets: Iterable[str], categories: Iterable[str] | None = None,
+              findings_only: bool = False) -> list[str]:
     """The cards an exam may draw: ``card_pool`` without the knowledge cards that are no exam
-    material (tagged ``NOT_EXAM_MATERIAL``: the YGO afterword's trivia)."""
+    material (tagged ``NOT_EXAM_MATERIAL``: the YGO afterword's trivia); with ``findings_only``,
+    only the scenario cards that ask findings."""
     trivia = content.memo(("exam_trivia",), lambda: frozenset(
         card.id for card in content.knowledge_cards if NOT_EXAM_MATERIAL in card.tags))
-    return exam_material(card_pool(content, rulesets, categories), trivia)
+    pool = exam_material(card_pool(content, rulesets, categories), trivia)
+    if not findings_only:
+        return pool
+    floor = content.memo(("floor_cards",), lambda: frozenset(
+        card.id for card in content.scenario_cards if card.findings))
+    return [card_id for card_id in pool if card_id in floor]
 
 
 def draw_exam(content: Content, spec: ExamSpec, rng: random.Random) -> tuple[tuple[str, ...], tuple[int, ...]]:
@@ -204,7 +216,7 @@ def draw_exam(content: Content, spec: ExamSpec, rng: random.Random) -> tuple[tup
 
     With a blueprint, each category gives exactly its count (``draw_stratified``).
     """
-    pool = exam_pool(content, spec.rulesets, spec.categories)
+    pool = exam_pool(content, spec.rulesets, spec.categories, spec.findings_only)
     if spec.blueprint is not None:
         card_ids = draw_stratified(spec.blueprint, pool_by_category(pool, category_keys(content)), rng)
     else:
@@ -215,7 +227,8 @@ def draw_exam(content: Content, spec: ExamSpec, rng: random.Random) -> tuple[tup
 def balanced_by_category(content: Content, spec: ExamSpec) -> ExamSpec:
     """``spec`` with a blueprint that shares its questions evenly across its categories (the
     ones it names, else every category of its games' pool), as far as each has cards."""
-    grouped = pool_by_category(exam_pool(content, spec.rulesets, spec.categories), category_keys(content))
+    grouped = pool_by_category(exam_pool(content, spec.rulesets, spec.categories, spec.findings_only),
+                               category_keys(content))
     categories = list(spec.categories) if spec.categories is not None else list(grouped)
     blueprint = balanced_blueprint(categories, spec.questions, {key: len(cards) for key, cards in grouped.items()})
     return replace(spec, blueprint=blueprint or None)

@@ -46,6 +46,8 @@ class ExamPreset(StrictModel):
     categories: list[str] | None = Field(default=None, min_length=1)
     blueprint: dict[str, int] | None = Field(
         default=None, description="Questions per ruleset/category key, in all as many as questions")
+    findings_only: bool = Field(
+        default=False, description="Draw only cards with findings (floor style), not cards that state their facts")
 
     @property
     def sections(self) -> Blueprint | None:
@@ -61,6 +63,7 @@ class ExamPreset(StrictModel):
             rulesets=tuple(self.rulesets),
             categories=None if self.categories is None else tuple(self.categories),
             blueprint=self.sections,
+            findings_only=self.findings_only,
         )
 
 
@@ -91,7 +94,7 @@ def load_presets(
         unknown = [rid for rid in preset.rulesets if rid not in known_rulesets]
         for rid in unknown:
             findings.append((("presets", index, "rulesets"), unknown_id("ruleset", rid)))
-        unsound = [] if unknown else blueprint_findings(preset, content)
+        unsound = [] if unknown else blueprint_findings(preset, content) + pool_findings(preset, content)
         findings += [(("presets", index, *loc), wording) for loc, wording in unsound]
         if preset.id in seen:
             findings.append((("presets", index, "id"), Wording("problem.preset.duplicate_id", id=repr(preset.id))))
@@ -127,8 +130,21 @@ def blueprint_findings(preset: ExamPreset, content: Content | None = None) -> li
             findings.append((("blueprint", key), Wording("problem.preset.at_least_one", preset=preset_id,
                                                          category=repr(key))))
     if content is not None and not findings:
-        grouped = pool_by_category(exam_pool(content, preset.rulesets, preset.categories), category_keys(content))
+        grouped = pool_by_category(exam_pool(content, preset.rulesets, preset.categories, preset.findings_only),
+                                   category_keys(content))
         for key, wanted, available in shortfalls(tuple(preset.blueprint.items()), grouped):
             findings.append((("blueprint", key), Wording("problem.preset.shortfall", preset=preset_id, category=key,
                                                          wanted=wanted, available=available)))
     return findings
+
+
+def pool_findings(preset: ExamPreset, content: Content | None = None) -> list[Finding]:
+    """With ``content``: a preset that draws only cards with findings, and has fewer of them
+    than its questions."""
+    if content is None or not preset.findings_only:
+        return []
+    available = len(exam_pool(content, preset.rulesets, preset.categories, findings_only=True))
+    if available >= preset.questions:
+        return []
+    return [(("findings_only",), Wording("problem.preset.findings_shortfall", preset=repr(preset.id),
+                                         wanted=preset.questions, available=available))]
