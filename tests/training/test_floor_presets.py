@@ -1,5 +1,5 @@
 """Floor-style mock exams (issue 26): one preset per game draws only cards with findings;
-the exam-style presets keep their blueprints."""
+every preset, floor or exam style, draws by its blueprint."""
 
 from __future__ import annotations
 
@@ -30,10 +30,10 @@ def test_every_game_has_a_floor_preset_that_draws_only_cards_with_findings(conte
                        for card_id in drawn)
 
 
-def test_the_exam_style_presets_keep_their_blueprints(content, presets):
+def test_every_preset_draws_by_its_blueprint(content, presets):
     keys = category_keys(content)
-    for preset in (p for p in presets.values() if p.blueprint is not None):
-        assert not preset.findings_only
+    for preset in presets.values():
+        assert preset.blueprint is not None, preset.id
         drawn, _ = draw_exam(content, preset.spec, random.Random(7))
         counts = {key: sum(keys[card_id] == key for card_id in drawn) for key in preset.blueprint}
         assert counts == preset.blueprint
