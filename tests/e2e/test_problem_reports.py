@@ -30,6 +30,7 @@ from tests.e2e import driver
 from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
 from tests.e2e.driver import assert_no_exception, main, open_page, settle
 from tests.recording import record
+from tests.ui.answering import right_answer
 from tests.ui.seeding import seed
 
 driver.require_browser()
@@ -80,17 +81,18 @@ def _answer(content: Content, card: ScenarioCard, strength: float, rng: random.R
     """Right with the trainee's chance; else a wrong penalty (now and then a wrong infraction).
     On CARD, strong trainees mostly choose the penalty one step harsher than the key."""
     verdict = verdict_for(content, card)
+    found = right_answer(content, card).findings  # the card's findings, found right
     ladder = [p.id for p in content.rulesets[card.ruleset].ladder]
     wrong_penalties = [p for p in ladder if p not in verdict.accepted]
     if card.id == CARD and strength >= STRONG and rng.random() < 0.8:
         harsher = ladder[min(ladder.index(verdict.penalty) + 1, len(ladder) - 1)]
-        return ScenarioAnswer(verdict.infraction, harsher, verdict.fixes, verdict.players)
+        return ScenarioAnswer(verdict.infraction, harsher, verdict.fixes, verdict.players, found)
     if rng.random() < (0.5 if card.id == GUESSED else strength):
-        return ScenarioAnswer(verdict.infraction, verdict.penalty, verdict.fixes, verdict.players)
+        return ScenarioAnswer(verdict.infraction, verdict.penalty, verdict.fixes, verdict.players, found)
     infraction = verdict.infraction
     if rng.random() < 0.3:
         infraction = rng.choice([i.id for i in content.rulesets[card.ruleset].infractions])
-    return ScenarioAnswer(infraction, rng.choice(wrong_penalties), verdict.fixes, verdict.players)
+    return ScenarioAnswer(infraction, rng.choice(wrong_penalties), verdict.fixes, verdict.players, found)
 
 
 @pytest.fixture(scope="module")
