@@ -79,14 +79,22 @@ def _coverage(args: argparse.Namespace) -> int:
     return EXIT_PROBLEMS if short or not all(target.met for target in targets) else EXIT_OK
 
 
-def _verdict(args: argparse.Namespace) -> int:
-    facts: dict[str, str] = {}
-    for item in args.facts:
+def _named_values(items: Sequence[str], what: str) -> dict[str, str] | None:
+    """``name=value`` arguments as a mapping; None (with the error said) when one is not."""
+    values: dict[str, str] = {}
+    for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name:
-            print(f"error: facts are given as name=value, not {item!r}", file=sys.stderr)
-            return EXIT_USAGE
-        facts[name] = value
+            print(f"error: {what} are given as name=value, not {item!r}", file=sys.stderr)
+            return None
+        values[name] = value
+    return values
+
+
+def _verdict(args: argparse.Namespace) -> int:
+    facts = _named_values(args.facts, "facts")
+    if facts is None:
+        return EXIT_USAGE
     content = load_content(card_paths=[])
     ruleset = content.rulesets.get(args.ruleset)
     if ruleset is None:
@@ -102,13 +110,9 @@ def _verdict(args: argparse.Namespace) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    findings: dict[str, str] = {}
-    for item in args.finding:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            print(f"error: findings are given as FACT=VALUE, not {item!r}", file=sys.stderr)
-            return EXIT_USAGE
-        findings[name] = value
+    findings = _named_values(args.finding, "findings")
+    if findings is None:
+        return EXIT_USAGE
     content = load_content()
     try:
         graded = grade_json(content, args.card_id, findings, args.infraction, args.penalty, tuple(args.fix),

@@ -238,6 +238,24 @@ def expect_finding_answered(control) -> None:
         expect(control.locator(CHOSEN)).to_have_count(1)
 
 
+def open_list(page, combobox, option, taps: int = 2) -> None:
+    """Tap ``combobox`` until ``option`` of its list shows, ``taps`` times at most: the box is
+    scrolled into view and tapped once the page's layout and scroll position have settled, as a
+    person scrolls and then taps (a list closes on any scroll of the page; on a heavily loaded
+    machine the page can still move after two still frames, so a second tap may be needed)."""
+    from playwright.sync_api import expect
+
+    for _ in range(taps):
+        scroll_into_view(page, combobox)
+        combobox.click()
+        try:
+            expect(option).to_be_visible(timeout=5_000)
+            return
+        except AssertionError:
+            continue
+    expect(option).to_be_visible()
+
+
 def pick_first_option(page, combobox) -> str:
     """Open a selectbox, pick its first option; the option's text."""
     return pick_option(page, combobox)

@@ -185,14 +185,7 @@ def pick(page, combobox, name: str, phone: bool) -> None:
     """Choose ``name`` in a selectbox or multiselect (on a phone the list may need a second tap)."""
     many = driver.is_multiselect(combobox)
     option = page.get_by_role("option").filter(has_text=name).first
-    for _ in range(2 if phone else 1):
-        driver.scroll_into_view(page, combobox)
-        combobox.click()
-        try:
-            expect(option).to_be_visible(timeout=5_000)
-            break
-        except AssertionError:
-            continue
+    driver.open_list(page, combobox, option, taps=2 if phone else 1)
     option.click()
     if many:
         page.keyboard.press("Escape")

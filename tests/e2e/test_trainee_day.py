@@ -262,15 +262,7 @@ class Day:
         browser tests: on so loaded a machine the page can still move after two still frames.
         The box is then tapped a second time, as a person would."""
         option = self.page.get_by_role("option").nth(index)
-        for _ in range(OPEN_TAPS):
-            driver.scroll_into_view(self.page, combobox)
-            combobox.click()
-            try:
-                expect(option).to_be_visible(timeout=5_000)
-                break
-            except AssertionError:
-                continue
-        expect(option).to_be_visible()
+        driver.open_list(self.page, combobox, option, OPEN_TAPS)
         text = option.inner_text().strip()
         option.click()
         expect(self.page.get_by_role("listbox")).to_have_count(0)

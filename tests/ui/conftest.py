@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from quiz.content.packs import CONTENT_DIR_ENV
 from quiz.db.store import Store
 from quiz.ui import sign_in
 from quiz.ui.sign_in import SIGNED_IN_KEY
@@ -63,3 +64,18 @@ def open_app(database_url: str):
         return at
 
     return start
+
+
+@pytest.fixture
+def imported_cards(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A maker of an imported content folder holding one card file of the test's own (served
+    beside the shipped cards), so the shipped cards can change without changing the test."""
+
+    def make(name: str, text: str) -> Path:
+        folder = tmp_path / "ui-cards"
+        folder.mkdir(exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+        monkeypatch.setenv(CONTENT_DIR_ENV, str(folder))
+        return folder
+
+    return make

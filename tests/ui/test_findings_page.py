@@ -3,11 +3,8 @@ the evidence that showed it, and tells a wrong finding apart from a misapplied d
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from quiz.content.packs import CONTENT_DIR_ENV
 from quiz.training.grading import ScenarioAnswer
 from tests.findings_cards import EXTRA_DRAW
 from tests.ui import answering
@@ -18,12 +15,8 @@ MISAPPLIED = "You found the facts right; for them the document gives Warning."
 
 
 @pytest.fixture
-def cards(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    folder = tmp_path / "ui-cards"
-    folder.mkdir()
-    (folder / "findings.yaml").write_text(EXTRA_DRAW, encoding="utf-8")
-    monkeypatch.setenv(CONTENT_DIR_ENV, str(folder))
-    return folder
+def cards(imported_cards):
+    return imported_cards("findings.yaml", EXTRA_DRAW)
 
 
 def test_the_form_asks_the_findings_first(open_app, cards):

@@ -6,11 +6,9 @@ so the shipped cards can change without changing what is tested here."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from quiz.content.packs import CONTENT_DIR_ENV
 from quiz.model.cards import NO_LISTED_INFRACTION
 from quiz.training.grading import ScenarioAnswer
 from tests.ui import answering
@@ -127,13 +125,8 @@ LEFT_TO_JUDGE = "The document does not decide this case: it is left to the head 
 
 
 @pytest.fixture
-def cards(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """The test cards in a content folder of their own, loaded with the shipped ones."""
-    folder = tmp_path / "ui-cards"
-    folder.mkdir()
-    (folder / "judging.yaml").write_text(CARDS, encoding="utf-8")
-    monkeypatch.setenv(CONTENT_DIR_ENV, str(folder))
-    return folder
+def cards(imported_cards):
+    return imported_cards("judging.yaml", CARDS)
 
 
 def show(at, card_id: str):
