@@ -7,8 +7,6 @@ loader refuses a ruleset that declares the reserved id as a category of its own.
 
 from __future__ import annotations
 
-from typing import Callable
-
 from quiz.content.card_kinds import practised_infraction
 from quiz.content.loader import Content
 from quiz.model.cards import AnyCard
@@ -60,8 +58,3 @@ def category_labels(content: Content, language: str, knowledge: str) -> dict[str
             labels[category_key(ruleset.id, category.id)] = f"{game} › {category.name.get(language)}"
         labels[category_key(ruleset.id, KNOWLEDGE)] = f"{game} › {knowledge}"
     return labels
-
-
-def label_of(labels: dict[str, str]) -> Callable[[str], str]:
-    """A key's label, the key itself for a category no longer in the content."""
-    return lambda key: labels.get(key, key)

@@ -10,7 +10,6 @@ from typing import Any, Callable, Iterable, Literal
 
 import pandas as pd
 
-from quiz.content.categories import category_key
 from quiz.content.loader import Content
 from quiz.db.store import Store
 from quiz.model.attempt import FIX_FIELDS
@@ -24,14 +23,6 @@ from quiz.rules.variants import list_title
 def attempts_in(attempts: pd.DataFrame, rulesets: Iterable[str]) -> pd.DataFrame:
     """The attempts of the chosen games."""
     return attempts[attempts["ruleset"].isin(list(rulesets))]
-
-
-def progress_frame(attempts: pd.DataFrame, rulesets: Iterable[str]) -> pd.DataFrame:
-    """The attempts of the chosen games, with a ``category_key`` of ``ruleset/category``."""
-    frame = attempts_in(attempts, rulesets).copy()
-    frame["category_key"] = [category_key(r, c if isinstance(c, str) else None)
-                             for r, c in zip(frame["ruleset"], frame["category"])]
-    return frame
 
 
 FIX_JOINER = ", "

@@ -20,10 +20,6 @@ WORDS = {
 }
 
 
-def fact_names(ruleset: Ruleset, language: str) -> dict[str, str]:
-    return {f.id: f.name.get(language) for f in ruleset.facts}
-
-
 def describe_rule(ruleset: Ruleset, infraction: Infraction, index: int, language: str) -> str:
     """When the ``index``-th rule applies, as a sentence; a first rule without a condition applies always.
 
