@@ -1,8 +1,8 @@
-"""Widgets of mock exams: presets, the countdown, the results and the history of exams."""
+"""Widgets of mock exams: presets, the countdown (counted in the browser), the results and the history of exams."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Callable, Sequence
 
 import pandas as pd
@@ -20,10 +20,10 @@ from quiz.training.exam_results import exam_questions, history_table, section_sc
 from quiz.training.exams import CUSTOM, Exam, clock_text, score_exam, time_left
 from quiz.training.presets import ExamPreset, load_presets
 from quiz.ui import card_views, widgets
+from quiz.ui.exam_clock import exam_clock
 from quiz.ui.shell import Shell, switch_page
 from quiz.ui.time_zone import viewer_zone
 
-COUNTDOWN_SECONDS = 1
 EXAM_STATE_KEY = "mock_exam"  # which exam the Mock exam page shows (quiz/ui/pages/exam.py)
 EXAM_PAGE = "quiz/ui/pages/exam.py"
 
@@ -48,13 +48,11 @@ def exam_name(shell: Shell, preset_id: str) -> str:
     return names.get(preset_id, preset_id)
 
 
-@st.fragment(run_every=COUNTDOWN_SECONDS)
 def countdown(shell: Shell, deadline: datetime) -> None:
-    """The time left, ticking each second; at zero the whole page reruns, which closes the exam."""
+    """The time left, counted down in the browser (``exam_clock``): no server run a second;
+    at zero one run of the whole page, which closes the exam."""
     left = time_left(deadline, utc_now())
-    st.metric(shell.t("exam.time_left"), clock_text(left))
-    if left <= timedelta(0):
-        st.rerun(scope="app")
+    exam_clock(shell.t("exam.time_left"), clock_text(left), left)
 
 
 def navigator(
