@@ -1,4 +1,4 @@
-"""Command line: ``python -m quiz validate|coverage|verdict|grade|schema|set-pin|regrade``."""
+"""Command line: ``python -m quiz validate|coverage|verdict|grade|schema|set-pin|regrade|db upgrade``."""
 
 from __future__ import annotations
 
@@ -48,9 +48,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)"
     )
     regrade.add_argument("--top", type=int, default=20, metavar="N", help="cards and trainees listed (default: 20)")
+    db = commands.add_parser("db", help="the database's schema").add_subparsers(dest="db_command", required=True)
+    upgrade = db.add_parser("upgrade", help="bring the database's schema to this app's (the app does on start)")
+    upgrade.add_argument(
+        "--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)"
+    )
     args = parser.parse_args(argv)
     handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "grade": _grade, "schema": _schema,
-               "set-pin": _set_pin, "regrade": _regrade}
+               "set-pin": _set_pin, "regrade": _regrade, "db": _db_upgrade}
     return handler[args.command](args)
 
 
@@ -136,7 +141,8 @@ def _set_pin(args: argparse.Namespace) -> int:
     """Read the PIN twice from the terminal (or once per line from a pipe) and store its hash."""
     from quiz.access.accounts import set_pin
     from quiz.access.pins import check_new_pin
-    from quiz.db.store import Store, valid_name
+    from quiz.db.store import Store
+    from quiz.model.names import valid_name
 
     first, second = _read_secret("New PIN: "), _read_secret("Same PIN again: ")
     if first != second:
@@ -165,23 +171,35 @@ def _regrade(args: argparse.Namespace) -> int:
     ``--dry-run`` what would."""
     from quiz.content.snapshot import load_served_content as app_content  # the app's content, as it loads it
     from quiz.db.regrade import apply_regrade, plan_regrade, report_lines
-    from quiz.db.store import SCHEMA_VERSION, Store, stored_schema_version
+    from quiz.db.store import Store
 
     content = app_content()
     if content.problems:
         print(f"warning: the content has {len(content.problems)} problems (see `python -m quiz validate`); "
               "answers to cards that did not load are left alone", file=sys.stderr)
-    found = stored_schema_version(args.database_url)
     store = Store(args.database_url)
     try:
-        if found is not None and found < SCHEMA_VERSION:
-            print(f"the database was brought from schema version {found} to {SCHEMA_VERSION} "
-                  "(as the app does on start)")
+        if store.upgraded is not None:
+            print(f"the database was {store.upgraded} (as the app does on start)")
         report = plan_regrade(store, content) if args.dry_run else apply_regrade(store, content)
     finally:
         store.dispose()
     for line in report_lines(report, top=max(args.top, 0)):
         print(line)
+    return EXIT_OK
+
+
+def _db_upgrade(args: argparse.Namespace) -> int:
+    """Bring the database to the head revision, as a starting app would, and say what was done."""
+    from quiz.db.store import Store
+
+    try:
+        store = Store(args.database_url)
+    except QuizError as error:  # a newer app's database: left untouched
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    store.dispose()
+    print(f"the database was {store.upgraded}" if store.upgraded else "the database was already current")
     return EXIT_OK
 
 

@@ -10,7 +10,8 @@ from dataclasses import asdict
 
 from sqlalchemy import insert
 
-from quiz.db.store import Store, inserted_id
+from quiz.db.sql import inserted_id
+from quiz.db.store import Store
 from quiz.db.tables import attempts
 from quiz.model.attempt import AttemptRecord
 

@@ -1,6 +1,6 @@
 """Trainee accounts: adding a trainee with a PIN, signing in, setting a new PIN, lock-outs.
 
-A name is found by its canonical form (``quiz.db.store.name_key``: NFKC, case-folded, spaces
+A name is found by its canonical form (``quiz.model.names.name_key``: NFKC, case-folded, spaces
 collapsed), so "Alice", "ALICE" and "Ａlice" are one account, and a new trainee whose
 canonical name is taken is refused. Signing in answers alike for an unknown name and a wrong
 PIN (same message, same work: an unknown name is checked against a dummy hash, and is
@@ -29,11 +29,12 @@ from sqlalchemy.exc import IntegrityError
 from quiz.access.pins import PIN_INPUT_MAX, check_new_pin, hash_pin, pin_matches
 from quiz.access.throttles import Clock, LoginResult, LoginThrottle, StoredThrottle, ThrottlePolicy, attempt
 from quiz.db.answers import WriteGuard
-from quiz.db.store import HIDDEN_CATEGORIES, NAME_INPUT_MAX, Store, Trainee, mixed_scripts, name_key, valid_name
-from quiz.db.tables import NAME_MAX, trainee_name_keys, trainee_pins, trainees
+from quiz.db.store import Store, Trainee
+from quiz.db.tables import trainee_name_keys, trainee_pins, trainees
 from quiz.db.watched import changed, notify
 from quiz.model.attempt import utc_now
 from quiz.model.errors import CredentialChangedError, NameTakenError
+from quiz.model.names import HIDDEN_CATEGORIES, NAME_INPUT_MAX, NAME_MAX, mixed_scripts, name_key, valid_name
 
 CREDENTIALS = "quiz_credentials"  # the channel set_pin notifies on (quiz.db.watched)
 NAME_CEILING = 60.0  # per name, across sessions and servers: the longest wait between two guesses

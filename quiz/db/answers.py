@@ -17,7 +17,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from quiz.db import reviews
-from quiz.db.store import Store, inserted_id
+from quiz.db.sql import inserted_id
+from quiz.db.store import Store
 from quiz.db.tables import attempts
 from quiz.model.attempt import AttemptRecord
 from quiz.training.scheduling import next_schedule

@@ -21,7 +21,8 @@ from sqlalchemy.exc import IntegrityError
 
 from quiz.db.answers import WriteGuard
 from quiz.db.reviews import reschedule
-from quiz.db.store import Store, inserted_id
+from quiz.db.sql import inserted_id
+from quiz.db.store import Store
 from quiz.db.tables import attempts, exam_flags, exams, trainees
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
 from quiz.model.errors import ExamInProgressError

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from quiz.db.store import Store, upsert
+from quiz.db.sql import upsert
+from quiz.db.store import Store
 from quiz.db.tables import trainee_goals
 from quiz.model.attempt import utc_now
 from quiz.model.errors import GoalError

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from sqlalchemy import ColumnElement, Select, func, insert, select, update
 
-from quiz.db.store import Store, inserted_id
+from quiz.db.sql import inserted_id
+from quiz.db.store import Store
 from quiz.db.tables import REPORT_TEXT_MAX, attempts, problem_reports, trainees
 from quiz.model.attempt import AttemptRecord, utc_now
 from quiz.model.errors import ReportError

@@ -1,8 +1,8 @@
 """Every table of the database, on one MetaData, with the column types they share.
 
-Features add their tables here, so that ``Store`` creates them all. Adding a table needs
-no schema version change; adding columns to an existing one does, with the columns listed
-in ``COLUMNS_ADDED`` so that an older database gains them.
+A fresh database is made from these at once; an existing one is brought to them by the
+Alembic revisions in ``quiz/db/migrations/versions`` (``quiz.db.migrate``), so a change here
+comes with a revision that makes it (tests/db/test_migrations.py compares the two).
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ from sqlalchemy import (
 )
 
 from quiz.model.attempt import FIX_SEPARATOR
-
-NAME_MAX = 60
+from quiz.model.names import NAME_KEY_MAX, NAME_MAX
 
 
 class UTCDateTime(TypeDecorator):
@@ -68,6 +67,8 @@ class FixList(TypeDecorator):
 
 metadata = MetaData()
 
+# The schema version releases before Alembic kept (1 to 3); read to take up such a database,
+# and left at 4, which they refuse (``quiz.db.migrate``).
 schema_version = Table(
     "schema_version",
     metadata,
@@ -190,26 +191,16 @@ attempt_regrades = Table(
     Index("ix_attempt_regrades_attempt", "attempt_id", "id"),
 )
 
-# Columns added to existing tables, by the schema version that added them (nullable, no default).
-COLUMNS_ADDED: dict[int, tuple[Column, ...]] = {
-    2: tuple(attempts.c[name] for name in (
-        "variant_values", "content_fingerprint", "chosen_players", "standard_players", "players_result",
-    )),
-    3: (attempts.c.findings, attempts.c.penalty_follows_findings,
-        attempt_regrades.c.findings, attempt_regrades.c.penalty_follows_findings),
-}
-
-
 # Accounts (``quiz.access.throttles``, ``quiz.access.accounts``): what throttles wrong PINs and passwords,
 # kept here so that every server of a deployment shares it and no client can clear it. One row
 # per throttled subject (a trainee name's canonical key, or the supervisor password), deleted
 # on success; a row without a lock is forgotten a day after its last failure.
-THROTTLE_SUBJECT_MAX = 200
+THROTTLE_SUBJECT_MAX = NAME_KEY_MAX
 login_throttles = Table(
     "login_throttles",
     metadata,
     Column("scope", String(16), primary_key=True),  # "pin" (per name) or "supervisor"
-    Column("subject", String(THROTTLE_SUBJECT_MAX), primary_key=True),  # quiz.db.store.name_key, or ""
+    Column("subject", String(THROTTLE_SUBJECT_MAX), primary_key=True),  # quiz.model.names.name_key, or ""
     Column("failures", Integer, nullable=False),  # wrong attempts in a row (since a success, a lift, or a quiet day)
     Column("weight", Float, nullable=False),  # the same failures, each fading with the policy's half-life
     Column("last_failure_at", UTCDateTime, nullable=False),
@@ -218,11 +209,10 @@ login_throttles = Table(
     Index("ix_login_throttles_last_failure", "last_failure_at"),
 )
 
-# The canonical key of each trainee's name (``quiz.db.store.name_key``): unique, so "Alice",
+# The canonical key of each trainee's name (``quiz.model.names.name_key``): unique, so "Alice",
 # "ALICE" and "Ａlice" are one account. Trainees that collided before keys existed keep
 # working under their exact names; the later of them has no row here (see
 # ``quiz.access.accounts.look_alike_groups``).
-NAME_KEY_MAX = THROTTLE_SUBJECT_MAX
 trainee_name_keys = Table(
     "trainee_name_keys",
     metadata,

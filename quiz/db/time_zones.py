@@ -11,7 +11,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from sqlalchemy import select
 
-from quiz.db.store import Store, upsert
+from quiz.db.sql import upsert
+from quiz.db.store import Store
 from quiz.db.tables import trainee_time_zones
 from quiz.model.attempt import utc_now
 from quiz.model.errors import TimeZoneError

@@ -17,7 +17,8 @@ import pandas as pd
 from sqlalchemy import ColumnElement, Subquery, and_, case, func, select, true
 
 from quiz.content.categories import KNOWLEDGE, category_key
-from quiz.db.store import Store, local_date
+from quiz.db.sql import local_date
+from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts
 from quiz.model.attempt import RIGHT_RESULTS
 

@@ -21,7 +21,7 @@ from types import TracebackType
 
 import streamlit as st
 
-from quiz.db.store import storage_problem
+from quiz.db.storage_errors import storage_problem
 from quiz.model.text import LANGUAGES
 from quiz.report.i18n import pick_language, t
 

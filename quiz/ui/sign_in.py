@@ -34,9 +34,10 @@ from quiz.access.accounts import (
 from quiz.access.pins import PIN_MAX, PinRuleError, same_pin
 from quiz.access.throttles import LoginThrottle
 from quiz.db.answers import WriteGuard
-from quiz.db.store import NAME_INPUT_MAX, NameRuleError, Store, Trainee
-from quiz.db.tables import NAME_MAX
+from quiz.db.store import Store, Trainee
+from quiz.model.errors import NameRuleError
 from quiz.model.local_time import local_text
+from quiz.model.names import NAME_INPUT_MAX, NAME_MAX
 from quiz.report.i18n import t
 from quiz.ui.markdown import escape_markdown
 

@@ -23,9 +23,10 @@ from quiz.access.accounts import (
 from quiz.access.pins import PinRuleError
 from quiz.access.supervisor import attempt_login, supervisor_throttle
 from quiz.access.throttles import LoginThrottle
-from quiz.db.store import NameRuleError, name_key, valid_name
 from quiz.db.tables import trainees
 from quiz.model.attempt import utc_now
+from quiz.model.errors import NameRuleError
+from quiz.model.names import name_key, valid_name
 
 PIN = "2468"
 HUGE = "x" * (8 * 2**20)  # 8 MiB, as a websocket client can send it

@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from sqlalchemy import Column, MetaData, Table, UniqueConstraint, create_engine, inspect, select
+from sqlalchemy import UniqueConstraint, create_engine, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 
-from quiz.db.store import SCHEMA_VERSION, SchemaVersionError, Store, database_url, stored_schema_version
-from quiz.db.tables import COLUMNS_ADDED, metadata, schema_version
+from quiz.db.engine import database_url
+from quiz.db.migrate import LEGACY_FINAL, head_revision
+from quiz.db.store import Store
+from quiz.db.tables import metadata, schema_version
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
 from quiz.model.cards import Choice, KnowledgeCard, ScenarioCard
 from quiz.model.rulesets import ID_MAX, Category, Infraction, Penalty, Ruleset
@@ -314,26 +316,26 @@ def test_sqlite_runs_in_wal_mode_with_a_busy_timeout_and_foreign_keys(store: Sto
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
 
 
-def test_schema_version_is_recorded_once(db_url: str) -> None:
+def test_the_schema_is_recorded_once(db_url: str) -> None:
     Store(db_url).dispose()
     store = Store(db_url)  # a second construction changes nothing
     try:
+        assert store.upgraded is None
         with store.engine.connect() as conn:
-            rows = conn.exec_driver_sql("SELECT version FROM schema_version").all()
-        assert SCHEMA_VERSION == 3
-        assert [tuple(r) for r in rows] == [(3,)]
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [head_revision()]
+            assert conn.execute(select(schema_version.c.version)).scalars().all() == [LEGACY_FINAL]
     finally:
         store.dispose()
 
 
-def test_a_fresh_database_gets_every_table_and_the_current_schema_version(db_url: str) -> None:
+def test_a_fresh_database_gets_every_table_at_the_head_revision(db_url: str) -> None:
     """The schema is created the same way on SQLite and PostgreSQL: every table, column, index."""
     engine = create_engine(db_url)
     try:
         assert inspect(engine).get_table_names() == []  # fresh
         Store(db_url).dispose()
         found = inspect(engine)
-        assert set(found.get_table_names()) == set(metadata.tables)
+        assert set(found.get_table_names()) == {*metadata.tables, "alembic_version"}
         for table in metadata.tables.values():
             columns = {c["name"]: c for c in found.get_columns(table.name)}
             assert set(columns) == set(table.columns.keys()), table.name
@@ -351,7 +353,8 @@ def test_a_fresh_database_gets_every_table_and_the_current_schema_version(db_url
                 if isinstance(constraint, UniqueConstraint):
                     assert tuple(c.name for c in constraint.columns) in uniques
         with engine.connect() as conn:
-            assert conn.execute(select(schema_version.c.id, schema_version.c.version)).all() == [(1, SCHEMA_VERSION)]
+            assert conn.execute(select(schema_version.c.id, schema_version.c.version)).all() == [(1, LEGACY_FINAL)]
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head_revision()
     finally:
         engine.dispose()
 
@@ -377,85 +380,13 @@ def test_servers_starting_together_on_an_empty_database_create_it_once(db_url: s
     assert errors == []
     store = Store(db_url)
     try:
-        assert set(inspect(store.engine).get_table_names()) == set(metadata.tables)
+        assert set(inspect(store.engine).get_table_names()) == {*metadata.tables, "alembic_version"}
         with store.engine.connect() as conn:
-            assert conn.execute(select(schema_version.c.version)).scalars().all() == [SCHEMA_VERSION]
+            assert conn.execute(select(schema_version.c.version)).scalars().all() == [LEGACY_FINAL]
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [head_revision()]
         assert store.trainee("Aki").id == 1
     finally:
         store.dispose()
-
-
-def test_a_newer_schema_is_refused(db_url: str) -> None:
-    newer = SCHEMA_VERSION + 1
-    store = Store(db_url)
-    with store.engine.begin() as conn:
-        conn.exec_driver_sql(f"UPDATE schema_version SET version = {newer}")
-    store.dispose()
-    with pytest.raises(SchemaVersionError, match=f"schema version {newer}.*only up to {SCHEMA_VERSION}"):
-        Store(db_url)
-    engine = create_engine(db_url)
-    with engine.connect() as conn:
-        assert conn.exec_driver_sql("SELECT version FROM schema_version").scalar_one() == newer
-    engine.dispose()
-
-
-def older_table(shape: MetaData, name: str, version: int) -> Table:
-    """A table as schema ``version`` had it: every column but those later versions added."""
-    added = {column.name for later in range(version + 1, SCHEMA_VERSION + 1) for column in COLUMNS_ADDED[later]
-             if column.table.name == name}
-    columns = [Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable, autoincrement=c.autoincrement)
-               for c in metadata.tables[name].columns if c.name not in added]
-    return Table(name, shape, *columns)
-
-
-@pytest.mark.parametrize("version", [1, 2])
-def test_an_older_database_is_brought_to_the_current_version(db_url: str, version: int) -> None:
-    """An older database gains the new columns on start; its answers survive, read as before."""
-    engine = create_engine(db_url)
-    old = MetaData()
-    old_version, old_trainees, old_attempts = (
-        older_table(old, name, version) for name in ("schema_version", "trainees", "attempts"))
-    added = [column.name for later in range(version + 1, SCHEMA_VERSION + 1) for column in COLUMNS_ADDED[later]
-             if column.table.name == "attempts"]
-    try:
-        old.create_all(engine)
-        with engine.begin() as conn:  # ids left to the database, as the old release left them
-            conn.execute(old_version.insert().values(id=1, version=version))
-            aki = conn.execute(old_trainees.insert().values(name="Aki", created_at=scenario(1).answered_at))
-            original = scenario(aki.inserted_primary_key[0])
-            written = conn.execute(old_attempts.insert().values(
-                **{name: getattr(original, name) for name in old_attempts.c.keys() if name != "id"}))
-            attempt_id = written.inserted_primary_key[0]
-        assert stored_schema_version(db_url) == version
-        assert not set(added) & {c["name"] for c in inspect(engine).get_columns("attempts")}
-    finally:
-        engine.dispose()
-
-    store = Store(db_url)
-    try:
-        found = inspect(store.engine)
-        assert set(added) <= {c["name"] for c in found.get_columns("attempts")}
-        assert set(found.get_table_names()) == set(metadata.tables)
-        with store.engine.connect() as conn:
-            assert conn.execute(select(schema_version.c.version)).scalars().all() == [SCHEMA_VERSION]
-        assert [from_row(row) for _, row in store.attempts().iterrows()] == [original]
-        assert store.attempts()["id"].tolist() == [attempt_id]
-        newer = variant(original.trainee_id, answered_at=original.answered_at + timedelta(seconds=1))
-        new_id = record(store, newer)
-        assert store.attempts()["id"].tolist() == [attempt_id, new_id]
-        assert from_row(store.attempts().iloc[1]) == newer
-    finally:
-        store.dispose()
-    Store(db_url).dispose()  # started again: nothing more to do
-    assert stored_schema_version(db_url) == SCHEMA_VERSION
-
-
-def test_stored_schema_version_creates_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "none.db"
-    assert stored_schema_version(f"sqlite:///{path}") is None
-    assert not path.exists()
-    Store(f"sqlite:///{path}").dispose()
-    assert stored_schema_version(f"sqlite:///{path}") == SCHEMA_VERSION
 
 
 def test_database_url_prefers_argument_then_environment_then_data_folder(monkeypatch) -> None:

@@ -8,7 +8,7 @@ import datetime as dt
 import io
 import json
 
-from quiz.db.store import attempts_frame
+from quiz.db.frames import attempts_frame
 from quiz.model.attempt import AttemptRecord
 from quiz.report.csv_export import csv_bytes
 from quiz.report.progress import answers_table

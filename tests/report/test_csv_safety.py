@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from quiz.db.store import attempts_frame
+from quiz.db.frames import attempts_frame
 from quiz.model.attempt import AttemptRecord
 from quiz.report.csv_export import csv_bytes, runs_as_formula
 from quiz.report.progress import attempts_in

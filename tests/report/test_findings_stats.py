@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from sqlalchemy import delete, insert, null, select
 
 from quiz.db.answers import save_answer
-from quiz.db.store import FRAME_COLUMNS, Store, attempts_frame
+from quiz.db.frames import FRAME_COLUMNS, attempts_frame
+from quiz.db.store import Store
 from quiz.db.tables import attempts, review_schedules, trainee_name_keys, trainees
 from quiz.model.attempt import AttemptRecord, FindingRecord
 from quiz.report import statistics as stats_sql

@@ -12,7 +12,8 @@ from datetime import UTC, date, datetime
 import pandas as pd
 import pytest
 
-from quiz.db.store import FRAME_COLUMNS, Store, attempts_frame
+from quiz.db.frames import FRAME_COLUMNS, attempts_frame
+from quiz.db.store import Store
 from quiz.model.attempt import AttemptRecord
 from tests import stats_oracle as stats
 from tests.recording import record

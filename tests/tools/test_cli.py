@@ -149,23 +149,20 @@ def test_regrade_reports_on_a_database_of_the_first_release_then_credits_the_rig
     knowledge card is out of date: the dry run reports and changes nothing, the run credits it."""
     from datetime import datetime
 
-    from sqlalchemy import MetaData, create_engine, select
+    from sqlalchemy import create_engine, select
 
     from quiz.content.loader import load_content
     from quiz.db.store import Store
     from quiz.db.tables import attempt_regrades, attempts
-    from tests.db.test_store import older_table
+    from tests.db.releases import RELEASES, make_release_database
 
     card = load_content().knowledge_cards[0]  # whichever ships today: ids change under other work
     url = f"sqlite:///{tmp_path / 'quiz.db'}"
-    engine = create_engine(url)
-    old = MetaData()
-    version, trainees, old_attempts = (
-        older_table(old, name, 1) for name in ("schema_version", "trainees", "attempts"))
+    first = make_release_database(url, RELEASES[0])
+    trainees, old_attempts = first.tables["trainees"], first.tables["attempts"]
     when = datetime(2025, 1, 5, 10, tzinfo=UTC)
-    old.create_all(engine)
+    engine = create_engine(url)
     with engine.begin() as conn:
-        conn.execute(version.insert().values(id=1, version=1))
         trainee_id = conn.execute(trainees.insert().values(name="Emi", created_at=when)).inserted_primary_key[0]
         answer = dict(trainee_id=trainee_id, ruleset=card.ruleset, card_kind="knowledge", mode="practice",
                       chosen_fixes=(), standard_fixes=(), seconds=8.0, answered_at=when)
@@ -177,7 +174,7 @@ def test_regrade_reports_on_a_database_of_the_first_release_then_credits_the_rig
 
     dry = run("regrade", "--dry-run", "--database-url", url)
     assert dry.returncode == 0, dry.stderr
-    assert "brought from schema version 1 to 3" in dry.stdout
+    assert "brought from schema version 1 to revision 0004" in dry.stdout
     assert "2 answers graded again under content" in dry.stdout
     assert "1 would change (1 now right, 0 now wrong" in dry.stdout
     assert "left alone: 1: the card is not in today's content (no-such-card)" in dry.stdout
