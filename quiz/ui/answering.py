@@ -15,6 +15,7 @@ from quiz.training.kinds import blank_answer
 from quiz.ui import widgets
 from quiz.ui.card_views import answer_form
 from quiz.ui.errors import database_guard
+from quiz.ui.page_state import CardState
 from quiz.ui.shell import Shell, count_answer, draw_due
 from quiz.ui.sign_in import answer_guard, still_signed_in
 from quiz.ui.stale_widgets import forget_stale_widgets
@@ -29,31 +30,29 @@ def dont_know_button(shell: Shell, card: AnyCard, form_key: str) -> None:
 
 
 def card_until_answered(
-    shell: Shell, card: AnyCard, state: dict, form_key: str, mode: str, showing: CardShowing | None = None
+    shell: Shell, card: AnyCard, state: CardState, form_key: str, mode: str, showing: CardShowing | None = None
 ) -> bool:
     """The card (header, situation) and, until it is answered, its answer form; returns whether
     it was answered in this run.
 
-    ``state`` is the page's card state: ``shown_at`` (the ``time.time()`` the card appeared)
-    is read, ``outcome`` is set once the card is answered, after the answer is graded and
-    saved (the attempt and the card's review schedule are written before anything is drawn).
+    ``state.outcome`` is set once the answer is graded and saved, before anything is drawn.
     The run that checks the answer draws the answered card (its title shown, no form), so
-    the page needs no second run (``st.rerun``) and no placeholder to show the feedback:
-    under load, every run and every element an answer takes is server time.
+    the page needs no second run and no placeholder for the feedback: under load, every run
+    and every element an answer takes is server time.
     """
     assert shell.trainee is not None, "answering needs a trainee"
-    given = widgets.take_given(form_key) if state.get("outcome") is None else None
+    given = widgets.take_given(form_key) if not state.answered else None
     if given is not None:  # graded and saved before anything is drawn: the page is drawn once
         guard = answer_guard(shell.store)  # the click's PIN check, made where the answer is stored
         submitted = submit_answer(shell.store, shell.content, card, given.answer, shell.trainee.id,
-                                  time.time() - state["shown_at"], mode=mode, showing=showing, guard=guard)
+                                  time.time() - state.shown_at, mode=mode, showing=showing, guard=guard)
         st.session_state[PIN_CHECKED_KEY] = guard is not None
         count_answer(shell, card.id, submitted.due_change)
-        state["outcome"] = submitted.outcome
-    widgets.card_header(shell, card, answered=state.get("outcome") is not None, showing=showing)
+        state.outcome = submitted.outcome
+    widgets.card_header(shell, card, answered=state.answered, showing=showing)
     widgets.card_body(shell, card, showing)
     form_place = st.container()  # on every run, answered or not: what follows keeps its place
-    if state.get("outcome") is None:  # (an open expander below stays open)
+    if not state.answered:  # (an open expander below stays open)
         with form_place:
             answer_form(shell, card, form_key)
             dont_know_button(shell, card, form_key)

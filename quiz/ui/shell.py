@@ -100,6 +100,15 @@ def current() -> Shell:
     return shell if isinstance(shell, Shell) else render_sidebar()
 
 
+def require_trainee(shell: Shell) -> Trainee:
+    """The signed-in trainee; without one, the page says how to start and stops (its answers
+    would be no one's)."""
+    if shell.trainee is None:
+        st.info(shell.t("practice.need_trainee"))
+        st.stop()
+    return shell.trainee
+
+
 def page_language() -> str:
     """The language this run is drawn in, before anything is drawn: the sidebar's choice (a
     click on it is in the session's state when the run starts), else the URL's ``lang``,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quiz.content.loader import Content
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
-from quiz.rules.variants import DEFAULT_SEED, CardShowing, show_card
+from quiz.rules.variants import CardShowing, show_card
 from quiz.training.answering import asks_players, case_facts, verdict_for
 from quiz.training.grading import ScenarioAnswer
 
@@ -36,10 +36,10 @@ def right_answer(content: Content, card: AnyCard, showing: CardShowing | None = 
 def deal_until(at, content: Content, kind: type) -> AnyCard:
     """Deal practice cards until one of ``kind`` shows; that card."""
     for _ in range(80):
-        card = content.cards[at.session_state["practice"]["card"]]
+        card = content.cards[at.session_state["practice"].card]
         if isinstance(card, kind):
             return card
-        at.session_state["practice"]["card"] = None
+        at.session_state["practice"].card = None
         at.run()
     raise AssertionError(f"no {kind.__name__} dealt")
 
@@ -49,7 +49,7 @@ def practice_showing(at, card: AnyCard) -> CardShowing | None:
     card without parameters to draw (a knowledge card or a judgement call)."""
     if not isinstance(card, ScenarioCard):
         return None
-    return show_card(card, at.session_state["practice"].get("seed", DEFAULT_SEED))
+    return show_card(card, at.session_state["practice"].seed)
 
 
 def widget(widgets, part: str):

@@ -33,7 +33,7 @@ def test_every_part_wrong_is_not_called_not_quite(open_app):
         given = all_wrong(card, answering.practice_showing(at, card))
         if given.fixes or verdict_for(CONTENT, card, answering.practice_showing(at, card)).fixes:
             break
-        at.session_state["practice"]["card"] = None
+        at.session_state["practice"].card = None
         at.run()
     if answering.players_question(at) is not None:
         verdict = verdict_for(CONTENT, card, answering.practice_showing(at, card))

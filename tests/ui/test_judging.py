@@ -131,10 +131,11 @@ def cards(imported_cards):
 
 def show(at, card_id: str):
     """Put the card on the practice page and rerun; the card as loaded."""
-    at.session_state["practice"].update(card=card_id, seed=0, outcome=None)
+    state = at.session_state["practice"]
+    state.card, state.seed, state.outcome = card_id, 0, None
     at.run()
     assert not at.exception, at.exception
-    assert at.session_state["practice"]["card"] == card_id
+    assert at.session_state["practice"].card == card_id
     return at.session_state["shell"].content.cards[card_id]
 
 
@@ -209,7 +210,8 @@ def test_an_escalation_keeps_the_fixes_and_the_opponents_prizes_are_optional(ope
     assert "- Required fix: Return the game to the correct state" in text
     assert "- Optional (the judge may add): The opponent takes Prize cards (the judge sets how many)" in text
     # the optional fix may be chosen too
-    at.session_state["practice"].update(outcome=None, n=at.session_state["practice"]["n"] + 1)
+    state = at.session_state["practice"]
+    state.outcome, state.n = None, state.n + 1
     at.run()
     answering.fill(at, card, ScenarioAnswer("forgot_prize", "prize_penalty",
                                             ("restore_game_state", "opponent_takes_prizes")))

@@ -102,8 +102,8 @@ def test_next_card_after_an_answer(open_app, store):
     card = answering.deal_until(at, CONTENT, ScenarioCard)
     _answer_the_standard(at, card)
     next(b for b in at.button if b.label == "Next card").click().run()
-    assert at.session_state["practice"]["card"] != card.id
-    assert at.session_state["practice"]["outcome"] is None
+    assert at.session_state["practice"].card != card.id
+    assert at.session_state["practice"].outcome is None
 
 
 def test_switching_language_changes_the_texts(open_app):

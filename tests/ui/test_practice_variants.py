@@ -14,7 +14,8 @@ CARD = CONTENT.cards[CARD_ID]
 
 def show(at, seed: int):
     """Put the variant card on the page with ``seed`` and rerun."""
-    at.session_state["practice"].update(card=CARD_ID, seed=seed, outcome=None)
+    state = at.session_state["practice"]
+    state.card, state.seed, state.outcome = CARD_ID, seed, None
     at.run()
     assert not at.exception, at.exception
 
@@ -31,7 +32,7 @@ def seeds_with_different_minutes() -> tuple[int, int]:
 
 def test_a_dealt_card_carries_a_fresh_seed(open_app):
     at = open_app()
-    seed = at.session_state["practice"]["seed"]
+    seed = at.session_state["practice"].seed
     assert isinstance(seed, int) and 0 <= seed < SEED_LIMIT
 
 

@@ -43,7 +43,7 @@ def test_the_most_overdue_card_is_served_first_and_a_right_answer_reschedules_it
 
     at = open_app(page=PAGE)
 
-    assert at.session_state["review"]["card"] == first.id
+    assert at.session_state["review"].card == first.id
     assert at.subheader[0].value == "How do you rule?"  # the title may give the answer away
     assert "Due now: 2" in [c.value for c in at.caption]
     assert answering.sidebar_due(at).endswith("Due for review: 2")
@@ -64,7 +64,7 @@ def test_the_most_overdue_card_is_served_first_and_a_right_answer_reschedules_it
     assert answering.sidebar_due(at).endswith("Due for review: 1")
 
     next(b for b in at.button if b.label == "Next card").click().run()
-    assert at.session_state["review"]["card"] == second.id
+    assert at.session_state["review"].card == second.id
 
 
 def test_a_wrong_answer_brings_the_card_back_in_ten_minutes(open_app, store):
@@ -72,7 +72,7 @@ def test_a_wrong_answer_brings_the_card_back_in_ten_minutes(open_app, store):
     card = KNOWLEDGE[0]
     seed(store, trainee.id, card, True, utc_now() - timedelta(days=5))  # due three days ago
     at = open_app(page=PAGE)
-    assert at.session_state["review"]["card"] == card.id
+    assert at.session_state["review"].card == card.id
 
     wrong = next(c for c in card.choices if c.id != card.answer)
     choice = next(r for r in at.radio if r.label == "Your answer")
@@ -91,7 +91,7 @@ def test_nothing_due_says_when_the_next_card_is(open_app, store):
     trainee = store.trainee("Aiko")
     seed(store, trainee.id, KNOWLEDGE[0], True, utc_now())
     at = open_app(page=PAGE)
-    assert at.session_state["review"]["card"] is None
+    assert at.session_state["review"].card is None
     assert [s.value for s in at.success] == ["Nothing is due for review right now."]
     # A first right answer gets stability w[2] = 2.3065 days; at the 90 % retention the
     # interval equals the stability, rounded to whole days: two days.
@@ -106,8 +106,8 @@ def test_with_nothing_scheduled_new_cards_can_be_practised(open_app, store):
     assert start.label == f"Practise new cards ({pool_size} left)"
     start.click().run()
 
-    card_id = at.session_state["review"]["card"]
-    assert card_id in CONTENT.cards and at.session_state["review"]["mode"] == "practice"
+    card_id = at.session_state["review"].card
+    assert card_id in CONTENT.cards and at.session_state["review"].mode == "practice"
     assert f"New card · {pool_size} never answered in your selection" in [c.value for c in at.caption]
     answer_right(at, CONTENT.cards[card_id])
 

@@ -126,7 +126,7 @@ def test_adding_yourself_signs_you_in_and_answers_are_kept_under_your_name(store
     at = add_me(open_signed_out(), "Chie", "9753")
     assert signed_in_name(at) == "Chie"
     assert store.find_trainee("Chie") is not None
-    assert at.session_state["practice"]["card"] is not None  # a card is dealt at once
+    assert at.session_state["practice"].card is not None  # a card is dealt at once
     # and a later session signs in with the PIN chosen here
     assert signed_in_name(sign_in(open_signed_out(), "Chie", "9753")) == "Chie"
 
@@ -151,7 +151,7 @@ def test_a_refused_new_trainee_is_told_why_and_nothing_is_added(
 
 def test_signing_out_forgets_the_trainee_and_their_card(aiko, open_signed_out):
     at = sign_in(open_signed_out(), "Aiko", PIN)
-    assert at.session_state["practice"]["card"] is not None
+    assert at.session_state["practice"].card is not None
     at.button(key="sign-out").click().run()
     assert signed_in_name(at) is None
     assert "practice" not in at.session_state

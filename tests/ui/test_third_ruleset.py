@@ -30,8 +30,8 @@ def third_game(monkeypatch: pytest.MonkeyPatch, database_url: str) -> None:
 
 def _show(at, card_id: str):
     """Put a given card of the pool on the practice page (as dealing it would)."""
-    at.session_state["practice"]["card"] = card_id
-    at.session_state["practice"]["outcome"] = None
+    at.session_state["practice"].card = card_id
+    at.session_state["practice"].outcome = None
     at.run()
     assert not at.exception, at.exception
     return CONTENT.cards[card_id]

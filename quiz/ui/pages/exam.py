@@ -43,10 +43,7 @@ STATE_KEY = exam_widgets.EXAM_STATE_KEY
 
 shell = shell_module.current()
 st.title(shell.t("exam.title"), anchor=False)
-if shell.trainee is None:
-    st.info(shell.t("practice.need_trainee"))
-    st.stop()
-trainee = shell.trainee
+trainee = shell_module.require_trainee(shell)
 state = st.session_state.setdefault(STATE_KEY, {"exam_id": None, "index": 0, "shown_at": 0.0, "result_id": None})
 
 

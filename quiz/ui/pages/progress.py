@@ -9,8 +9,4 @@ from quiz.ui.trainee_report import render_trainee_report
 
 shell = shell_module.current()
 st.title(shell.t("progress.title"), anchor=False)
-if shell.trainee is None:
-    st.info(shell.t("practice.need_trainee"))
-    st.stop()
-
-render_trainee_report(shell, shell.trainee)
+render_trainee_report(shell, shell_module.require_trainee(shell))

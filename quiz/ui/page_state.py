@@ -1,0 +1,51 @@
+"""What the Practice and Review pages keep in the session between runs, typed.
+
+Defined here, not in the page scripts: a page script runs afresh on every run, and a class
+defined in it would be a new class each time.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from quiz.rules.variants import DEFAULT_SEED, new_seed
+from quiz.training.answering import Outcome
+
+
+@dataclass
+class CardState:
+    """The card a page shows and how far it got."""
+
+    card: str | None = None  # the card's id; None: deal one
+    seed: int = DEFAULT_SEED  # a variant card draws its values from it: the same showing on every rerun
+    outcome: Outcome | None = None  # set once the card is answered (graded and saved)
+    shown_at: float = 0.0  # time.time() when the card appeared: the answer's seconds count from it
+    n: int = 0  # cards dealt in this session: each card's widgets are keyed by it
+
+    @property
+    def answered(self) -> bool:
+        return self.outcome is not None
+
+    def deal(self, card_id: str | None) -> None:
+        """Show ``card_id`` next: values drawn afresh, unanswered, timed from now, widgets of its own."""
+        self.card, self.seed, self.outcome, self.shown_at, self.n = card_id, new_seed(), None, time.time(), self.n + 1
+
+    def go_on(self) -> None:
+        """Leave the card: the next run deals another."""
+        self.card, self.outcome = None, None
+
+
+@dataclass
+class PracticeState(CardState):
+    queue: list[str] = field(default_factory=list)  # the cards still to come before the pool is dealt again
+
+
+@dataclass
+class ReviewState(CardState):
+    trainee: int | None = None  # whose reviews these are: another trainee starts over
+    mode: str = "review"  # "practice": a card never seen, asked for when nothing is due
+    new: bool = False  # cards never seen were asked for
+
+    def ask_for_new(self) -> None:
+        self.new = True
