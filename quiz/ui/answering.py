@@ -15,6 +15,7 @@ from quiz.training.kinds import blank_answer
 from quiz.ui import widgets
 from quiz.ui.card_views import answer_form
 from quiz.ui.errors import database_guard
+from quiz.ui.fragments import running_alone
 from quiz.ui.page_state import CardState
 from quiz.ui.shell import Shell, count_answer, draw_due
 from quiz.ui.sign_in import answer_guard, still_signed_in
@@ -64,14 +65,16 @@ def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
     Check and Next card then run only it again, not the sidebar and the page around it
     (under load, the rest of the app was a third of each click's server time).
 
-    Not the mock exam, whose countdown is a fragment that reruns every second: with the exam
-    in a fragment around it, the browser test of a trainee's day saw, under load, a Save
-    taken as if nothing was chosen (twice in one run, never alone). A Save there runs the
-    whole page.
+    Not the mock exam: with the exam in a fragment around its countdown, then a fragment that
+    reran every second, the browser test of a trainee's day saw, under load, a Save taken as
+    if nothing was chosen (twice in one run, never alone). A Save there runs the whole page;
+    its countdown now runs in the browser (``exam_clock``), with one server run at the deadline.
 
     A fragment's own run does not pass through ``app.py``, so it does here what the app does
     around a full run: the database guard, and the check that the trainee's PIN still holds
-    (else the whole app runs, and signs the trainee out). A click that gives an answer has
+    (else the whole app runs, and signs the trainee out). A full run, which draws the card on
+    its way, has had that check from ``app.py``'s sidebar already, and forgets no widgets
+    (the next Check or Next card does): neither is done twice in one run. A click that gives an answer has
     that check made in the transaction that stores the answer (``sign_in.answer_guard``): one
     connection less per answer, and no answer stored once the PIN change is known (on
     PostgreSQL the check reads the version the server keeps until a notice says it changed).
@@ -81,11 +84,13 @@ def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
 
     @st.fragment
     def card_area() -> None:
-        forget_stale_widgets()  # the cards before this one: their widgets' metadata
+        alone = running_alone()  # else a full run: app.py checked the PIN in this run already
+        if alone:  # the cards before this one: their widgets' metadata (Next card is such a run)
+            forget_stale_widgets()
         with database_guard():
             answer_given = widgets.answer_pending()  # its PIN check is made where it is stored
             st.session_state.pop(PIN_CHECKED_KEY, None)
-            if not answer_given and not still_signed_in(shell.store):
+            if alone and not answer_given and not still_signed_in(shell.store):
                 st.rerun(scope="app")
             try:
                 body()

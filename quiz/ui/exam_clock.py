@@ -19,7 +19,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from quiz.ui.fragments import running_alone
 
 CLOCK_KEY = "exam-clock"  # the container of the metric: the script finds the metric inside it
 DEADLINE_MARGIN_S = 0.3  # the run at the deadline is asked for this long after it
@@ -72,6 +73,5 @@ def _at_deadline() -> None:
     """Drawn with the page (nothing to draw); run alone by the browser's timer at the deadline:
     then the whole page runs again, and finds the exam over (or, were the timer early, arms
     it again with the time left)."""
-    ctx = get_script_run_ctx()
-    if ctx is not None and ctx.fragment_ids_this_run:
+    if running_alone():
         st.rerun(scope="app")

@@ -10,6 +10,12 @@ callbacks, so nothing needs ``st.rerun``; and as in the app, the card is a fragm
 draws the sidebar's due count, so Check and Next card run only it. The load tool cannot
 tell it from the app.
 
+Its Mock exam page is the app's exam loop on the same terms: start a 20-question,
+30-minute custom exam, a question at a time with the exam's head (name, question number,
+progress bar, the clock) and its answer form, Save (whole-page runs, as in the app), Next,
+hand in, the results, Back. The clock is the app's own (``quiz.ui.exam_clock``: counted
+down in the browser, one run at the deadline), so the human-pace turn compares like for like.
+
 Run it with ``python -m quizbench.capacity floor --port 8580`` (``streamlit run`` of this
 file, on 127.0.0.1).
 """
@@ -17,8 +23,13 @@ file, on 127.0.0.1).
 from __future__ import annotations
 
 import random
+import time
+from datetime import timedelta
 
 import streamlit as st
+
+from quiz.training.exams import clock_text
+from quiz.ui.exam_clock import exam_clock
 
 SITUATION = (
     "Store tournament, round 4. Ando won duel 1. In duel 2, after drawing for the turn, Ando "
@@ -28,7 +39,8 @@ SITUATION = (
 INFRACTIONS = [f"Category {n // 6 + 1} › Infraction {n + 1}" for n in range(18)]
 PENALTIES = ["Caution", "Warning", "Duel Loss", "Match Loss", "Disqualification", "Game Loss"]
 FIXES = [f"Fix {n + 1}" for n in range(9)]
-PAGE_TITLES = ("Review", "Mock exam", "Progress", "Reference", "Team", "Content")
+PAGE_TITLES = ("Review", "Progress", "Reference", "Team", "Content")
+EXAM_QUESTIONS, EXAM_MINUTES = 20, 30  # the app's custom exam as the load tool starts it
 
 
 def _sign_in() -> None:
@@ -149,6 +161,93 @@ def feedback(card: dict) -> None:
     st.caption("Card drawn from: Document, line 12")
 
 
+def _start_exam() -> None:
+    st.session_state["floor-exam"] = {"deadline": time.time() + EXAM_MINUTES * 60, "index": 0, "answers": {},
+                                      "saves": 0, "done": False}
+
+
+def _save_exam_answer(form_key: str) -> None:
+    state = st.session_state
+    exam = state["floor-exam"]
+    infraction, penalty = state.get(f"{form_key}-infraction"), state.get(f"{form_key}-penalty")
+    if infraction is None or penalty is None:
+        state["floor-incomplete"] = True
+        return
+    if time.time() < exam["deadline"]:  # the app's late answers are not stored either
+        exam["answers"][exam["index"]] = (infraction, penalty)
+        exam["saves"] += 1  # a new form, filled with the answer just stored
+
+
+def _move(step: int) -> None:
+    exam = st.session_state["floor-exam"]
+    exam["index"] = min(max(exam["index"] + step, 0), EXAM_QUESTIONS - 1)
+
+
+def _hand_in() -> None:
+    st.session_state["floor-exam"]["done"] = True
+
+
+def _leave_results() -> None:
+    st.session_state.pop("floor-exam", None)
+
+
+def exam_page() -> None:
+    st.title("Mock exam", anchor=False)
+    if not st.session_state.get("floor-trainee"):
+        st.info("Sign in, or add yourself, in the sidebar to start.")
+        return
+    exam = st.session_state.get("floor-exam")
+    if exam is not None and time.time() >= exam["deadline"]:
+        exam["done"] = True  # closed at its deadline, as the app closes an expired exam
+    if exam is None:
+        st.caption("Choose a preset, or set up your own exam.")
+        st.button("Start this exam", key="exam-start-custom", type="primary", on_click=_start_exam)
+    elif exam["done"]:
+        right = len(exam["answers"]) // 2
+        st.error(f"Not passed — {right} of {EXAM_QUESTIONS} right")
+        cols = st.columns(4)
+        for column, (label, value) in zip(cols, (("Score", f"{right} / {EXAM_QUESTIONS}"), ("Percent", "50%"),
+                                                 ("Pass mark", "80%"), ("Unanswered", "0"))):
+            column.metric(label, value)
+        st.button("Back to the exams", key="exam-back", on_click=_leave_results)
+    else:
+        exam_question(exam)
+
+
+def exam_question(exam: dict) -> None:
+    """The exam's head (name, number, progress, the clock), the question, its form, the moves."""
+    index, answered = exam["index"], len(exam["answers"])
+    head, clock = st.columns([4, 1])
+    with head:
+        st.caption("Custom exam")
+        st.markdown(f"**Question {index + 1} of {EXAM_QUESTIONS}**")
+        st.progress(answered / EXAM_QUESTIONS, text=f"{answered} of {EXAM_QUESTIONS} answered")
+    with clock:
+        left = timedelta(seconds=max(exam["deadline"] - time.time(), 0))
+        exam_clock("Time left", clock_text(left), left)
+    st.subheader(f"A constant card, question {index + 1}", anchor=False)
+    st.caption("Yu-Gi-Oh! OCG · ★★☆")
+    with st.container(border=True):
+        st.markdown(SITUATION)
+    saved = exam["answers"].get(index)
+    if saved is not None:
+        st.info(f"Saved: {saved[0]}, {saved[1]}. You can change it until you hand in; it is marked then.")
+    form_key = f"exam-{index}-{exam['saves']}"
+    with st.form(form_key):
+        st.selectbox("Infraction", INFRACTIONS, index=None, placeholder="Choose an infraction",
+                     key=f"{form_key}-infraction")
+        st.radio("Penalty", PENALTIES, index=None, horizontal=True, key=f"{form_key}-penalty")
+        st.multiselect("Fix", FIXES, placeholder="No fix", key=f"{form_key}-fixes")
+        st.form_submit_button("Change my answer" if saved else "Save answer", type="primary",
+                              on_click=_save_exam_answer, args=(form_key,))
+    if st.session_state.pop("floor-incomplete", False):
+        st.warning("Choose an infraction and a penalty.")
+    with st.container(horizontal=True):
+        st.button("Previous", key="exam-previous", disabled=index == 0, on_click=_move, args=(-1,))
+        st.button("Next", key="exam-next", disabled=index == EXAM_QUESTIONS - 1, on_click=_move, args=(1,))
+        st.button("Hand in", key="exam-hand-in", type="primary", on_click=_hand_in)
+
+
 def other_page(title: str):
     def page() -> None:
         st.title(title, anchor=False)
@@ -161,4 +260,5 @@ st.set_page_config(page_title="Judge Trainer floor", layout="wide")
 sidebar()
 pages = [st.Page(practice, title="Practice", icon=":material/style:", default=True)]
 pages += [st.Page(other_page(title), title=title, url_path=title.lower().replace(" ", "-")) for title in PAGE_TITLES]
+pages.insert(2, st.Page(exam_page, title="Mock exam", url_path="exam"))
 st.navigation(pages, position="top").run()

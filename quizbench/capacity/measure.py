@@ -10,7 +10,9 @@
    HAProxy: the scale over one server.
 4. **Human pace**: 200 sessions (a quarter of them in mock exams) answering one card every
    20–40 s, for 2 minutes with all of them connected: click-to-feedback p95, exceptions,
-   server RSS growth.
+   server RSS growth, server CPU per answer; then the same load against the floor app
+   (whose exams have the app's clock, counted down in the browser): the ratio of the two, and
+   the app servers 1,000 trainees need at that CPU per answer (``servers_for``).
 5. **A server killed**: sessions answering at a brisk pace through HAProxy; once all are
    answering, app server 2 gets SIGKILL. Its sessions reconnect through HAProxy (to server
    1), sign in again and go on; exams resume.
@@ -24,6 +26,7 @@ Every phase's length and size can be shortened by environment variables for deve
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 import tempfile
@@ -43,7 +46,25 @@ PIN = "capacity-2468"
 REQUIRED_KEYS = (
     "per_server_answers_per_min", "floor_answers_per_min", "per_server_ratio_to_floor", "two_server_scale",
     "p95_click_to_feedback_s", "sessions", "answers_acknowledged", "answers_lost", "kill_answers_lost",
+    "human_cpu_per_answer_s", "human_cpu_ratio_to_floor", "servers_for_1000",
 )
+
+
+# 1,000 trainees answering one card every 30 s (the human pace's 20-40 s think time); each
+# server process uses at most one core (the GIL) and is kept under half busy, for a p95 well
+# under a second; one server more, so that one can fail without the others going over.
+EVENT_TRAINEES = 1000
+ANSWER_EVERY_S = 30.0
+SERVER_BUSY_SHARE = 0.5
+SPARE_SERVERS = 1
+
+
+def servers_for(trainees: int, cpu_s_per_answer: float | None) -> int | None:
+    """App servers (a core each) for ``trainees`` at a human pace, one spare included."""
+    if cpu_s_per_answer is None:
+        return None
+    cores = trainees / ANSWER_EVERY_S * cpu_s_per_answer
+    return max(math.ceil(cores / SERVER_BUSY_SHARE), 1) + SPARE_SERVERS
 
 
 def _pair(text: str) -> tuple[float, float]:
@@ -241,7 +262,23 @@ def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id
     out["sessions"] = human["sessions_connected_max"]
     out["p95_click_to_feedback_s"] = human["click_to_feedback_s"]["p95"]
     log(f"capacity:   {human['sessions_connected_max']} connected, p95 {out['p95_click_to_feedback_s']} s, "
-        f"{human['answers_acknowledged']} answers, errors {human['errors']}, exceptions {human['exceptions']}")
+        f"{human['answers_acknowledged']} answers, errors {human['errors']}, exceptions {human['exceptions']}, "
+        f"{human['server_cpu_s_per_answer']} CPU s/answer")
+
+    log(f"capacity: human pace against the floor app: {settings.human_sessions} sessions, the same pace")
+    floor_human = _brief(load(floor.url, _names(f"hf{run_id}", settings.human_sessions), [floor.pid], [floor.url],
+                              settings.human_ramp_s + settings.human_s, think=think, ramp=settings.human_ramp_s,
+                              exam_share=settings.human_exam_share, app=False), app=False)
+    out["human_pace_floor"] = floor_human
+    out["human_cpu_per_answer_s"] = human["server_cpu_s_per_answer"]
+    out["human_floor_cpu_per_answer_s"] = floor_human["server_cpu_s_per_answer"]
+    out["human_cpu_ratio_to_floor"] = rounded(ratio(human["server_cpu_s_per_answer"],
+                                                    floor_human["server_cpu_s_per_answer"]), 3)
+    out["servers_for_1000"] = servers_for(EVENT_TRAINEES, human["server_cpu_s_per_answer"])
+    log(f"capacity:   floor {floor_human['server_cpu_s_per_answer']} CPU s/answer "
+        f"({floor_human['answers_acknowledged']} answers, errors {floor_human['errors']}); "
+        f"app/floor {out['human_cpu_ratio_to_floor']}; {out['servers_for_1000']} app servers for "
+        f"{EVENT_TRAINEES} trainees")
 
     think = _pair(settings.kill_think)
     log(f"capacity: kill: {settings.kill_sessions} sessions, think {think[0]:.0f}-{think[1]:.0f} s, "
