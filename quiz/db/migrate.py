@@ -6,7 +6,9 @@ revision. A database of a release before Alembic records its schema version (1 t
 The revisions create what is missing rather than assume it absent, because old releases added
 tables and indexes without changing the version; so version N's own revision runs again.
 
-A start that finds the database current costs one query (``alembic_version``). A revision
+A start that finds the database current costs one query (``alembic_version``) and does not
+import Alembic (about 0.1 to 0.4 s here): it compares with ``HEAD_REVISION``, the newest
+revision's id, which a test holds equal to the scripts' head. A revision
 this app does not know means a newer app wrote the database: it is refused, untouched. The
 ``schema_version`` table is kept at 4 only so that releases before Alembic refuse the
 database with their own message; this app reads it only to take up an old database.
@@ -19,12 +21,8 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-from alembic import command, op
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Column, Engine, Table, inspect, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError
@@ -33,7 +31,11 @@ from quiz.db.sql import upsert
 from quiz.db.tables import metadata, schema_version
 from quiz.model.errors import SchemaVersionError
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 SCRIPTS = Path(__file__).with_name("migrations")
+HEAD_REVISION = "0004"  # the newest revision under migrations/versions (tests/db/test_migrations.py checks)
 LEGACY_VERSIONS = {1: None, 2: "0001", 3: "0002"}  # old schema version -> the revision to start after
 LEGACY_FINAL = 4  # what schema_version says once Alembic keeps the schema: older releases refuse it
 TRIES = 5  # app servers starting together on an empty database race to create it
@@ -51,21 +53,13 @@ class Upgrade:
         return f"brought from {self.before} to revision {self.after}"
 
 
-@lru_cache(maxsize=1)
-def head_revision() -> str:
-    """The newest revision under ``quiz/db/migrations/versions`` (read once per process)."""
-    head = ScriptDirectory(str(SCRIPTS)).get_current_head()
-    assert head is not None
-    return head
-
-
 def upgrade(engine: Engine) -> Upgrade | None:
     """Bring the database to the head revision; what was done, or None when it was current.
 
     When another server creates or migrates the same database meanwhile, the database refuses
     the loser's statement; it tries again, and then finds the work done.
     """
-    if _current_revision(engine) == head_revision():
+    if _current_revision(engine) == HEAD_REVISION:
         return None
     for tries_left in reversed(range(TRIES)):
         try:
@@ -88,14 +82,15 @@ def _current_revision(engine: Engine) -> str | None:
 
 
 def _upgrade_once(engine: Engine) -> Upgrade | None:
-    head = head_revision()
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+
+    head = script_head()
     with engine.begin() as conn:
         found = MigrationContext.configure(conn).get_current_revision()
         if found == head:
             return None
-        config = Config()
-        config.set_main_option("script_location", str(SCRIPTS))
-        config.attributes["connection"] = conn
+        config = _config(conn)
         if found is not None:
             if found not in _known_revisions():
                 raise SchemaVersionError(
@@ -120,8 +115,29 @@ def _upgrade_once(engine: Engine) -> Upgrade | None:
         return Upgrade(f"schema version {legacy or 1}", head)
 
 
+def _config(conn: Connection) -> Config:
+    """Alembic's configuration without an alembic.ini: the scripts, and the connection to use."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(SCRIPTS))
+    config.attributes["connection"] = conn
+    return config
+
+
+def script_head() -> str:
+    """The newest revision of the scripts themselves (``HEAD_REVISION`` should say the same)."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory(str(SCRIPTS)).get_current_head()
+    assert head is not None
+    return head
+
+
 @lru_cache(maxsize=1)
 def _known_revisions() -> frozenset[str]:
+    from alembic.script import ScriptDirectory
+
     return frozenset(script.revision for script in ScriptDirectory(str(SCRIPTS)).walk_revisions())
 
 
@@ -143,6 +159,8 @@ def record_legacy_version(conn: Connection) -> None:
 
 def create_missing(tables: Iterable[Table]) -> None:
     """Create each table the database lacks, and each of their indexes it lacks."""
+    from alembic import op
+
     bind = op.get_bind()
     for table in tables:
         table.create(bind, checkfirst=True)
@@ -152,6 +170,8 @@ def create_missing(tables: Iterable[Table]) -> None:
 
 def add_missing_columns(table: str, columns: Iterable[Column]) -> None:
     """Add to ``table`` each of ``columns`` (nullable, no default) it lacks."""
+    from alembic import op
+
     present = {column["name"] for column in inspect(op.get_bind()).get_columns(table)}
     for column in columns:
         if column.name not in present:

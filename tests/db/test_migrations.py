@@ -14,7 +14,7 @@ from sqlalchemy import MetaData, create_engine, func, inspect, select, text
 from quiz.access.accounts import name_throttles, sign_in
 from quiz.access.pins import hash_pin
 from quiz.access.throttles import LoginThrottle
-from quiz.db.migrate import LEGACY_FINAL, head_revision, upgrade
+from quiz.db.migrate import HEAD_REVISION, LEGACY_FINAL, script_head, upgrade
 from quiz.db.store import Store
 from quiz.db.tables import metadata, schema_version
 from quiz.model.errors import SchemaVersionError
@@ -71,7 +71,7 @@ def test_an_older_release_database_migrates_to_head_keeping_every_row(db_url: st
     try:
         assert store.upgraded is not None and store.upgraded.before == f"schema version {release.version}"
         with store.engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head_revision()
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == HEAD_REVISION
             assert conn.execute(select(schema_version.c.version)).scalars().all() == [LEGACY_FINAL]
             for name, count in counts.items():
                 assert conn.execute(select(func.count()).select_from(metadata.tables[name])).scalar_one() == count
@@ -97,7 +97,7 @@ def test_a_fresh_database_is_made_at_head_in_step_with_the_tables(db_url: str) -
     try:
         assert store.upgraded is not None and store.upgraded.before == "an empty database"
         with store.engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head_revision()
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == HEAD_REVISION
     finally:
         store.dispose()
     assert _schema_differences(db_url) == []
@@ -157,7 +157,12 @@ def test_db_upgrade_brings_an_old_database_forward_and_says_so(tmp_path, capsys)
     url = f"sqlite:///{tmp_path / 'quiz.db'}"
     _fill(url, make_release_database(url, RELEASES[1]))
     assert cli.main(["db", "upgrade", "--database-url", url]) == 0
-    assert capsys.readouterr().out.strip() == f"the database was brought from schema version 1 to revision {head_revision()}"
+    assert capsys.readouterr().out.strip() == f"the database was brought from schema version 1 to revision {HEAD_REVISION}"
     assert cli.main(["db", "upgrade", "--database-url", url]) == 0
     assert capsys.readouterr().out.strip() == "the database was already current"
     assert _schema_differences(url) == []
+
+
+def test_the_head_revision_the_cheap_start_compares_with_is_the_scripts_head() -> None:
+    """A new revision under quiz/db/migrations/versions moves HEAD_REVISION with it."""
+    assert HEAD_REVISION == script_head()

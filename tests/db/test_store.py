@@ -12,7 +12,7 @@ from sqlalchemy import UniqueConstraint, create_engine, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 
 from quiz.db.engine import database_url
-from quiz.db.migrate import LEGACY_FINAL, head_revision
+from quiz.db.migrate import HEAD_REVISION, LEGACY_FINAL
 from quiz.db.store import Store
 from quiz.db.tables import metadata, schema_version
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
@@ -322,13 +322,13 @@ def test_the_schema_is_recorded_once(db_url: str) -> None:
     try:
         assert store.upgraded is None
         with store.engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [head_revision()]
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [HEAD_REVISION]
             assert conn.execute(select(schema_version.c.version)).scalars().all() == [LEGACY_FINAL]
     finally:
         store.dispose()
 
 
-def test_a_fresh_database_gets_every_table_at_the_head_revision(db_url: str) -> None:
+def test_a_fresh_database_gets_every_table_at_the_HEAD_REVISION(db_url: str) -> None:
     """The schema is created the same way on SQLite and PostgreSQL: every table, column, index."""
     engine = create_engine(db_url)
     try:
@@ -354,7 +354,7 @@ def test_a_fresh_database_gets_every_table_at_the_head_revision(db_url: str) -> 
                     assert tuple(c.name for c in constraint.columns) in uniques
         with engine.connect() as conn:
             assert conn.execute(select(schema_version.c.id, schema_version.c.version)).all() == [(1, LEGACY_FINAL)]
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head_revision()
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == HEAD_REVISION
     finally:
         engine.dispose()
 
@@ -383,7 +383,7 @@ def test_servers_starting_together_on_an_empty_database_create_it_once(db_url: s
         assert set(inspect(store.engine).get_table_names()) == {*metadata.tables, "alembic_version"}
         with store.engine.connect() as conn:
             assert conn.execute(select(schema_version.c.version)).scalars().all() == [LEGACY_FINAL]
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [head_revision()]
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [HEAD_REVISION]
         assert store.trainee("Aki").id == 1
     finally:
         store.dispose()
