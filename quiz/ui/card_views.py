@@ -1,6 +1,7 @@
 """The UI's dispatch over card kinds: a card's answer form, its feedback and a stored answer
 in words, each a ``match`` that ``assert_never`` keeps exhaustive
-(``quiz.model.cards.CARD_KINDS``); the drawing itself is in ``quiz.ui.widgets``."""
+(``quiz.model.cards.CARD_KINDS``); the drawing itself is in ``quiz.ui.widgets`` (forms) and
+``quiz.ui.feedback_views``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import assert_never
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome
-from quiz.ui import widgets
+from quiz.ui import feedback_views, widgets
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.report_problem import report_problem
 from quiz.ui.shell import Shell
@@ -37,13 +38,13 @@ def feedback(shell: Shell, card: AnyCard, outcome: Outcome, answered: bool | Non
     match card:
         case ScenarioCard():
             assert isinstance(outcome, ScenarioOutcome)
-            widgets.scenario_feedback(shell, card, outcome, answered)
+            feedback_views.scenario_feedback(shell, card, outcome, answered)
         case JudgementCallCard():
             assert isinstance(outcome, KnowledgeOutcome)
-            widgets.judgement_feedback(shell, card, outcome, answered)
+            feedback_views.judgement_feedback(shell, card, outcome, answered)
         case KnowledgeCard():
             assert isinstance(outcome, KnowledgeOutcome)
-            widgets.knowledge_feedback(shell, card, outcome, answered)
+            feedback_views.knowledge_feedback(shell, card, outcome, answered)
         case _:
             assert_never(card)
     report_problem(shell, card, outcome.record)
@@ -64,6 +65,7 @@ def answer_summary(shell: Shell, card: AnyCard, record: AttemptRecord) -> str:
             return escape_markdown(shell.t("answer.no_listed_infraction") if chosen == NO_LISTED_INFRACTION
                                    else names.get(chosen, "—"))
         case ScenarioCard():
-            return " · ".join(escape_markdown(part) for part in widgets.scenario_answer_parts(shell, card, record))
+            parts = feedback_views.scenario_answer_parts(shell, card, record)
+            return " · ".join(escape_markdown(part) for part in parts)
         case _:
             assert_never(card)

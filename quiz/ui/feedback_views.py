@@ -1,0 +1,261 @@
+"""The feedback of an answered card: the marks, the standard answer, why, and the lines of
+the document (which ones, each quoted once, is planned by ``quiz.report.citations``)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import streamlit as st
+
+from quiz.model.attempt import AttemptRecord
+from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.rulesets import Penalty, Ruleset
+from quiz.model.text import Text
+from quiz.model.verdict import CitedLine, Verdict
+from quiz.report.citations import (
+    Quotes,
+    judgement_quotes,
+    line_span,
+    principle_of,
+    refusal,
+    scenario_quotes,
+    source_citation,
+)
+from quiz.rules.explain import applies_to_words, describe_facts, explain_penalty
+from quiz.rules.variants import drawn_facts, seed_facts
+from quiz.training.answering import KnowledgeOutcome, ScenarioOutcome
+from quiz.ui.findings_view import findings_feedback
+from quiz.ui.markdown import escape_markdown, quote_block
+from quiz.ui.shell import Shell
+from quiz.ui.widgets import players_name
+
+MARKS = {
+    "correct": ":green[:material/check_circle:]",
+    "accepted": ":orange[:material/check_circle:]",
+    "wrong": ":red[:material/cancel:]",
+}
+
+
+def _names(ruleset: Ruleset, fixes: tuple[str, ...] | list[str], lang: str) -> str:
+    return ", ".join(ruleset.name_of("fix", f, lang) for f in fixes)
+
+
+def citation(shell: Shell, cited: CitedLine) -> None:
+    """A quoted line of the document: the Japanese original and its English rendering."""
+    st.markdown(f"{quote_block(cited.ja)}\n\n*{escape_markdown(_where(shell, cited.document, cited.lines))}*")
+    if shell.language != "ja":
+        st.caption("  \n".join(escape_markdown(line) for line in cited.en.split("\n")))
+
+
+def _where(shell: Shell, document: str, lines: tuple[int, ...]) -> str:
+    """"Document, line 12" (or lines 12–14)."""
+    key = "feedback.line" if len(set(lines)) == 1 else "feedback.lines"
+    return shell.t(key, document=document, lines=line_span(lines))
+
+
+def source_line(shell: Shell, card: AnyCard, quotes: Quotes | None = None) -> None:
+    """The line the card was drawn from; named only when the feedback quotes it already."""
+    cited = source_citation(card, shell.content.rulesets[card.ruleset])
+    if quotes is not None and quotes.covers(cited) and cited not in quotes.section("source"):
+        st.caption(escape_markdown(shell.t("feedback.source_quoted", where=_where(shell, cited.document, cited.lines))))
+        return
+    st.caption(shell.t("feedback.source"))
+    citation(shell, cited)
+
+
+def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome, answered: bool = True) -> None:
+    """Marks per part, the standard answer, why, the decisive lines, and what would change it.
+
+    A question left unanswered (an exam's) is said to be so, with no part marked.
+    """
+    ruleset = shell.content.rulesets[card.ruleset]
+    lang, verdict, grade, record = shell.language, outcome.verdict, outcome.grade, outcome.record
+    results = [grade.infraction, grade.penalty, grade.fixes] + ([grade.players] if grade.players is not None else [])
+    if not answered:
+        st.error(shell.t("feedback.not_answered"))
+    elif grade.correct:
+        st.success(shell.t("feedback.all_right"))
+    elif all(result == "wrong" for result in results):
+        st.error(shell.t("feedback.all_wrong"))
+    else:
+        st.error(shell.t("feedback.some_wrong"))
+    chosen_infraction = ruleset.infraction(record.chosen_infraction or "")
+    chosen_penalty = ruleset.penalty(record.chosen_penalty or "")
+    parts = [
+        ("answer.infraction", grade.infraction, chosen_infraction.name.get(lang) if chosen_infraction else "—"),
+        ("answer.penalty", grade.penalty, chosen_penalty.name.get(lang) if chosen_penalty else "—"),
+    ]
+    if grade.players is not None:  # the card asked who receives it
+        parts.append(("feedback.players", grade.players, players_name(shell, record.chosen_players)))
+    parts.append(("answer.fixes", grade.fixes, _names(ruleset, record.chosen_fixes, lang) or shell.t("answer.no_fix")))
+    for col, (label, result, chosen) in zip(st.columns(len(parts)) if answered else (), parts):
+        with col:
+            st.markdown(f"{MARKS[result]} **{shell.t(label)}** · {shell.t('mark.' + result)}")
+            st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
+    if answered and grade.penalty == "accepted":
+        st.info(shell.t("feedback.accepted", penalty=chosen_penalty.name.get(lang) if chosen_penalty else ""))
+
+    findings_feedback(shell, card, outcome, answered)
+    _standard_answer(shell, ruleset, verdict, asked_players=grade.players is not None)
+
+    st.markdown(f"#### {shell.t('feedback.why')}")
+    drawn = drawn_facts(card, outcome.showing) if outcome.showing is not None else {}
+    if drawn:  # a variant card: the facts drawn for this showing decide the verdict
+        st.markdown(f"**{escape_markdown(shell.t('variants.drawn_facts'))}**")
+        st.markdown("\n".join(f"- {escape_markdown(line)}" for line in describe_facts(ruleset, drawn, lang)))
+    st.markdown("\n".join(f"- {escape_markdown(e.get(lang))}" for e in verdict.explanations))
+    if grade.penalty == "wrong" and chosen_penalty is not None:
+        facts = outcome.showing.facts if outcome.showing is not None else seed_facts(card)
+        _when_right(shell, ruleset, card.infraction, verdict, chosen_penalty, facts)
+    if answered and grade.missing_fixes:
+        st.markdown(
+            escape_markdown(shell.t("feedback.missing_fixes", fixes=_names(ruleset, grade.missing_fixes, lang)))
+        )
+    if answered and grade.extra_fixes:
+        st.markdown(escape_markdown(shell.t("feedback.extra_fixes", fixes=_names(ruleset, grade.extra_fixes, lang))))
+
+    quotes = scenario_quotes(card, ruleset, verdict)
+    st.markdown(f"#### {shell.t('feedback.document')}")
+    for cited in quotes.section("decisive"):
+        citation(shell, cited)
+    more = quotes.section("more")
+    if more:
+        with st.expander(shell.t("feedback.more_lines")):
+            for cited in more:
+                citation(shell, cited)
+    source_line(shell, card, quotes)
+
+
+def _standard_answer(shell: Shell, ruleset: Ruleset, verdict: Verdict, asked_players: bool) -> None:
+    """The verdict as an answer: infraction, penalty, who receives it, required and optional
+    fixes, the penalties accepted at the judge's discretion, and where it applies."""
+    lang = shell.language
+    infraction_name = ruleset.name_of("infraction", verdict.infraction, lang)
+    penalty_name = ruleset.name_of("penalty", verdict.penalty, lang)
+    st.markdown(f"#### {shell.t('feedback.standard')}")
+    lines = [
+        f"- **{shell.t('answer.infraction')}**: {escape_markdown(infraction_name)}",
+        f"- **{shell.t('answer.penalty')}**: {escape_markdown(penalty_name)}",
+    ]
+    if asked_players or verdict.players == "both":
+        lines.append(f"- **{shell.t('feedback.players')}**: {players_name(shell, verdict.players)}")
+    required = _names(ruleset, verdict.fixes, lang) or shell.t("answer.no_fix")
+    lines.append(f"- **{shell.t('feedback.required_fixes')}**: {escape_markdown(required)}")
+    if verdict.optional_fixes:
+        optional = _names(ruleset, verdict.optional_fixes, lang)
+        lines.append(f"- **{shell.t('feedback.optional_fixes')}**: {escape_markdown(optional)}")
+    if len(verdict.accepted) > 1:
+        also = ", ".join(ruleset.name_of("penalty", p, lang) for p in verdict.accepted[1:])
+        lines.append(f"- **{shell.t('feedback.also_accepted')}**: {escape_markdown(also)}")
+    lines.append(f"- **{shell.t('feedback.applies_to')}**: {applies_to_words(verdict, lang)}")
+    st.markdown("\n".join(lines))
+    if verdict.players == "both":
+        st.info(shell.t("feedback.both_receive"), icon=":material/group:")
+
+
+def _when_right(
+    shell: Shell, ruleset: Ruleset, infraction: str, verdict: Verdict, chosen: Penalty, facts: Mapping[str, Any]
+) -> None:
+    """When the penalty the trainee chose would have been right, as the engine says
+    (``quiz.rules.explain.explain_penalty``): the facts that would have to differ, or the
+    infractions that carry it when no facts make it right here."""
+    lang = shell.language
+    name = chosen.name.get(lang)
+    explained = explain_penalty(ruleset, infraction, chosen.id, facts, lang)
+    if explained.possible:
+        if not explained.changes:  # right as the card stands: nothing to explain
+            return
+        key = "feedback.would_be_right" if explained.standard else "feedback.would_be_accepted"
+        st.markdown(f"**{escape_markdown(shell.t(key, penalty=name))}**")
+        st.markdown("\n".join(f"- {escape_markdown(change)}" for change in explained.changes))
+        if explained.discretion:  # what lets the judge give it, and how far this app reads that range
+            st.markdown("\n\n".join(escape_markdown(reason) for reason in explained.discretion))
+        if explained.judged_as is not None and explained.judged_as != verdict.infraction:
+            other = ruleset.infraction(explained.judged_as)
+            judged = other.name.get(lang) if other is not None else explained.judged_as
+            st.markdown(escape_markdown(shell.t("feedback.judged_as", infraction=judged)))
+    elif explained.other_infractions:
+        st.markdown(f"**{escape_markdown(shell.t('feedback.never_right', penalty=name))}**")
+        st.markdown("\n".join(f"- {escape_markdown(other)}" for other in explained.other_infractions))
+    else:
+        st.markdown(escape_markdown(shell.t("feedback.never_here", penalty=name)))
+
+
+def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutcome, answered: bool = True) -> None:
+    lang = shell.language
+    answer = next(c for c in card.choices if c.id == card.answer)
+    if not answered:
+        st.error(shell.t("feedback.knowledge_not_answered", answer=escape_markdown(answer.text.get(lang))))
+    elif outcome.grade.correct:
+        st.success(shell.t("feedback.all_right"))
+    else:
+        st.error(shell.t("feedback.knowledge_wrong", answer=escape_markdown(answer.text.get(lang))))
+    if answered:
+        chosen = next((c.text.get(lang) for c in card.choices if c.id == outcome.record.chosen_choice), "—")
+        st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
+    st.markdown(f"#### {shell.t('feedback.why')}")
+    st.markdown(escape_markdown(card.explanation.get(lang)))
+    source_line(shell, card)
+
+
+def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: KnowledgeOutcome, answered: bool = True) -> None:
+    """A judgement call answered: right or wrong on the nearest line (all the document
+    decides), why the rest is left to the head judge, the nearest lines and the principle."""
+    ruleset = shell.content.rulesets[card.ruleset]
+    lang, grade = shell.language, outcome.grade
+    names = {i.id: i.name.get(lang) for i in ruleset.infractions}
+    nearest = names.get(card.nearest or "", card.nearest or "")
+    if not answered:
+        st.error(shell.t("feedback.not_answered"))
+    elif grade.correct:
+        st.success(shell.t("feedback.judgement_right" if card.nearest else "feedback.judgement_right_none"))
+    elif card.nearest:
+        st.error(shell.t("feedback.judgement_wrong", answer=escape_markdown(nearest)))
+    else:
+        st.error(shell.t("feedback.judgement_wrong_none"))
+    st.info(shell.t("feedback.left_to_judge"), icon=":material/gavel:")
+    chosen = shell.t("answer.no_listed_infraction") if grade.chosen == NO_LISTED_INFRACTION else names.get(
+        grade.chosen or "", "—")
+    result = "correct" if grade.correct else "wrong"
+    if answered:
+        st.markdown(f"{MARKS[result]} **{shell.t('feedback.nearest')}** · {shell.t('mark.' + result)}")
+        st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
+
+    st.markdown(f"#### {shell.t('feedback.why')}")
+    st.markdown(escape_markdown(card.explanation.get(lang)))
+    refused = refusal(card, ruleset)
+    if refused is not None:
+        where = _where(shell, ruleset.document.title.ja, tuple(refused.lines))
+        reason = refused.reason.get(lang) if isinstance(refused.reason, Text) else str(refused.reason)
+        st.markdown(f"**{escape_markdown(shell.t('feedback.undecided', where=where))}** {escape_markdown(reason)}")
+    principle = principle_of(card, ruleset)
+    if principle is not None:
+        st.markdown(
+            f"**{escape_markdown(shell.t('feedback.principle'))}**: {escape_markdown(principle.text.get(lang))}"
+        )
+
+    quotes = judgement_quotes(card, ruleset)
+    st.markdown(f"#### {shell.t('feedback.document')}")
+    if quotes.section("nearest"):
+        st.markdown(f"**{escape_markdown(shell.t('feedback.nearest_lines', infraction=nearest))}**")
+        for cited in quotes.section("nearest"):
+            citation(shell, cited)
+    if quotes.section("principle"):
+        st.markdown(f"**{escape_markdown(shell.t('feedback.principle'))}**")
+        for cited in quotes.section("principle"):
+            citation(shell, cited)
+    source_line(shell, card, quotes)
+
+
+def scenario_answer_parts(shell: Shell, card: ScenarioCard, record: AttemptRecord) -> list[str]:
+    """A stored answer to a scenario card as words: infraction, penalty, who receives it (when
+    asked) and fixes."""
+    lang = shell.language
+    ruleset = shell.content.rulesets[card.ruleset]
+    infraction = ruleset.infraction(record.chosen_infraction or "")
+    penalty = ruleset.penalty(record.chosen_penalty or "")
+    parts = [infraction.name.get(lang) if infraction else "—", penalty.name.get(lang) if penalty else "—"]
+    if record.chosen_players:
+        parts.append(players_name(shell, record.chosen_players))
+    parts.append(_names(ruleset, record.chosen_fixes, lang) or shell.t("answer.no_fix"))
+    return parts
