@@ -72,9 +72,8 @@ def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
 
     A fragment's own run does not pass through ``app.py``, so it does here what the app does
     around a full run: the database guard, and the check that the trainee's PIN still holds
-    (else the whole app runs, and signs the trainee out). A full run, which draws the card on
-    its way, has had that check from ``app.py``'s sidebar already, and forgets no widgets
-    (the next Check or Next card does): neither is done twice in one run. A click that gives an answer has
+    (else the whole app runs, and signs the trainee out); a full run, which draws the card on
+    its way, had that check from ``app.py``'s sidebar already. A click that gives an answer has
     that check made in the transaction that stores the answer (``sign_in.answer_guard``): one
     connection less per answer, and no answer stored once the PIN change is known (on
     PostgreSQL the check reads the version the server keeps until a notice says it changed).
@@ -84,9 +83,8 @@ def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
 
     @st.fragment
     def card_area() -> None:
+        forget_stale_widgets()  # the cards before this one: their widgets' metadata
         alone = running_alone()  # else a full run: app.py checked the PIN in this run already
-        if alone:  # the cards before this one: their widgets' metadata (Next card is such a run)
-            forget_stale_widgets()
         with database_guard():
             answer_given = widgets.answer_pending()  # its PIN check is made where it is stored
             st.session_state.pop(PIN_CHECKED_KEY, None)
