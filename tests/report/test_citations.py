@@ -7,16 +7,7 @@ import pytest
 from quiz.model.cards import JudgementCallCard, ScenarioCard
 from quiz.model.errors import UndecidedCaseError
 from quiz.model.verdict import CitedLine
-from quiz.report.citations import (
-    DECISIVE_ROLES,
-    Quotes,
-    judgement_quotes,
-    line_span,
-    principle_of,
-    refusal,
-    scenario_quotes,
-    source_citation,
-)
+from quiz.report import citations
 from quiz.rules.engine import judge
 from quiz.rules.variants import seed_facts
 
@@ -25,17 +16,17 @@ def cited(*lines: str, role: str = "rule") -> CitedLine:
     return CitedLine("Doc", role, "\n".join(lines), "")
 
 
-def quoted_lines(quotes: Quotes) -> list[str]:
+def quoted_lines(quotes: citations.Quotes) -> list[str]:
     return [part for _, c in quotes.slots if c is not None for part in c.ja.split("\n")]
 
 
-def none_holds_another(quotes: Quotes) -> bool:
+def none_holds_another(quotes: citations.Quotes) -> bool:
     passages = [set(c.ja.split("\n")) for _, c in quotes.slots if c is not None]
     return not any(i != j and a <= b for i, a in enumerate(passages) for j, b in enumerate(passages))
 
 
 def test_a_passage_quoted_already_is_left_out():
-    quotes = Quotes()
+    quotes = citations.Quotes()
     quotes.add("decisive", cited("A", "B"))
     quotes.add("source", cited("B"))
     assert quotes.covers(cited("A")) and not quotes.covers(cited("C"))
@@ -44,7 +35,7 @@ def test_a_passage_quoted_already_is_left_out():
 
 
 def test_a_longer_passage_takes_the_place_of_the_shorter_ones_it_holds():
-    quotes = Quotes()
+    quotes = citations.Quotes()
     quotes.add("decisive", cited("A"))
     quotes.add("more", cited("C"))
     quotes.add("more", cited("B"))
@@ -56,7 +47,7 @@ def test_a_longer_passage_takes_the_place_of_the_shorter_ones_it_holds():
 
 
 def test_lines_are_compared_by_text_ignoring_surrounding_space():
-    quotes = Quotes()
+    quotes = citations.Quotes()
     quotes.add("decisive", cited("  A long line of the document  "))
     assert quotes.covers(cited("A long line"))  # a part of a quoted line is quoted
 
@@ -65,17 +56,17 @@ def test_lines_are_compared_by_text_ignoring_surrounding_space():
     ((9, 10, 11, 48), "9–11, 48"), ((48, 9, 9), "9, 48"), ((7,), "7"), ((), "?"),
 ])
 def test_line_span(lines, span):
-    assert line_span(lines) == span
+    assert citations.line_span(lines) == span
 
 
 def test_a_scenarios_quotes_hold_every_line_it_cites_and_no_passage_twice(content):
     for card in (c for c in content.cards.values() if isinstance(c, ScenarioCard)):
         ruleset = content.rulesets[card.ruleset]
         verdict = judge(ruleset, card.infraction, seed_facts(card))
-        quotes = scenario_quotes(card, ruleset, verdict)
+        quotes = citations.scenario_quotes(card, ruleset, verdict)
         assert none_holds_another(quotes), card.id
-        assert quotes.section("decisive") or not any(c.role in DECISIVE_ROLES for c in verdict.citations), card.id
-        assert all(quotes.covers(c) for c in (*verdict.citations, source_citation(card, ruleset))), card.id
+        assert quotes.section("decisive") or not any(c.role in citations.DECISIVE_ROLES for c in verdict.citations), card.id
+        assert all(quotes.covers(c) for c in (*verdict.citations, citations.source_citation(card, ruleset))), card.id
 
 
 def test_a_judgement_calls_quotes_hold_its_nearest_lines_principle_and_source(content):
@@ -83,12 +74,12 @@ def test_a_judgement_calls_quotes_hold_its_nearest_lines_principle_and_source(co
     assert any(call.nearest for call in calls) and any(call.nearest is None for call in calls)
     for card in calls:
         ruleset = content.rulesets[card.ruleset]
-        quotes = judgement_quotes(card, ruleset)
+        quotes = citations.judgement_quotes(card, ruleset)
         assert none_holds_another(quotes), card.id
         assert bool(quotes.section("nearest")) == (card.nearest is not None), card.id
-        principle = principle_of(card, ruleset)
+        principle = citations.principle_of(card, ruleset)
         assert principle is not None and quotes.covers(cited(principle.citation.ja)), card.id
-        assert quotes.covers(source_citation(card, ruleset)), card.id
+        assert quotes.covers(citations.source_citation(card, ruleset)), card.id
 
 
 def test_a_judgement_calls_refusal_names_the_lines_that_leave_it_open(content):
@@ -96,6 +87,6 @@ def test_a_judgement_calls_refusal_names_the_lines_that_leave_it_open(content):
     with_facts = [c for c in calls if c.nearest is not None and c.facts]
     assert with_facts
     for card in with_facts:
-        refused = refusal(card, content.rulesets[card.ruleset])
+        refused = citations.refusal(card, content.rulesets[card.ruleset])
         assert isinstance(refused, UndecidedCaseError) and refused.lines, card.id
-    assert all(refusal(c, content.rulesets[c.ruleset]) is None for c in calls if c.nearest is None or not c.facts)
+    assert all(citations.refusal(c, content.rulesets[c.ruleset]) is None for c in calls if c.nearest is None or not c.facts)
