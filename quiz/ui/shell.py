@@ -134,10 +134,8 @@ def switch_page(page: str) -> None:
 
 def _keep_in_url(language: str, trainee: Trainee | None) -> None:
     """Keep the language and the signed-in trainee's name in the URL (refreshes and links
-    keep them), in one change. Streamlit starts a page switch's run without the URL's
-    parameters and puts each change of ``st.query_params`` into the browser's history:
-    setting them one by one gave every page change three Back steps. Set all at once, as
-    the URL already has them, they add none, and the page switch its one."""
+    keep them), all in one change: each change of ``st.query_params`` is a step in the
+    browser's history, so a page change stays one Back step."""
     wanted = {"lang": language}
     if trainee is not None:
         wanted["trainee"] = trainee.name
