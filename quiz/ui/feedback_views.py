@@ -113,7 +113,12 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
         )
     if answered and grade.extra_fixes:
         st.markdown(escape_markdown(shell.t("feedback.extra_fixes", fixes=_names(ruleset, grade.extra_fixes, lang))))
+    _scenario_lines(shell, card, ruleset, verdict)
 
+
+def _scenario_lines(shell: Shell, card: ScenarioCard, ruleset: Ruleset, verdict: Verdict) -> None:
+    """The lines of the document a scenario's feedback quotes: the decisive ones, the others
+    behind an expander, and the card's source line."""
     quotes = scenario_quotes(card, ruleset, verdict)
     st.markdown(f"#### {shell.t('feedback.document')}")
     for cited in quotes.section("decisive"):
