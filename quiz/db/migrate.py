@@ -7,11 +7,11 @@ The revisions create what is missing rather than assume it absent, because old r
 tables and indexes without changing the version; so version N's own revision runs again.
 
 A start that finds the database current costs one query (``alembic_version``) and does not
-import Alembic (about 0.1 to 0.4 s here): it compares with ``HEAD_REVISION``, the newest
-revision's id, which a test holds equal to the scripts' head. A revision
-this app does not know means a newer app wrote the database: it is refused, untouched. The
-``schema_version`` table is kept at 4 only so that releases before Alembic refuse the
-database with their own message; this app reads it only to take up an old database.
+import Alembic (0.1 to 0.4 s here): it compares with ``HEAD_REVISION``, the newest
+revision's id, which a test holds equal to the scripts' head. A revision this app does not
+know means a newer app wrote the database: it is refused, untouched. ``schema_version`` is
+kept, at 4, only so that releases before Alembic refuse the database with their own
+message; this app reads it only to take up an old database.
 """
 
 from __future__ import annotations
