@@ -75,7 +75,7 @@ def test_validate_reports_a_title_that_names_the_answer(tmp_path):
     result = run("validate", str(tmp_path), cwd=tmp_path)
     assert result.returncode == 1
     assert result.stdout.splitlines()[0] == (
-        "yugioh-ocg/late.yaml:6: cards[0].title.ja: the title names the answer's infraction '遅刻' (ja); "
+        "yugioh-ocg/late.yaml:5: cards[0].title.ja: the title names the answer's infraction '遅刻' (ja); "
         "titles are shown after the answer, but keep them neutral")
 
 def test_coverage_table():
@@ -100,7 +100,7 @@ def test_validate_checks_the_exam_presets(tmp_path, monkeypatch, capsys):
 
     shutil.copytree(ROOT / "rulesets", tmp_path / "rulesets")
     presets = tmp_path / "rulesets" / "exams" / "presets.yaml"
-    presets.write_text(presets.read_text(encoding="utf-8").replace("rulesets: [pokemon-card-ja]", "rulesets: [chess]"),
+    presets.write_text(presets.read_text(encoding="utf-8").replace("rulesets: [pokemon-card-ja]", "rulesets: [chess]", 1),
                        encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(cli, "RULESETS_DIR", tmp_path / "rulesets")
