@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import Callable, Iterable, Literal
 
 import pandas as pd
 
@@ -94,7 +94,7 @@ def infraction_entries(ruleset: Ruleset, language: str, query: str = "") -> list
     return sorted(found, key=lambda entry: order[entry.category])  # grouped by category, in document order
 
 
-def _matcher(query: str):
+def _matcher(query: str) -> Callable[[str], bool]:
     """Whether a normalized text matches ``query``: Latin words from the start of a word ("late"
     is not in "manipulated"), any other text (Japanese) anywhere."""
     wanted = normalized(query.strip())

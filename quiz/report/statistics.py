@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any, Iterable
 
 import pandas as pd
-from sqlalchemy import ColumnElement, Subquery, and_, case, func, select, true
+from sqlalchemy import ColumnElement, Executable, Subquery, and_, case, func, select, true
 
 from quiz.content.categories import KNOWLEDGE, category_key
 from quiz.db.sql import local_date
@@ -105,7 +105,7 @@ def _day(store: Store, scope: Scope) -> ColumnElement:
     return local_date(store, A.answered_at, scope.time_zone)
 
 
-def _frame(store: Store, query, columns: Iterable[str]) -> pd.DataFrame:
+def _frame(store: Store, query: Executable, columns: Iterable[str]) -> pd.DataFrame:
     with store.engine.connect() as conn:
         rows = conn.execute(query).all()
     return pd.DataFrame([tuple(r) for r in rows], columns=list(columns))
