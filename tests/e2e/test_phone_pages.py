@@ -93,10 +93,12 @@ def charts_cut(page) -> list[str]:
     """What of the main area is cut at the screen's edge: the main area scrolling sideways
     inside the page (Streamlit's main area scrolls in a box of its own, so the page itself
     does not get wider), and each chart reaching past the screen or past the main area's
-    column. Empty when everything fits. Each chart is waited for until it is drawn."""
+    column. Empty when everything fits. Each chart shown is waited for until it is drawn (a
+    chart in a tab not selected is not shown, and has no size)."""
     charts = main(page).get_by_test_id("stVegaLiteChart")
     for chart in charts.all():
-        expect(chart.locator("svg, canvas").first).to_be_visible()
+        if chart.is_visible():
+            expect(chart.locator("svg, canvas").first).to_be_visible()
     return page.evaluate("""() => {
         const cut = [], screen = window.innerWidth;
         const area = document.querySelector('[data-testid="stMain"]');
@@ -108,6 +110,7 @@ def charts_cut(page) -> list[str]:
         const right = Math.min(screen, column.right - parseFloat(style.paddingRight));
         area.querySelectorAll('[data-testid="stVegaLiteChart"]').forEach((chart, n) => {
             const box = chart.getBoundingClientRect();
+            if (box.width === 0 && box.height === 0) return;  // in a tab not selected
             if (box.left < -0.5 || box.right > right + 0.5) {
                 cut.push(`chart ${n}: ${Math.round(box.left)} to ${Math.round(box.right)} px, ` +
                          `the column ends at ${Math.round(right)} px (screen ${screen} px)`);
