@@ -37,6 +37,7 @@ class Trainee:
     id: int
     name: str
     created_at: datetime
+    store_id: int | None = None  # the store they joined; None: a self-study player
 
 
 class Store:

@@ -82,6 +82,8 @@ trainees = Table(
     Column("id", Integer, primary_key=True),
     Column("name", String(NAME_MAX), nullable=False, unique=True),
     Column("created_at", UTCDateTime, nullable=False),
+    Column("store_id", Integer, ForeignKey("stores.id")),  # None: a self-study player in no store
+    Index("ix_trainees_store", "store_id"),
 )
 
 attempts = Table(
@@ -268,4 +270,107 @@ problem_reports = Table(
     Column("resolution", Text),  # the supervisor's note, at most REPORT_TEXT_MAX characters
     Column("resolved_at", UTCDateTime),
     Index("ix_problem_reports_card", "card_id", "resolved"),
+)
+
+
+# Stores and accounts (``quiz.access.stores``, ``quiz.access.supervisors``): a store owns its
+# trainees, supervisors, packs and assignments; a supervisor account is a person of one store,
+# an admin one of every store. A deployment from before stores becomes one store.
+stores = Table(
+    "stores",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(NAME_MAX), nullable=False, unique=True),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+supervisor_accounts = Table(
+    "supervisor_accounts",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("store_id", Integer, ForeignKey("stores.id")),  # None for an admin of every store
+    Column("name", String(NAME_MAX), nullable=False),
+    Column("name_key", String(NAME_KEY_MAX), nullable=False, unique=True),  # quiz.model.names.name_key
+    Column("role", String(16), nullable=False),  # "supervisor" (their store) or "admin" (every store)
+    Column("password_hash", String(200)),  # argon2id; None: signs in only through OpenID Connect
+    Column("oidc_subject", String(255), unique=True),  # "<issuer> <sub>" of a linked OpenID Connect login
+    Column("credential_version", String(32), nullable=False),  # changes with the password: sessions end
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("disabled_at", UTCDateTime),
+)
+
+# A code a supervisor makes for staff to join their store: expiring, revocable.
+join_codes = Table(
+    "join_codes",
+    metadata,
+    Column("code", String(32), primary_key=True),
+    Column("store_id", Integer, ForeignKey("stores.id"), nullable=False),
+    Column("created_by", Integer, ForeignKey("supervisor_accounts.id")),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    Column("revoked_at", UTCDateTime),
+    Column("uses", Integer, nullable=False),
+)
+
+# Who (account) did what to whom and when: PIN reset, lock lifted, pack imported or removed,
+# report resolved, assignment made. Rows are only ever added.
+audit_log = Table(
+    "audit_log",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("at", UTCDateTime, nullable=False),
+    Column("account_id", Integer, ForeignKey("supervisor_accounts.id")),  # None: the system (a CLI, a migration)
+    Column("actor", String(NAME_MAX), nullable=False),  # the account's name then, kept if it is renamed
+    Column("store_id", Integer, ForeignKey("stores.id")),  # the store acted in; None: every store
+    Column("action", String(32), nullable=False),
+    Column("target", String(200), nullable=False),  # a trainee's name, a pack, a report's id, ...
+    Column("detail", JSON),
+    Index("ix_audit_log_store_at", "store_id", "at"),
+)
+
+# Onboarding (``quiz.training.assignments``): a study plan a supervisor gives staff, due by a
+# date: categories or cards to practise to a mastery level, and/or an exam preset to pass.
+assignments = Table(
+    "assignments",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("store_id", Integer, ForeignKey("stores.id"), nullable=False),
+    Column("created_by", Integer, ForeignKey("supervisor_accounts.id")),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("title", String(200), nullable=False),
+    Column("plan", JSON, nullable=False),  # what to do: quiz.training.assignments.Plan.stored()
+    Column("due", UTCDateTime, nullable=False),
+    Column("archived_at", UTCDateTime),
+    Index("ix_assignments_store_due", "store_id", "due"),
+)
+
+assignment_members = Table(
+    "assignment_members",
+    metadata,
+    Column("assignment_id", Integer, ForeignKey("assignments.id"), primary_key=True, autoincrement=False),
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), primary_key=True, autoincrement=False),
+    Column("completed_at", UTCDateTime),  # when the plan was first found done
+    Index("ix_assignment_members_trainee", "trainee_id"),
+)
+
+# Content packs in the database (``quiz.content.pack_store``), shared by every server of a
+# deployment: a pack belongs to one store (only its trainees draw its cards) or, with no store,
+# to every store. Its files are kept as uploaded.
+content_packs = Table(
+    "content_packs",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(64), nullable=False, unique=True),
+    Column("store_id", Integer, ForeignKey("stores.id")),  # None: every store's trainees draw it
+    Column("imported_at", UTCDateTime, nullable=False),
+    Column("imported_by", Integer, ForeignKey("supervisor_accounts.id")),
+    Column("removed_at", UTCDateTime),
+)
+
+content_pack_files = Table(
+    "content_pack_files",
+    metadata,
+    Column("pack_id", Integer, ForeignKey("content_packs.id"), primary_key=True, autoincrement=False),
+    Column("path", String(255), primary_key=True),  # <ruleset id>/<file>.yaml, as staged
+    Column("text", Text, nullable=False),
 )

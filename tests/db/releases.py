@@ -4,15 +4,17 @@ Each release ran ``create_all`` on its tables and recorded its schema version. T
 were today's (revision 0004's) but for what came later, read from the history of
 quiz/db/tables.py: PINs and the newest-attempt index came within version 1, re-grades with
 version 2, throttles, name keys, time zones, goals, exam flags and problem reports within
-version 2, the findings columns with version 3. A later revision that changes one of these
-tables must freeze its older shape here.
+version 2, the findings columns with version 3. Revision 0004 (the first Alembic release)
+stamped its revision; stores, accounts, join codes, the audit log, assignments and packs in
+the database came with 0005. A later revision that changes one of these tables must freeze
+its older shape here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Column, ForeignKey, Index, MetaData, Table, UniqueConstraint, create_engine
+from sqlalchemy import Column, ForeignKey, Index, MetaData, String, Table, UniqueConstraint, create_engine
 
 from quiz.db.tables import metadata
 
@@ -20,6 +22,10 @@ V2_COLUMNS = {"attempts": {"variant_values", "content_fingerprint", "chosen_play
 V3_COLUMNS = {"attempts": {"findings", "penalty_follows_findings"},
               "attempt_regrades": {"findings", "penalty_follows_findings"}}
 FIRST_TABLES = frozenset({"schema_version", "trainees", "attempts", "exams", "review_schedules"})
+R5_COLUMNS = {"trainees": {"store_id"}}
+R5_TABLES = frozenset({"stores", "supervisor_accounts", "join_codes", "audit_log", "assignments",
+                       "assignment_members", "content_packs", "content_pack_files"})
+R5_INDEXES = frozenset({"ix_trainees_store"})
 VERSION_2_TABLES = frozenset({"login_throttles", "trainee_name_keys", "trainee_time_zones", "trainee_goals",
                               "exam_flags", "problem_reports"})
 
@@ -33,6 +39,7 @@ class Release:
     tables: frozenset[str]
     missing_columns: dict[str, set[str]]
     missing_indexes: frozenset[str] = frozenset()
+    alembic_revision: str | None = None  # stamped by a release that kept its schema with Alembic
 
     def __str__(self) -> str:
         return self.name
@@ -46,13 +53,18 @@ def _merge(*parts: dict[str, set[str]]) -> dict[str, set[str]]:
     return merged
 
 
+BEFORE_STORES = frozenset(metadata.tables) - R5_TABLES
 RELEASES = (
-    Release("first release", 1, FIRST_TABLES, _merge(V2_COLUMNS, V3_COLUMNS), frozenset({"ix_attempts_trainee_id"})),
-    Release("version 1 with PINs", 1, FIRST_TABLES | {"trainee_pins"}, _merge(V2_COLUMNS, V3_COLUMNS)),
-    Release("first of version 2", 2, FIRST_TABLES | {"trainee_pins", "attempt_regrades"}, V3_COLUMNS),
+    Release("first release", 1, FIRST_TABLES, _merge(V2_COLUMNS, V3_COLUMNS, R5_COLUMNS),
+            frozenset({"ix_attempts_trainee_id"}) | R5_INDEXES),
+    Release("version 1 with PINs", 1, FIRST_TABLES | {"trainee_pins"}, _merge(V2_COLUMNS, V3_COLUMNS, R5_COLUMNS),
+            R5_INDEXES),
+    Release("first of version 2", 2, FIRST_TABLES | {"trainee_pins", "attempt_regrades"},
+            _merge(V3_COLUMNS, R5_COLUMNS), R5_INDEXES),
     Release("last of version 2", 2, FIRST_TABLES | {"trainee_pins", "attempt_regrades"} | VERSION_2_TABLES,
-            V3_COLUMNS),
-    Release("version 3", 3, frozenset(metadata.tables), {}),
+            _merge(V3_COLUMNS, R5_COLUMNS), R5_INDEXES),
+    Release("version 3", 3, BEFORE_STORES, R5_COLUMNS, R5_INDEXES),
+    Release("revision 0004", 4, BEFORE_STORES, R5_COLUMNS, R5_INDEXES, alembic_revision="0004"),
 )
 
 
@@ -82,6 +94,10 @@ def make_release_database(url: str, release: Release) -> MetaData:
         shape.create_all(engine)
         with engine.begin() as conn:
             conn.execute(shape.tables["schema_version"].insert().values(id=1, version=release.version))
+            if release.alembic_revision is not None:
+                stamp = Table("alembic_version", MetaData(), Column("version_num", String(32), primary_key=True))
+                stamp.create(conn)
+                conn.execute(stamp.insert().values(version_num=release.alembic_revision))
     finally:
         engine.dispose()
     return shape

@@ -16,7 +16,7 @@ from quiz.access.pins import hash_pin
 from quiz.access.throttles import LoginThrottle
 from quiz.db.migrate import HEAD_REVISION, LEGACY_FINAL, script_head, upgrade
 from quiz.db.store import Store
-from quiz.db.tables import metadata, schema_version
+from quiz.db.tables import metadata, schema_version, stores, trainees
 from quiz.model.errors import SchemaVersionError
 from tests.db.releases import RELEASES, Release, make_release_database
 from tests.db.test_store import from_row, scenario
@@ -69,12 +69,17 @@ def test_an_older_release_database_migrates_to_head_keeping_every_row(db_url: st
     counts = _fill(db_url, shape)
     store = Store(db_url)
     try:
-        assert store.upgraded is not None and store.upgraded.before == f"schema version {release.version}"
+        assert store.upgraded is not None and store.upgraded.before == (
+            f"revision {release.alembic_revision}" if release.alembic_revision else f"schema version {release.version}")
         with store.engine.connect() as conn:
             assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == HEAD_REVISION
             assert conn.execute(select(schema_version.c.version)).scalars().all() == [LEGACY_FINAL]
             for name, count in counts.items():
                 assert conn.execute(select(func.count()).select_from(metadata.tables[name])).scalar_one() == count
+            # the deployment became one store, which every trainee joined
+            assert conn.execute(select(stores.c.name)).scalars().all() == ["Store 1"]
+            store_id = conn.execute(select(stores.c.id)).scalar_one()
+            assert set(conn.execute(select(trainees.c.store_id)).scalars()) == {store_id}
         assert set(inspect(store.engine).get_table_names()) >= set(metadata.tables)
         assert [from_row(row) for _, row in store.attempts().iterrows()] == [
             scenario(trainee.id) for trainee in sorted(store.trainees(), key=lambda t: t.id)]
@@ -119,7 +124,7 @@ def test_a_revision_this_app_does_not_know_is_refused_untouched(db_url: str) -> 
 
 def test_an_old_schema_version_beyond_the_last_is_refused(db_url: str) -> None:
     """A database stamped by the old table alone, with a version no release wrote before Alembic."""
-    release = RELEASES[-1]
+    release = next(release for release in RELEASES if release.alembic_revision is None and release.version == 3)
     make_release_database(db_url, release)
     engine = create_engine(db_url)
     try:
