@@ -154,6 +154,6 @@ def _one_store_for_everyone() -> None:
         return
     store_id = bind.execute(select(_stores.c.id).order_by(_stores.c.id).limit(1)).scalar()
     if store_id is None:
-        store_id = bind.execute(insert(_stores).values(name=FIRST_STORE, created_at=datetime.now(UTC))
-                                ).inserted_primary_key[0]
+        bind.execute(insert(_stores).values(name=FIRST_STORE, created_at=datetime.now(UTC)))
+        store_id = bind.execute(select(_stores.c.id).where(_stores.c.name == FIRST_STORE)).scalar_one()
     bind.execute(update(_trainees).where(_trainees.c.store_id.is_(None)).values(store_id=store_id))
