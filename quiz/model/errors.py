@@ -162,3 +162,7 @@ class ReportError(QuizError, ValueError):
 
 class GoalError(QuizError, ValueError):
     """A daily goal outside the allowed range (``quiz.db.goals.GOAL_RANGE``)."""
+
+
+class OutOfScopeError(QuizError, PermissionError):
+    """A supervisor asked for a row of a store their account does not see."""
