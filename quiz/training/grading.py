@@ -13,6 +13,7 @@ from quiz.model.rulesets import Ruleset
 from quiz.model.verdict import Verdict
 
 PartResult = Literal["correct", "accepted", "wrong"]
+Headline = Literal["all_right", "one_wrong", "some_wrong", "all_wrong"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,22 @@ class ScenarioGrade:
         return ((self.infraction == "correct") + (self.penalty != "wrong") + (self.fixes == "correct")
                 + (self.players != "wrong"))
 
+    @property
+    def results(self) -> tuple[PartResult, ...]:
+        """The parts the form asked, in its order: infraction, penalty, fixes, players if asked."""
+        return (self.infraction, self.penalty, self.fixes) + ((self.players,) if self.players is not None else ())
+
+    @property
+    def headline(self) -> Headline:
+        """The feedback's first line: "so close" only when a single part (or only findings) is
+        wrong; two wrong parts of three are not close."""
+        wrong = sum(result == "wrong" for result in self.results)
+        if self.correct:
+            return "all_right"
+        if wrong == len(self.results):
+            return "all_wrong"
+        return "one_wrong" if wrong <= 1 else "some_wrong"
+
 
 @dataclass(frozen=True, slots=True)
 class KnowledgeGrade:
@@ -72,12 +89,14 @@ def grade_scenario(ruleset: Ruleset, verdict: Verdict, answer: ScenarioAnswer) -
     """Mark each part: the infraction the engine settled on, the penalty, the fixes.
 
     The fixes are right when every required fix is chosen and nothing chosen is outside
-    the required and optional fixes; an empty choice is right when no fix is required.
+    the required and optional fixes; an empty choice is right when no fix is required. A
+    penalty the document leaves to the judge is accepted only for the right infraction: the
+    discretion belongs to that infraction's rule.
     """
     infraction: PartResult = "correct" if answer.infraction == verdict.infraction else "wrong"
     if answer.penalty == verdict.penalty:
         penalty: PartResult = "correct"
-    elif answer.penalty in verdict.accepted:
+    elif answer.penalty in verdict.accepted and infraction == "correct":
         penalty = "accepted"
     else:
         penalty = "wrong"
@@ -124,7 +143,9 @@ def grade_findings_card(
     for other in alternatives:
         candidate = grade_scenario(ruleset, other, answer)
         if candidate.parts_right > grade.parts_right:
-            penalty: PartResult = "accepted" if candidate.penalty == "correct" else candidate.penalty
+            penalty: PartResult = candidate.penalty
+            if candidate.penalty == "correct":  # the other reading's penalty, for the right infraction only
+                penalty = "accepted" if candidate.infraction == "correct" else "wrong"
             grade = replace(candidate, penalty=penalty, penalty_steps=grade.penalty_steps)
     follows = None
     if grade.penalty == "wrong":

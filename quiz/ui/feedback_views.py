@@ -70,15 +70,15 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
     """
     ruleset = shell.content.rulesets[card.ruleset]
     lang, verdict, grade, record = shell.language, outcome.verdict, outcome.grade, outcome.record
-    results = [grade.infraction, grade.penalty, grade.fixes] + ([grade.players] if grade.players is not None else [])
     if not answered:
         st.error(shell.t("feedback.not_answered"))
-    elif grade.correct:
+    elif grade.headline == "all_right":
         st.success(shell.t("feedback.all_right"))
-    elif all(result == "wrong" for result in results):
-        st.error(shell.t("feedback.all_wrong"))
+    elif grade.headline == "one_wrong":
+        st.warning(shell.t("feedback.one_wrong"))
     else:
-        st.error(shell.t("feedback.some_wrong"))
+        right = sum(result != "wrong" for result in grade.results)
+        st.error(shell.t(f"feedback.{grade.headline}", right=right, total=len(grade.results)))
     chosen_infraction = ruleset.infraction(record.chosen_infraction or "")
     chosen_penalty = ruleset.penalty(record.chosen_penalty or "")
     parts = [

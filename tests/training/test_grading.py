@@ -31,6 +31,28 @@ def test_discretionary_upgrade_up_to_a_match_loss_counts_as_right(ygo, chosen, s
     assert grade.penalty == "accepted" and grade.correct and grade.penalty_steps == steps
 
 
+def test_a_discretionary_penalty_is_accepted_only_for_the_right_infraction(ygo):
+    """Line 80's discretion belongs to slow play's rule: the same penalty named under another
+    infraction is not a judge's choice the document allows (issue 30)."""
+    verdict = judge(ygo, "slow_play", {"affected_result": True})
+    grade = grade_scenario(ygo, verdict, ScenarioAnswer("rules_misplay", "duel_loss", ()))
+    assert grade.infraction == "wrong" and grade.penalty == "wrong" and not grade.correct
+    exact = grade_scenario(ygo, verdict, ScenarioAnswer("rules_misplay", verdict.penalty, ()))
+    assert exact.penalty == "correct"  # the standard penalty is still the right penalty
+
+
+def test_the_headline_calls_only_a_single_wrong_part_close(ygo):
+    verdict = judge(ygo, "rules_misplay", {})
+    right = ("destroy_used_card", "rewind_game")
+    assert grade_scenario(ygo, verdict, ScenarioAnswer("rules_misplay", "caution", right)).headline == "all_right"
+    one = grade_scenario(ygo, verdict, ScenarioAnswer("rules_misplay", "warning", right))
+    assert one.headline == "one_wrong"
+    two = grade_scenario(ygo, verdict, ScenarioAnswer("slow_play", "warning", right))
+    assert two.results == ("wrong", "wrong", "correct") and two.headline == "some_wrong"
+    three = grade_scenario(ygo, verdict, ScenarioAnswer("slow_play", "warning", ()))
+    assert three.headline == "all_wrong"
+
+
 def test_discretion_never_reaches_a_disqualification(ygo):
     verdict = judge(ygo, "slow_play", {"affected_result": True, "prior_same_infraction": 2})
     for chosen in ("disqualification", "disqualification_no_prize"):
