@@ -17,7 +17,14 @@ import streamlit as st
 from quiz.content.loader import Content
 from quiz.db.goals import GOAL_RANGE, daily_goal, set_daily_goal
 from quiz.db.store import Store, Trainee
-from quiz.db.time_zones import set_time_zone, time_zone_for, time_zone_names
+from quiz.db.time_zones import (
+    DEFAULT_TIME_ZONE,
+    set_time_zone,
+    time_zone_for,
+    time_zone_names,
+    time_zone_of,
+    valid_time_zone,
+)
 from quiz.report import statistics as stats_sql
 from quiz.report.progress import ProgressFigures, answers_table, penalty_labels, progress_figures, safe_file_name
 from quiz.report.progress_charts import Spec, progress_charts
@@ -72,10 +79,11 @@ def _goal(shell: Shell, trainee: Trainee, own: bool, key: str) -> int:
 
 def _time_zone(shell: Shell, trainee: Trainee, own: bool, key: str) -> str:
     """The trainee's zone; their own page lets them change it, a supervisor sees it named."""
-    zone = time_zone_for(shell.store, trainee.id, st.context.timezone if own else None)
-    if not own:
+    if not own:  # the trainee's kept zone; else the viewer's, which is not kept as theirs
+        zone = time_zone_of(shell.store, trainee.id) or valid_time_zone(st.context.timezone) or DEFAULT_TIME_ZONE
         st.caption(shell.t("progress.days_in_zone", zone=zone))
         return zone
+    zone = time_zone_for(shell.store, trainee.id, st.context.timezone)
     names = time_zone_names()
     chosen = st.selectbox(shell.t("progress.time_zone"), names, index=names.index(zone) if zone in names else None,
                           key=f"{key}-time-zone", help=shell.t("progress.time_zone_help"))

@@ -35,6 +35,7 @@ from quiz.access.pins import PIN_MAX, PinRuleError, same_pin
 from quiz.access.throttles import LoginThrottle
 from quiz.db.answers import WriteGuard
 from quiz.db.store import Store, Trainee
+from quiz.db.time_zones import time_zone_for
 from quiz.model.errors import NameRuleError
 from quiz.model.local_time import local_text
 from quiz.model.names import NAME_INPUT_MAX, NAME_MAX
@@ -139,7 +140,7 @@ def _on_sign_in(store: Store) -> None:
     state["sign-in-pin"] = ""
     result = sign_in(store, name, pin, _name_throttles(), _session_throttle())
     if result.trainee is not None:
-        _start_session(result.trainee, result.credential)
+        _start_session(store, result.trainee, result.credential)
         return
     if result.too_long:
         state["sign-in-name"] = ""  # an oversized value is not kept in the session either
@@ -185,7 +186,7 @@ def _on_new_trainee(store: Store) -> None:
         except NameRuleError as error:
             problem = (NAME_PROBLEMS.get(error.rule, "shell.name_invalid"), {"max": NAME_MAX})
         else:
-            _start_session(created, credential_version(store, created.id))
+            _start_session(store, created, credential_version(store, created.id))
             return
     state[MESSAGE_KEY] = ("new-trainee", *problem)
 
@@ -273,10 +274,13 @@ def _pins_agree(pin: str, again: str, language: str) -> bool:
     return True
 
 
-def _start_session(trainee: Trainee, credential: str | None) -> None:
+def _start_session(store: Store, trainee: Trainee, credential: str | None) -> None:
     """Forget what the previous trainee of this browser left behind, then sign in (called
-    from a button's callback: the run that follows draws the signed-in app)."""
+    from a button's callback: the run that follows draws the signed-in app). The browser's
+    time zone is kept for a trainee who has none yet, so that a supervisor's view of their
+    days agrees with their own from the first answer on."""
     _sign_out()
+    time_zone_for(store, trainee.id, st.context.timezone)
     st.session_state[SIGNED_IN_KEY] = trainee
     st.session_state[CREDENTIAL_KEY] = credential
     st.query_params["trainee"] = trainee.name

@@ -230,3 +230,16 @@ def test_a_pin_typed_in_full_width_digits_is_the_same_pin(aiko, store, open_sign
     at = change_my_pin(sign_in(open_signed_out(), "Aiko", PIN), PIN, typed, again)
     assert "Your PIN is changed" in at.success[0].value
     assert signed_in_name(sign_in(open_signed_out(), "Aiko", "1122")) == "Aiko"
+
+
+def test_signing_in_keeps_the_browsers_time_zone_for_the_supervisors_view(aiko, store, open_signed_out):
+    """Issue 30: a trainee who only ever practised showed on the Team drill-down in UTC (12月2日)
+    while their own Progress said 12月3日: signing in keeps the browser's zone at once."""
+    from quiz.db.time_zones import time_zone_of
+
+    assert time_zone_of(store, aiko.id) is None
+    at = open_signed_out()
+    at.context = {"timezone": "Asia/Tokyo"}
+    submit(at, "sign-in", name="Aiko", pin=PIN)
+    assert at.session_state["trainee"].id == aiko.id
+    assert time_zone_of(store, aiko.id) == "Asia/Tokyo"
