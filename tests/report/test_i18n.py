@@ -126,3 +126,12 @@ def test_the_no_line_choice_of_a_judgement_call_says_no_line_comes_near():
         assert "近い規定" in t(key, "ja") and "当たら" not in t(key, "ja"), key
     assert "no line comes near" in t("feedback.left_to_judge", "en")
     assert "近い規定がない" in t("feedback.left_to_judge", "ja")
+
+
+
+@pytest.mark.parametrize("stem", ["カテゴリ", "ユーザ", "サーバ", "メモリ", "エディタ"])
+def test_a_japanese_loanword_is_spelt_one_way(stem):
+    """Issue 30: カテゴリ and カテゴリー were both used; a word is written one way throughout."""
+    texts = " ".join(text for text in strings("ja").values() if isinstance(text, str))
+    with_mark, without = len(re.findall(stem + "ー", texts)), len(re.findall(stem + "(?!ー)", texts))
+    assert not (with_mark and without), (stem, with_mark, without)
