@@ -270,6 +270,7 @@ problem_reports = Table(
     Column("resolution", Text),  # the supervisor's note, at most REPORT_TEXT_MAX characters
     Column("resolved_at", UTCDateTime),
     Index("ix_problem_reports_card", "card_id", "resolved"),
+    Index("ix_problem_reports_trainee_created", "trainee_id", "created_at"),  # the limits on filing
 )
 
 

@@ -39,6 +39,8 @@ _NAME = 60
 _KEY = 200
 _new = MetaData()
 _trainees = Table("trainees", _new, Column("id", Integer, primary_key=True), Column("store_id", Integer))
+_problem_reports = Table("problem_reports", _new, Column("id", Integer, primary_key=True),
+                         Column("trainee_id", Integer), Column("created_at", _AT))
 _stores, *_rest = (
     Table(
         "stores",
@@ -144,6 +146,9 @@ def upgrade() -> None:
     create_missing(_rest)
     index = Index("ix_trainees_store", _trainees.c.store_id)
     index.create(op.get_bind(), checkfirst=True)
+    # a trainee's reports of the last day, counted by each report filed (quiz.db.problem_reports)
+    Index("ix_problem_reports_trainee_created", _problem_reports.c.trainee_id,
+          _problem_reports.c.created_at).create(op.get_bind(), checkfirst=True)
     _one_store_for_everyone()
 
 
