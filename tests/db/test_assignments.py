@@ -1,0 +1,131 @@
+"""Assignments in the database, on SQLite and PostgreSQL: made for one store's staff (the
+whole store resolved then), seen only by that store's scope, read back per trainee, and each
+member's standing from their answers and exams, a completion recorded once."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import insert, select
+
+from quiz.db import assignments as stored
+from quiz.db.exams import hand_in, save_exam_answer, start_exam
+from quiz.db.store import Store
+from quiz.db.tables import assignment_members, stores, supervisor_accounts, trainees
+from quiz.model.attempt import AttemptRecord
+from quiz.model.errors import OutOfScopeError
+from quiz.model.scope import Scope, Supervisor
+from quiz.training.assignments import AssignmentError, Plan
+from quiz.training.exams import ExamSpec
+from tests.recording import record
+
+NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+DUE = datetime(2026, 12, 4, 15, 0, tzinfo=UTC)
+CARDS = ("ygo-deck-too-few-39-store", "ygo-deck-too-few-after-siding")
+SPEC = ExamSpec(questions=1, minutes=30, pass_percent=100, rulesets=("yugioh-ocg",))
+
+
+def make_store(store: Store, name: str) -> tuple[int, Scope]:
+    """A store with one supervisor account; that supervisor's scope."""
+    with store.engine.begin() as conn:
+        store_id = conn.execute(insert(stores).values(name=name, created_at=NOW)).inserted_primary_key[0]
+        account_id = conn.execute(insert(supervisor_accounts).values(
+            store_id=store_id, name=f"{name} owner", name_key=f"{name} owner".lower(), role="supervisor",
+            credential_version="1", created_at=NOW)).inserted_primary_key[0]
+    return store_id, Supervisor(account_id, f"{name} owner", "supervisor", store_id).scope()
+
+
+def join(store: Store, name: str, store_id: int) -> int:
+    trainee_id = store.trainee(name).id
+    with store.engine.begin() as conn:
+        conn.execute(trainees.update().where(trainees.c.id == trainee_id).values(store_id=store_id))
+    return trainee_id
+
+
+def answer(trainee_id: int, card_id: str, correct: bool, at: datetime, exam_id: int | None = None):
+    return AttemptRecord(
+        trainee_id=trainee_id, card_id=card_id, ruleset="yugioh-ocg", category=None, card_kind="knowledge",
+        mode="exam" if exam_id else "practice", chosen_choice="a", correct_choice="a" if correct else "b",
+        correct=correct, seconds=3.0, answered_at=at, exam_id=exam_id,
+    )
+
+
+def practise(store: Store, trainee_id: int, card_id: str, correct: bool, at: datetime) -> None:
+    record(store, answer(trainee_id, card_id, correct, at))
+
+
+@pytest.fixture
+def shop(store: Store):
+    """Store A with three staff and store B with one."""
+    a_id, a = make_store(store, "Shop A")
+    b_id, b = make_store(store, "Shop B")
+    staff = {name: join(store, name, a_id) for name in ("Aiko", "Ben", "Chika")}
+    staff["Dan"] = join(store, "Dan", b_id)
+    return a, b, staff
+
+
+def test_the_whole_store_is_its_trainees_then_and_only_its_scope_sees_it(store, shop, content):
+    a, b, staff = shop
+    made = stored.create_assignment(store, a, "新人研修", Plan(exam="ygo-20"), DUE, NOW)
+    join(store, "Eri", a.store_id)  # joins after: not a member
+    assert stored.get_assignment(store, a, made.id) == made
+    assert [m.name for m in stored.standings(store, content, made, NOW)] == ["Aiko", "Ben", "Chika"]
+    assert stored.store_assignments(store, a) == [made] and stored.store_assignments(store, b) == []
+    with pytest.raises(OutOfScopeError):
+        stored.get_assignment(store, b, made.id)
+    with pytest.raises(OutOfScopeError):
+        stored.archive_assignment(store, b, made.id, NOW)
+    assert [found.id for found, _ in stored.trainee_assignments(store, staff["Ben"])] == [made.id]
+    assert stored.trainee_assignments(store, staff["Dan"]) == []
+
+
+def test_a_trainee_of_another_store_cannot_be_assigned_nor_every_store_at_once(store, shop):
+    a, b, staff = shop
+    with pytest.raises(OutOfScopeError):
+        stored.create_assignment(store, a, "x", Plan(exam="ygo-20"), DUE, NOW, [staff["Aiko"], staff["Dan"]])
+    admin = Supervisor(a.supervisor.id, "admin", "admin", None).scope()
+    with pytest.raises(AssignmentError) as every:
+        stored.create_assignment(store, admin, "x", Plan(exam="ygo-20"), DUE, NOW)
+    assert every.value.rule == "store"
+    with store.engine.connect() as conn:
+        assert conn.execute(select(assignment_members)).all() == []
+
+
+def test_archived_assignments_leave_the_lists(store, shop):
+    a, _, staff = shop
+    made = stored.create_assignment(store, a, "x", Plan(exam="ygo-20"), DUE, NOW, [staff["Aiko"]])
+    stored.archive_assignment(store, a, made.id, NOW)
+    assert stored.store_assignments(store, a) == []
+    assert [found.id for found in stored.store_assignments(store, a, archived=True)] == [made.id]
+    assert stored.trainee_assignments(store, staff["Aiko"]) == []
+
+
+def test_standings_from_answers_and_exams_and_a_completion_recorded_once(store, shop, content):
+    a, _, staff = shop
+    plan = Plan(cards=CARDS, mastery=100, exam="ygo-20")
+    made = stored.create_assignment(store, a, "研修", plan, DUE, NOW)
+    aiko, ben = staff["Aiko"], staff["Ben"]
+    for card_id in CARDS:
+        practise(store, aiko, card_id, True, NOW + timedelta(hours=1))
+    practise(store, ben, CARDS[0], False, NOW + timedelta(hours=1))
+    old = start_exam(store, aiko, "ygo-20", SPEC, ("ygo-a",), (0,), NOW - timedelta(days=1))  # before: no proof
+    save_exam_answer(store, answer(aiko, "ygo-a", True, NOW - timedelta(days=1), old.id), NOW - timedelta(days=1))
+    hand_in(store, old.id, NOW - timedelta(days=1))
+    later = NOW + timedelta(days=1)
+    shown = {m.name: m.standing for m in stored.standings(store, content, made, later)}
+    assert {name: s.status for name, s in shown.items()} == {"Aiko": "on_track", "Ben": "on_track",
+                                                            "Chika": "not_started"}
+    assert shown["Aiko"].progress == pytest.approx(0.5) and shown["Ben"].progress == 0.0
+    exam = start_exam(store, aiko, "ygo-20", SPEC, ("ygo-a",), (0,), later)
+    save_exam_answer(store, answer(aiko, "ygo-a", True, later + timedelta(minutes=1), exam.id),
+                     later + timedelta(minutes=1))
+    hand_in(store, exam.id, later + timedelta(minutes=2))
+    looked = later + timedelta(minutes=5)
+    done = {m.name: m.standing for m in stored.standings(store, content, made, looked)}["Aiko"]
+    assert (done.status, done.done_at) == ("done", looked)
+    practise(store, aiko, CARDS[0], False, looked + timedelta(minutes=1))  # forgets one: still done, when it was
+    after_due = {m.name: m.standing for m in stored.standings(store, content, made, DUE)}
+    assert after_due["Aiko"].done_at == looked and after_due["Aiko"].status == "done"
+    assert after_due["Ben"].status == "late" and after_due["Chika"].status == "late"
+    assert [(found.id, when) for found, when in stored.trainee_assignments(store, aiko)] == [(made.id, looked)]
