@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Callable, Protocol, Sequence
 
-from sqlalchemy import Engine, and_, delete, insert, not_, or_, select, update
+from sqlalchemy import Connection, Engine, and_, delete, insert, not_, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.elements import ColumnElement
@@ -270,10 +270,13 @@ class StoredThrottle:
         """A right attempt: the subject starts afresh."""
         self.lift()
 
-    def lift(self) -> bool:
-        """Forget every failure and any lock-out; whether there was anything to forget."""
-        with self.engine.begin() as conn:
+    def lift(self, conn: Connection | None = None) -> bool:
+        """Forget every failure and any lock-out; whether there was anything to forget. Given a
+        connection, in its transaction (a lift recorded in the audit log with it)."""
+        if conn is not None:
             return bool(conn.execute(delete(login_throttles).where(self._where)).rowcount)
+        with self.engine.begin() as own:
+            return bool(own.execute(delete(login_throttles).where(self._where)).rowcount)
 
     def _forget_stale(self, conn: Any, now: datetime) -> None:
         """Delete rows a day past their last failure (not lock-outs of ``keep_locks``): run when

@@ -160,9 +160,35 @@ class ReportError(QuizError, ValueError):
         super().__init__(message)
 
 
+class ReportLimitError(ReportError):
+    """A problem report refused by the limits on filing: ``rule`` is ``open`` (the trainee has
+    report ``open_id`` open on the card), ``rate`` (too many in the last minutes) or ``daily``."""
+
+    def __init__(self, rule: str, message: str, open_id: int | None) -> None:
+        self.open_id = open_id
+        super().__init__(rule, message)
+
+
 class GoalError(QuizError, ValueError):
     """A daily goal outside the allowed range (``quiz.db.goals.GOAL_RANGE``)."""
 
 
 class OutOfScopeError(QuizError, PermissionError):
     """A supervisor asked for a row of a store their account does not see."""
+
+
+class AccountError(QuizError, ValueError):
+    """A supervisor account or store refused; ``rule`` names why (``role``, ``store``,
+    ``password_short``, ``password_long``, ``unknown``, ``last_admin``)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(message)
+
+
+class JoinCodeError(QuizError, ValueError):
+    """A join code refused; ``rule`` names why (``unknown``, ``expired``, ``revoked``)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(message)

@@ -1,0 +1,198 @@
+"""Stores and join codes: which store a trainee belongs to, and how they join one.
+
+A store (an organisation) owns its trainees and supervisors. Admins make and rename stores
+and move trainees between them. A supervisor makes join codes for their own store (an admin
+for any): 8 characters from an alphabet without look-alikes (no 0/O, 1/I/L), expiring after
+``CODE_DAYS`` days unless revoked sooner. A trainee who redeems one joins its store; a
+trainee in no store is a self-study player, and may leave a store to become one again.
+Every check of who may touch which store goes through ``Supervisor.sees``: a store id a
+browser sends is never trusted on its own.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Callable
+
+from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from quiz.access.scope import Scope, Supervisor
+from quiz.db.audit import record
+from quiz.db.sql import inserted_id
+from quiz.db.store import Store
+from quiz.db.tables import join_codes, stores, trainees
+from quiz.model.attempt import utc_now
+from quiz.model.errors import AccountError, JoinCodeError, NameTakenError, OutOfScopeError
+from quiz.model.names import valid_name
+
+Now = Callable[[], datetime]
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud or off a phone
+CODE_LENGTH = 8
+CODE_DAYS = 14  # a join code's life unless given another
+CODE_DAYS_MAX = 90
+CODE_INPUT_MAX = 32  # characters looked at: longer input is refused before any query
+
+
+@dataclass(frozen=True, slots=True)
+class StoreInfo:
+    """A store, with how many trainees are in it."""
+
+    id: int
+    name: str
+    trainees: int
+
+
+@dataclass(frozen=True, slots=True)
+class JoinCode:
+    """A join code of a store: usable until ``expires_at`` unless revoked."""
+
+    code: str
+    store_id: int
+    created_at: datetime
+    expires_at: datetime
+    revoked_at: datetime | None
+    uses: int
+
+    def usable(self, now: datetime) -> bool:
+        return self.revoked_at is None and now < self.expires_at
+
+
+def _admin(actor: Supervisor) -> None:
+    if not actor.is_admin:
+        raise OutOfScopeError(f"{actor.name} is not an admin")
+
+
+def create_store(store: Store, name: str, actor: Supervisor | None) -> StoreInfo:
+    """A new store (an admin's, or the command line's with ``actor`` None), recorded in the
+    audit log. ``NameRuleError`` for a bad name, ``NameTakenError`` for a name in use."""
+    if actor is not None:
+        _admin(actor)
+    name = valid_name(name)
+    try:
+        with store.engine.begin() as conn:
+            store_id = inserted_id(conn.execute(insert(stores).values(name=name, created_at=utc_now())))
+            record(conn, actor, "store_made", name, store_id)
+    except IntegrityError as error:
+        raise NameTakenError(f"the store name {name!r} is taken") from error
+    return StoreInfo(store_id, name, 0)
+
+
+def rename_store(store: Store, store_id: int, name: str, actor: Supervisor) -> None:
+    """Give a store another name (an admin's)."""
+    _admin(actor)
+    name = valid_name(name)
+    try:
+        with store.engine.begin() as conn:
+            if not conn.execute(update(stores).where(stores.c.id == store_id).values(name=name)).rowcount:
+                raise AccountError("unknown", f"no store {store_id}")
+    except IntegrityError as error:
+        raise NameTakenError(f"the store name {name!r} is taken") from error
+
+
+def list_stores(store: Store) -> list[StoreInfo]:
+    """Every store by name, with its trainee count."""
+    counts = (select(trainees.c.store_id, func.count().label("n")).group_by(trainees.c.store_id).subquery())
+    query = (select(stores.c.id, stores.c.name, func.coalesce(counts.c.n, 0))
+             .select_from(stores.outerjoin(counts, counts.c.store_id == stores.c.id)).order_by(stores.c.name))
+    with store.engine.connect() as conn:
+        return [StoreInfo(int(row[0]), row[1], int(row[2])) for row in conn.execute(query)]
+
+
+def store_name(store: Store, store_id: int | None) -> str | None:
+    """The name of a store, or None (no store, or an unknown id)."""
+    if store_id is None:
+        return None
+    with store.engine.connect() as conn:
+        return conn.execute(select(stores.c.name).where(stores.c.id == store_id)).scalar()
+
+
+def new_code() -> str:
+    """A random join code: ``CODE_LENGTH`` characters of ``CODE_ALPHABET`` (about 40 bits)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(typed: str) -> str:
+    """A code as typed, made canonical: upper case, without the spaces and hyphens a person
+    may type between its characters."""
+    return "".join(typed.split()).replace("-", "").upper()
+
+
+def make_join_code(store: Store, actor: Supervisor, store_id: int, days: int = CODE_DAYS,
+                   now: Now = utc_now) -> JoinCode:
+    """A new join code for ``store_id`` (the actor's own store, or any for an admin), usable
+    for ``days`` days, recorded in the audit log."""
+    if not actor.sees(store_id):
+        raise OutOfScopeError(f"{actor.name} may not make codes for store {store_id}")
+    if not 1 <= days <= CODE_DAYS_MAX:
+        raise JoinCodeError("days", f"a join code lasts 1 to {CODE_DAYS_MAX} days")
+    made_at = now()
+    with store.engine.begin() as conn:
+        if conn.execute(select(stores.c.id).where(stores.c.id == store_id)).first() is None:
+            raise AccountError("unknown", f"no store {store_id}")
+        code = new_code()
+        conn.execute(insert(join_codes).values(code=code, store_id=store_id, created_by=actor.id, created_at=made_at,
+                                               expires_at=made_at + timedelta(days=days), revoked_at=None, uses=0))
+        record(conn, actor, "join_code_made", code, store_id, {"days": days})
+    return JoinCode(code, store_id, made_at, made_at + timedelta(days=days), None, 0)
+
+
+def codes_in(store: Store, scope: Scope) -> list[JoinCode]:
+    """The join codes inside ``scope``, newest first."""
+    query = select(join_codes).order_by(join_codes.c.created_at.desc())
+    if not scope.every_store:
+        query = query.where(join_codes.c.store_id == scope.store_id)
+    with store.engine.connect() as conn:
+        return [JoinCode(**{name: row._mapping[name] for name in JoinCode.__slots__}) for row in conn.execute(query)]
+
+
+def revoke_join_code(store: Store, actor: Supervisor, code: str, now: Now = utc_now) -> None:
+    """End a join code before it expires (a supervisor of its store, or an admin)."""
+    with store.engine.begin() as conn:
+        store_id = conn.execute(select(join_codes.c.store_id).where(join_codes.c.code == code)).scalar()
+        if store_id is None:
+            raise JoinCodeError("unknown", "no such join code")
+        if not actor.sees(store_id):
+            raise OutOfScopeError(f"{actor.name} may not revoke a code of store {store_id}")
+        conn.execute(update(join_codes).where(join_codes.c.code == code, join_codes.c.revoked_at.is_(None))
+                     .values(revoked_at=now()))
+        record(conn, actor, "join_code_revoked", code, store_id)
+
+
+def redeem(store: Store, trainee_id: int, typed: str, now: Now = utc_now) -> StoreInfo:
+    """The trainee joins the store of the join code ``typed`` (counted as one use); the store.
+    ``JoinCodeError`` for an unknown, expired or revoked code (nothing changes)."""
+    code = normal_code(typed)
+    if not code or len(code) > CODE_INPUT_MAX:
+        raise JoinCodeError("unknown", "no such join code")
+    at = now()
+    with store.engine.begin() as conn:
+        usable = and_(join_codes.c.code == code, join_codes.c.revoked_at.is_(None), join_codes.c.expires_at > at)
+        if not conn.execute(update(join_codes).where(usable).values(uses=join_codes.c.uses + 1)).rowcount:
+            row = conn.execute(select(join_codes.c.revoked_at).where(join_codes.c.code == code)).one_or_none()
+            if row is None:
+                raise JoinCodeError("unknown", "no such join code")
+            if row.revoked_at is not None:
+                raise JoinCodeError("revoked", "this join code was revoked")
+            raise JoinCodeError("expired", "this join code has expired")
+        store_id = conn.execute(select(join_codes.c.store_id).where(join_codes.c.code == code)).scalar_one()
+        conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(store_id=store_id))
+        name = conn.execute(select(stores.c.name).where(stores.c.id == store_id)).scalar_one()
+    return StoreInfo(store_id, name, 0)
+
+
+def move_trainee(store: Store, actor: Supervisor, trainee_id: int, store_id: int | None) -> None:
+    """Put a trainee in another store, or in none (an admin's decision)."""
+    _admin(actor)
+    with store.engine.begin() as conn:
+        if store_id is not None and conn.execute(select(stores.c.id).where(stores.c.id == store_id)).first() is None:
+            raise AccountError("unknown", f"no store {store_id}")
+        conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(store_id=store_id))
+
+
+def leave_store(store: Store, trainee_id: int) -> None:
+    """The trainee leaves their store and becomes a self-study player (their own choice)."""
+    with store.engine.begin() as conn:
+        conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(store_id=None))
