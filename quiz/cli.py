@@ -1,4 +1,4 @@
-"""Command line: ``python -m quiz validate|coverage|verdict|grade|schema|set-pin|regrade|db upgrade``."""
+"""Command line: ``python -m quiz validate|coverage|verdict|grade|schema|set-pin|accounts add|regrade|db upgrade``."""
 
 from __future__ import annotations
 
@@ -42,6 +42,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     set_pin.add_argument(
         "--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)"
     )
+    accounts = commands.add_parser("accounts", help="supervisor accounts").add_subparsers(
+        dest="accounts_command", required=True)
+    add = accounts.add_parser("add", help="make a supervisor or admin account (the password is asked twice)")
+    add.add_argument("--name", required=True)
+    add.add_argument("--role", required=True, choices=("admin", "supervisor"))
+    add.add_argument("--store", metavar="NAME", help="a supervisor's store (made if there is none of that name)")
+    add.add_argument(
+        "--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)"
+    )
     regrade = commands.add_parser("regrade", help="re-grade stored answers under today's content")
     regrade.add_argument("--dry-run", action="store_true", help="report what would change, change nothing")
     regrade.add_argument(
@@ -55,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "grade": _grade, "schema": _schema,
-               "set-pin": _set_pin, "regrade": _regrade, "db": _db_upgrade}
+               "set-pin": _set_pin, "accounts": _add_account, "regrade": _regrade, "db": _db_upgrade}
     return handler[args.command](args)
 
 
@@ -155,7 +164,7 @@ def _set_pin(args: argparse.Namespace) -> int:
         if existing is None:
             valid_name(args.name)
         trainee = existing or store.trainee(args.name)
-        set_pin(store, trainee.id, first)
+        set_pin(store, trainee.id, first, None)  # the server's console: recorded as the system
     except ValueError as error:
         print(f"error: {error}; nothing was changed", file=sys.stderr)
         return EXIT_USAGE
@@ -200,6 +209,39 @@ def _db_upgrade(args: argparse.Namespace) -> int:
         return EXIT_PROBLEMS
     store.dispose()
     print(f"the database was {store.upgraded}" if store.upgraded else "the database was already current")
+    return EXIT_OK
+
+
+def _add_account(args: argparse.Namespace) -> int:
+    """Make an account from the server's console: how a deployment without the old shared
+    password gets its first admin. Recorded in the audit log as the system's."""
+    from quiz.access.stores import create_store, list_stores
+    from quiz.access.supervisors import create_account
+    from quiz.db.store import Store
+
+    if (args.role == "supervisor") != (args.store is not None):
+        print("error: a supervisor needs --store, an admin takes none", file=sys.stderr)
+        return EXIT_USAGE
+    first, second = _read_secret("Password: "), _read_secret("Same password again: ")
+    if first != second:
+        print("error: the two passwords differ; nothing was changed", file=sys.stderr)
+        return EXIT_USAGE
+    store = Store(args.database_url)
+    try:
+        store_id = None
+        if args.store is not None:
+            found = [info for info in list_stores(store) if info.name == args.store.strip()]
+            if not found:
+                found = [create_store(store, args.store, None)]
+                print(f"made the store {found[0].name}")
+            store_id = found[0].id
+        made = create_account(store, args.name, first, args.role, store_id, None)
+    except ValueError as error:
+        print(f"error: {error}; nothing was changed", file=sys.stderr)
+        return EXIT_USAGE
+    finally:
+        store.dispose()
+    print(f"made the {made.role} account {made.name}")
     return EXIT_OK
 
 

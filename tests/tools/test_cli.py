@@ -144,6 +144,34 @@ def test_set_pin_changes_nothing_when_the_pins_differ_or_break_the_rule(tmp_path
         store.dispose()
 
 
+def test_accounts_add_makes_the_first_admin_and_a_stores_supervisor_who_sign_in(tmp_path):
+    from quiz.access.supervisors import sign_in
+    from quiz.access.throttles import LoginThrottle
+    from quiz.db.store import Store
+
+    url = f"sqlite:///{tmp_path / 'quiz.db'}"
+    made = run("accounts", "add", "--name", "Owner", "--role", "admin", "--database-url", url,
+               stdin="owner-pass-1\nowner-pass-1\n")
+    assert made.returncode == 0, made.stderr
+    assert "Owner" in made.stdout and "owner-pass-1" not in made.stdout + made.stderr
+    made = run("accounts", "add", "--name", "Tencho", "--role", "supervisor", "--store", "Shibuya",
+               "--database-url", url, stdin="tencho-pass\ntencho-pass\n")
+    assert made.returncode == 0 and "Shibuya" in made.stdout, made.stderr
+    refused = run("accounts", "add", "--name", "Fuku", "--role", "supervisor", "--database-url", url,
+                  stdin="fuku-pass-1\nfuku-pass-1\n")
+    assert refused.returncode == 2 and "--store" in refused.stderr
+    short = run("accounts", "add", "--name", "Dai", "--role", "admin", "--database-url", url, stdin="short\nshort\n")
+    assert short.returncode == 2 and "nothing was changed" in short.stderr
+    store = Store(url)
+    try:
+        owner = sign_in(store, "owner", "owner-pass-1", LoginThrottle()).supervisor
+        tencho = sign_in(store, "Tencho", "tencho-pass", LoginThrottle()).supervisor
+        assert owner is not None and owner.is_admin
+        assert tencho is not None and tencho.role == "supervisor" and tencho.store_id is not None
+    finally:
+        store.dispose()
+
+
 def test_regrade_reports_on_a_database_of_the_first_release_then_credits_the_right_answer(tmp_path):
     """A version-1 database (no drawn values, no fingerprints) whose stored key of a shipped
     knowledge card is out of date: the dry run reports and changes nothing, the run credits it."""
