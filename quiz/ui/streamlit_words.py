@@ -10,6 +10,13 @@ generated content: not in the page's text, read out by screen readers).
 In every language, the button that opens the sidebar when it is closed (on a phone, where
 the page list is) is labelled "Menu" beside its small arrow.
 
+Screen readers read a button's ``aria-label``, which a style sheet cannot change: a small
+script of ours, in an iframe of the page's origin (as the exam clock's), renames Streamlit's
+own labels ("Expand sidebar", "Show password", "Remove <option>", ...) in the reader's
+language wherever they appear, and again whenever Streamlit draws them anew. On a touch
+screen, where no key is pressed, the keyboard hints ("Press Enter", "Ctrl+Enter") are hidden
+in every language; a character count stays.
+
 The selectors follow Streamlit 1.67's markup, pinned in requirements.txt; the browser test
 ``tests/e2e/test_streamlit_words.py`` fails if an upgrade changes it. The multiselects'
 "Select all" entry is turned off where each is drawn (``select_all=False``).
@@ -20,6 +27,7 @@ it can end the string, the rule or the ``<style>`` element.
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Sequence
 
@@ -46,6 +54,36 @@ EMPTY_LIST = '[role="listbox"][data-empty="true"] [role="option"] > span'
 SIDEBAR_BUTTON = 'button[data-testid="stExpandSidebarButton"]'
 UPLOAD_BUTTON = '[data-testid="stFileUploaderDropzone"] button'
 UPLOAD_LIMIT = '[data-testid="stFileUploaderDropzoneInstructions"]'
+TOUCH = "@media (hover: none) and (pointer: coarse)"
+# Streamlit's English aria-labels -> our string key; "Remove <option>" by its prefix.
+ARIA_LABELS = {"Expand sidebar": "streamlit.label_expand_sidebar",
+               "Collapse sidebar": "streamlit.label_collapse_sidebar",
+               "Show password": "streamlit.label_show_password", "Hide password": "streamlit.label_hide_password",
+               "Clear all": "streamlit.label_clear_all", "Selected values": "streamlit.label_selected_values",
+               "Open": "streamlit.label_open", "Close": "streamlit.label_close"}
+REMOVE_PREFIX = "Remove "
+_LABEL_SCRIPT = """<!doctype html><html><body><script>
+(function () {
+  var names = %(names)s, remove = %(remove)s, doc = window.parent.document;
+  function rename(el) {
+    var label = el.getAttribute("aria-label");
+    if (Object.prototype.hasOwnProperty.call(names, label)) { el.setAttribute("aria-label", names[label]); }
+    else if (label.indexOf("Remove ") === 0) {
+      el.setAttribute("aria-label", remove.replace("{item}", label.slice(7)));
+    }
+  }
+  function all() { doc.querySelectorAll("[aria-label]").forEach(rename); }
+  all();
+  new MutationObserver(function (changes) {
+    changes.forEach(function (change) {
+      if (change.type === "attributes") { rename(change.target); }
+      else { change.addedNodes.forEach(function (node) {
+        if (node.nodeType === 1) { if (node.hasAttribute("aria-label")) { rename(node); }
+                                   node.querySelectorAll("[aria-label]").forEach(rename); } }); }
+    });
+  }).observe(doc.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-label"]});
+})();
+</script></body></html>"""
 
 
 def css_string(text: str) -> str:
@@ -73,12 +111,15 @@ def widget_words_css(language: str) -> str:
     rules = [f"{SIDEBAR_BUTTON} {{gap: 0.25rem; padding: 0.25rem 0.75rem; border: 1px solid currentColor;"
              " border-radius: 0.5rem}",
              f"{SIDEBAR_BUTTON}::after {{content: {css_string(t('streamlit.menu', language))}; font-size: 0.875rem}}"]
-    if language == ENGLISH:
-        return "\n".join(rules)
-    for where, key in HINTS:
-        rules.append(f"{where} > span:first-child {{display: none}}")
-        rules.append(f"{where}::before {{content: {css_string(t(key, language))}}}")
-    rules += replaced(EMPTY_LIST, t("streamlit.no_results", language), "0.875rem")
+    if language != ENGLISH:
+        for where, key in HINTS:
+            rules.append(f"{where} > span:first-child {{display: none}}")
+            rules.append(f"{where}::before {{content: {css_string(t(key, language))}}}")
+        rules += replaced(EMPTY_LIST, t("streamlit.no_results", language), "0.875rem")
+    # last, so that on a touch screen it wins over the hints above: no key to press there
+    touch = [f"{where} > span:first-child {{display: none}} {where}::before, {where} > span + span::before"
+             " {content: none}" for where, _ in HINTS]  # the hint, ours, and the dot that parted them
+    rules.append(f"{TOUCH} {{ {' '.join(touch)} }}")
     return "\n".join(rules)
 
 
@@ -101,9 +142,24 @@ def draw_style(css: str) -> None:
         st.html(f"<style>\n{css}\n</style>")
 
 
+@cache
+def label_script(language: str) -> str:
+    """The iframe's page that renames Streamlit's aria-labels in ``language`` ("" in English).
+    The words are JSON with ``<`` escaped: no text can end the script element."""
+    if language == ENGLISH:
+        return ""
+    names = {english: t(key, language) for english, key in ARIA_LABELS.items()}
+    def literal(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
+    return _LABEL_SCRIPT % {"names": literal(names), "remove": literal(t("streamlit.label_remove", language))}
+
+
 def draw_widget_words(language: str) -> None:
     """The widgets' own words in ``language``, for every page (drawn by the shell)."""
     draw_style(widget_words_css(language))
+    script = label_script(language)
+    if script:
+        st.iframe(script, height=1, tab_index=-1)
 
 
 def file_uploader(language: str, label: str, *, types: Sequence[str], max_mb: int, key: str) -> UploadedFile | None:

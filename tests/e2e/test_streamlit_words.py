@@ -9,13 +9,14 @@ What the reader sees is the element's drawn text plus its CSS generated content,
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from quiz.report.i18n import t
+from quiz.report.i18n import strings, t
 from tests.e2e import driver
 from tests.e2e.driver import go_to, main, open_page, settle, sidebar
 from tests.e2e.test_trainee_day import PHONE
@@ -155,8 +156,8 @@ def test_an_english_page_keeps_streamlit_s_own_words(page, server) -> None:
     name = driver.sign_in_form(page, "en").get_by_test_id("stTextInput").first
     type_into(name.get_by_role("textbox"), "Mi")
     assert shown(hint(name)) == "Press Enter to submit form • 2/60"
-    assert page.locator("style").evaluate_all(
-        "(sheets) => sheets.filter(s => s.textContent.includes('InputInstructions')).length") == 0
+    pin = driver.sign_in_form(page, "en").get_by_test_id("stTextInput").nth(1)
+    expect(pin.get_by_role("button", name="Show password")).to_be_attached()  # Streamlit's own, kept
 
 
 @pytest.fixture
@@ -172,10 +173,27 @@ def test_on_a_phone_the_menu_button_is_labelled_and_opens_the_page_list(new_page
     page = new_page(PHONE, "ja-JP" if lang == "ja" else "en-US", phone=True)
     page.context.new_cdp_session(page).send("Emulation.setUserAgentOverride", {"userAgent": driver.PHONE_AGENT})
     open_page(page, server.url, "", lang=lang)
+    # no key to press on a touch screen: the keyboard hint is left out, the character count kept
+    name = driver.sign_in_form(page, lang).get_by_test_id("stTextInput").first
+    type_into(name.get_by_role("textbox"), "Mi")
+    assert shown(hint(name)) == "2/60"
+    # a screen reader hears Streamlit's own buttons in the page's language
+    pin = driver.sign_in_form(page, lang).get_by_test_id("stTextInput").nth(1)
+    expect(pin.get_by_role("button", name=t("streamlit.label_show_password", lang), exact=True)).to_be_attached()
+    games = sidebar(page).get_by_test_id("stMultiSelect").first  # its chips' remove buttons
+    before, after = strings(lang)["streamlit.label_remove"].split("{item}")
+    removers = games.locator("".join(f"[aria-label{op}={json.dumps(part, ensure_ascii=False)}]" for op, part in (("^", before), ("$", after))
+                                     if part))
+    expect(removers.first).to_be_attached()
+    if lang == "ja":
+        for english in ("Remove ", "Selected values", "Clear all", "Open"):
+            expect(games.locator(f'[aria-label^="{english}"]')).to_have_count(0)
+    name.get_by_role("textbox").fill("")
     driver.sign_in(page, trainee, PIN, lang)  # the sidebar, open for signing in, closes over the page
     menu = page.get_by_test_id("stExpandSidebarButton")
     expect(menu).to_be_visible()
     assert shown(menu) == t("streamlit.menu", lang)
+    expect(menu).to_have_attribute("aria-label", t("streamlit.label_expand_sidebar", lang))
     box = menu.bounding_box()
     assert box is not None and box["width"] >= 80 and box["height"] >= 30, box  # a button to tap, not a small icon
     menu.tap()
