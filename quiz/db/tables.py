@@ -354,9 +354,9 @@ assignment_members = Table(
     Index("ix_assignment_members_trainee", "trainee_id"),
 )
 
-# Content packs in the database (``quiz.content.pack_store``), shared by every server of a
-# deployment: a pack belongs to one store (only its trainees draw its cards) or, with no store,
-# to every store. Its files are kept as uploaded.
+# Content packs in the database (``quiz.db.packs``), shared by every server of a deployment: a
+# pack belongs to one store (only its trainees draw its cards) or, with no store, to every
+# store. Its files are kept as checked; a removed pack keeps its row and files (removed_at).
 content_packs = Table(
     "content_packs",
     metadata,
@@ -374,4 +374,14 @@ content_pack_files = Table(
     Column("pack_id", Integer, ForeignKey("content_packs.id"), primary_key=True, autoincrement=False),
     Column("path", String(255), primary_key=True),  # <ruleset id>/<file>.yaml, as staged
     Column("text", Text, nullable=False),
+)
+
+# The card ids of the packs not removed: the primary key lets one pack only claim an id, whichever
+# server imports it (shipped cards are checked before the insert; a removal frees its ids).
+content_pack_cards = Table(
+    "content_pack_cards",
+    metadata,
+    Column("card_id", String(120), primary_key=True),
+    Column("pack_id", Integer, ForeignKey("content_packs.id"), nullable=False),
+    Index("ix_content_pack_cards_pack", "pack_id"),
 )

@@ -131,7 +131,15 @@ _stores, *_rest = (
         Column("pack_id", Integer, ForeignKey("content_packs.id"), primary_key=True, autoincrement=False),
         Column("path", String(255), primary_key=True),  # <ruleset id>/<file>.yaml, as staged
         Column("text", Text, nullable=False),
-    )
+    ),
+
+    Table(
+        "content_pack_cards",
+        _new,
+        Column("card_id", String(120), primary_key=True),
+        Column("pack_id", Integer, ForeignKey("content_packs.id"), nullable=False),
+        Index("ix_content_pack_cards_pack", "pack_id"),
+    ),
 )
 
 
