@@ -11,10 +11,13 @@ from hypothesis import strategies as st
 from quiz.model.text import LANGUAGES
 from quiz.report.i18n import strings, t
 from quiz.ui.streamlit_words import (
+    ARIA_LABELS,
     EMPTY_LIST,
     HINTS,
     SIDEBAR_BUTTON,
+    TOUCH,
     css_string,
+    label_script,
     replaced,
     uploader_css,
     widget_words_css,
@@ -45,8 +48,26 @@ def test_markup_and_quotes_are_escaped() -> None:
 
 def test_english_keeps_streamlit_s_own_words() -> None:
     english = widget_words_css("en")
-    assert "InputInstructions" not in english and EMPTY_LIST not in english
-    assert uploader_css("en", ("yaml", "zip"), 2) == ""
+    assert "::before {content: \"" not in english and EMPTY_LIST not in english
+    assert uploader_css("en", ("yaml", "zip"), 2) == "" and label_script("en") == ""
+
+
+def test_every_language_leaves_the_keyboard_hints_out_on_a_touch_screen_last() -> None:
+    """Issue 30: "Ctrl + Enter" showed on phones. The touch rule comes last, so that it wins
+    over a language's own hint of the same specificity."""
+    for language in LANGUAGES:
+        css = widget_words_css(language)
+        touch = css.rindex(TOUCH)
+        for where, _ in HINTS:
+            assert css.index(f"{where} > span:first-child {{display: none}} {where}::before", touch) > touch
+        assert all(css.rfind(f"{where}::before {{content: \"") < touch for where, _ in HINTS)
+
+
+def test_the_aria_label_script_says_every_label_and_cannot_leave_its_script() -> None:
+    script = label_script("ja")
+    for english, key in ARIA_LABELS.items():
+        assert f'"{english}": "{t(key, "ja")}"' in script
+    assert script.count("</script>") == 1  # only its own end: every word is JSON with < escaped
 
 
 def test_every_language_labels_the_sidebar_button() -> None:
