@@ -18,6 +18,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
 from quiz.content.loader import Content
+from quiz.db.audit import record
 from quiz.db.exams import exam_history
 from quiz.db.sql import inserted_id
 from quiz.db.store import Store
@@ -58,8 +59,9 @@ def create_assignment(
     trainee_ids: Collection[int] | None = None,
 ) -> Assignment:
     """Make an assignment in the scope's store for ``trainee_ids`` (None: every trainee of the
-    store now). A trainee outside the store is refused (``OutOfScopeError``), as is a scope of
-    every store: an assignment belongs to one store."""
+    store now), recorded in the audit log in the same transaction. A trainee outside the store
+    is refused (``OutOfScopeError``), as is a scope of every store: an assignment belongs to
+    one store."""
     title = title.strip()
     if not title or len(title) > TITLE_MAX:
         raise AssignmentError("title", f"a title of 1-{TITLE_MAX} characters")
@@ -78,6 +80,8 @@ def create_assignment(
         conn.execute(insert(assignment_members), [
             {"assignment_id": assignment_id, "trainee_id": trainee_id} for trainee_id in sorted(wanted)
         ])
+        record(conn, scope.supervisor, "assignment_made", title, scope.store_id,
+               {"assignment_id": assignment_id, "members": len(wanted), "due": due.isoformat()})
     return Assignment(assignment_id, scope.store_id, scope.supervisor.id, now, title, plan, due)
 
 

@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import insert, select
 
 from quiz.db import assignments as stored
+from quiz.db.audit import entries
 from quiz.db.exams import hand_in, save_exam_answer, start_exam
 from quiz.db.store import Store
 from quiz.db.tables import assignment_members, stores, supervisor_accounts, trainees
@@ -78,6 +79,9 @@ def test_the_whole_store_is_its_trainees_then_and_only_its_scope_sees_it(store, 
         stored.archive_assignment(store, b, made.id, NOW)
     assert [found.id for found, _ in stored.trainee_assignments(store, staff["Ben"])] == [made.id]
     assert stored.trainee_assignments(store, staff["Dan"]) == []
+    [made_entry] = entries(store, a)
+    assert (made_entry.action, made_entry.actor, made_entry.target) == ("assignment_made", "Shop A owner", "新人研修")
+    assert entries(store, b) == []
 
 
 def test_a_trainee_of_another_store_cannot_be_assigned_nor_every_store_at_once(store, shop):
