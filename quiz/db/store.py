@@ -20,11 +20,13 @@ from sqlalchemy.exc import IntegrityError
 from quiz.db.engine import database_url, make_engine
 from quiz.db.frames import FRAME_COLUMNS, attempts_frame
 from quiz.db.migrate import Upgrade, upgrade
+from quiz.db.scoped import refuse_unseen, sees_store
 from quiz.db.sql import inserted_id
 from quiz.db.tables import attempts, trainee_name_keys, trainees
 from quiz.db.watched import WatchedValues
 from quiz.model.attempt import utc_now
 from quiz.model.names import NAME_INPUT_MAX, NAME_KEY_MAX, NAME_MAX, name_key, valid_name
+from quiz.model.scope import Scope
 
 if TYPE_CHECKING:  # imported where a frame is built: answering a card never needs pandas
     import pandas as pd
@@ -132,11 +134,21 @@ class Store:
                 pass
         self._name_keys_filled = True
 
-    def trainees(self) -> list[Trainee]:
-        """Every trainee, ordered by name."""
+    def trainees(self, scope: Scope) -> list[Trainee]:
+        """The trainees ``scope`` sees (its store's; every one for every store), by name."""
+        query = select(trainees).where(sees_store(trainees.c.store_id, scope)).order_by(trainees.c.name)
         with self.engine.connect() as conn:
-            rows = conn.execute(select(trainees).order_by(trainees.c.name)).all()
+            rows = conn.execute(query).all()
         return [Trainee(**row._mapping) for row in rows]
+
+    def seen_trainee(self, scope: Scope, name: str) -> Trainee | None:
+        """The trainee of that name (``find_trainee``), or None; ``OutOfScopeError`` when
+        there is one but ``scope`` does not see them (a name a page never offered)."""
+        found = self.find_trainee(name)
+        if found is not None:
+            with self.engine.connect() as conn:
+                refuse_unseen(conn, scope, found.id)
+        return found
 
     def attempts(self, trainee_id: int | None = None) -> pd.DataFrame:
         """Every attempt (of one trainee if given), oldest first; see ``attempts_frame``."""

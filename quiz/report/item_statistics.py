@@ -36,8 +36,10 @@ from sqlalchemy import (
     type_coerce,
 )
 
+from quiz.db.scoped import sees_trainee
 from quiz.db.store import Store
 from quiz.db.tables import attempts, problem_reports
+from quiz.model.scope import Scope
 
 A = attempts.c
 DISCRIMINATION_METHOD = "point_biserial_rest"  # the i18n key suffix naming the method on the page
@@ -55,8 +57,12 @@ DISTRACTOR_PARTS: dict[str, tuple[ColumnElement, ColumnElement | None]] = {
 FLAT = 1e-9  # a variance this small relative to its terms is rounding, not spread
 
 
-def answer_scope(rulesets: Iterable[str] | None, card_ids: Iterable[str] | None = None) -> ColumnElement[bool]:
-    clauses: list[ColumnElement[bool]] = []
+def answer_scope(
+    scope: Scope, rulesets: Iterable[str] | None, card_ids: Iterable[str] | None = None,
+) -> ColumnElement[bool]:
+    """The answers of ``scope``'s trainees (``quiz.db.scoped``), in ``rulesets`` and to
+    ``card_ids`` when given."""
+    clauses: list[ColumnElement[bool]] = [sees_trainee(A.trainee_id, scope)]
     if rulesets is not None:
         clauses.append(A.ruleset.in_(list(rulesets)))
     if card_ids is not None:
@@ -82,14 +88,14 @@ def scanned(store: Store, column: ColumnElement, card_ids: Iterable[str] | None 
     return column.concat(literal_column("''")) if isinstance(column.type, String) else column + literal_column("0")
 
 
-def answer_pairs(store: Store, rulesets: Iterable[str] | None = None) -> pd.DataFrame:
-    """``card_id, trainee_id, ruleset, n, c``: per card and trainee, the answers and the right
-    ones, in one pass over the answers. Every per-card figure but the median and the chosen
+def answer_pairs(store: Store, scope: Scope, rulesets: Iterable[str] | None = None) -> pd.DataFrame:
+    """``card_id, trainee_id, ruleset, n, c``: per card and ``scope``'s trainee, the answers and
+    the right ones, in one pass over the answers. Every per-card figure but the median and the chosen
     answers follows from these (at most trainees × cards rows, whatever the history's length)."""
     card, trainee = scanned(store, A.card_id), scanned(store, A.trainee_id)
     query = (
         select(card, trainee, func.max(A.ruleset), func.count(), _count_where(A.correct))
-        .where(answer_scope(None if rulesets is None else list(rulesets)))
+        .where(answer_scope(scope, None if rulesets is None else list(rulesets)))
         .group_by(card, trainee)
     )
     with store.engine.connect() as conn:
@@ -99,18 +105,18 @@ def answer_pairs(store: Store, rulesets: Iterable[str] | None = None) -> pd.Data
 
 
 def item_statistics(
-    store: Store, rulesets: Iterable[str] | None = None, card_ids: Iterable[str] | None = None,
+    store: Store, scope: Scope, rulesets: Iterable[str] | None = None, card_ids: Iterable[str] | None = None,
     pairs: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """One row per card with answers (``ITEM_COLUMNS``), by card id.
+    """One row per card with answers of ``scope``'s trainees (``ITEM_COLUMNS``), by card id.
 
     ``rulesets`` limits the answers (and so each trainee's rest score) to those games;
     ``card_ids`` limits the rows, not the rest scores. ``pairs`` is ``answer_pairs`` of the
-    same ``rulesets`` when the caller has it already.
+    same scope and ``rulesets`` when the caller has it already.
     """
     games = None if rulesets is None else list(rulesets)
     cards = None if card_ids is None else list(card_ids)
-    pairs = answer_pairs(store, games) if pairs is None else pairs
+    pairs = answer_pairs(store, scope, games) if pairs is None else pairs
     frame = pairs.groupby("card_id", sort=True).agg(ruleset=("ruleset", "max"), answers=("n", "sum"),
                                                     correct=("c", "sum")).reset_index()
     moments = _moments(pairs)
@@ -120,8 +126,8 @@ def item_statistics(
     frame["discrimination"] = [
         point_biserial(*row) for row in frame[["k", "sx", "sy", "sxy", "syy"]].itertuples(index=False, name=None)
     ]
-    frame["median_seconds"] = frame["card_id"].map(median_seconds(store, games, cards)).astype("float64")
-    reports = open_report_counts(store)
+    frame["median_seconds"] = frame["card_id"].map(median_seconds(store, scope, games, cards)).astype("float64")
+    reports = open_report_counts(store, scope)
     frame["open_reports"] = frame["card_id"].map(reports).fillna(0).astype("int64")
     frame["answers"] = frame["answers"].astype("int64")
     frame["correct"] = frame["correct"].astype("int64")
@@ -146,7 +152,9 @@ def _moments(pairs: pd.DataFrame) -> pd.DataFrame:
     return sums.groupby("card_id", sort=False).sum().reset_index()
 
 
-def median_seconds(store: Store, rulesets: list[str] | None, card_ids: list[str] | None = None) -> dict[str, float]:
+def median_seconds(
+    store: Store, scope: Scope, rulesets: list[str] | None, card_ids: list[str] | None = None,
+) -> dict[str, float]:
     """Card id -> the median seconds of its answers (the mean of the middle two of an even count).
 
     PostgreSQL has ``percentile_cont``. Elsewhere (SQLite) a window function would sort every
@@ -154,7 +162,7 @@ def median_seconds(store: Store, rulesets: list[str] | None, card_ids: list[str]
     monotonic, so the buckets are ordered ranges), and a second pass reads only the answers in
     the one or two buckets that hold each card's middle.
     """
-    where = answer_scope(rulesets, card_ids)
+    where = answer_scope(scope, rulesets, card_ids)
     if store.engine.dialect.name == "postgresql":
         query = (select(A.card_id, func.percentile_cont(0.5).within_group(A.seconds))
                  .where(where).group_by(A.card_id))
@@ -204,12 +212,12 @@ def point_biserial(k: float, sx: float, sy: float, sxy: float, syy: float) -> fl
 
 
 def distractors(
-    store: Store, rulesets: Iterable[str] | None = None, card_ids: Iterable[str] | None = None
+    store: Store, scope: Scope, rulesets: Iterable[str] | None = None, card_ids: Iterable[str] | None = None
 ) -> pd.DataFrame:
-    """What was chosen for each part of each card (``DISTRACTOR_COLUMNS``): ``count`` answers
+    """What ``scope``'s trainees chose for each part of each card (``DISTRACTOR_COLUMNS``): ``count`` answers
     chose it, ``wrong`` of them were marked wrong on that part. Unanswered parts are left out;
     ``fixes`` holds the chosen fix ids joined by commas (empty: no fix)."""
-    where = answer_scope(None if rulesets is None else list(rulesets), card_ids)
+    where = answer_scope(scope, None if rulesets is None else list(rulesets), card_ids)
     frames = []
     with store.engine.connect() as conn:
         for part, (chosen, result) in DISTRACTOR_PARTS.items():
@@ -230,9 +238,10 @@ def distractors(
     return frame.drop(columns="order").reset_index(drop=True)
 
 
-def open_report_counts(store: Store) -> dict[str, int]:
-    """Card id -> its open (unresolved) problem reports."""
+def open_report_counts(store: Store, scope: Scope) -> dict[str, int]:
+    """Card id -> its open (unresolved) problem reports filed by ``scope``'s trainees."""
     P = problem_reports.c
-    query = select(P.card_id, func.count()).where(P.resolved.is_(False)).group_by(P.card_id)
+    query = (select(P.card_id, func.count()).where(P.resolved.is_(False), sees_trainee(P.trainee_id, scope))
+             .group_by(P.card_id))
     with store.engine.connect() as conn:
         return {card: int(count) for card, count in conn.execute(query)}

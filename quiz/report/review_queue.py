@@ -23,8 +23,10 @@ from sqlalchemy import func, or_, select
 
 from quiz.content.card_sources import card_source
 from quiz.content.loader import Content
+from quiz.db.scoped import sees_trainee
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts
+from quiz.model.scope import Scope
 from quiz.report.item_statistics import DISTRACTOR_PARTS, answer_pairs, answer_scope, item_statistics, scanned
 
 A = attempts.c
@@ -68,15 +70,17 @@ def strong_trainees(pairs: pd.DataFrame, rules: QueueRules = QueueRules()) -> li
     return [int(trainee) for trainee in per.index[strong]]
 
 
-def strong_wrong_answers(store: Store, rulesets: Iterable[str] | None = None, rules: QueueRules = QueueRules(),
+def strong_wrong_answers(store: Store, scope: Scope, rulesets: Iterable[str] | None = None,
+                         rules: QueueRules = QueueRules(),
                          pairs: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per card: ``strong_answers`` (answers by strong trainees) and the part and value most
     of them chose wrongly (``strong_wrong_part``, ``strong_wrong``, ``strong_wrong_count``).
 
     One pass over the answers: strong trainees' wrong answers, counted per card and distinct
-    answer (a handful of rows per card); ``pairs`` is ``answer_pairs`` of the same games."""
+    answer (a handful of rows per card); ``pairs`` is ``answer_pairs`` of the same scope and
+    games."""
     games = None if rulesets is None else list(rulesets)
-    pairs = answer_pairs(store, games) if pairs is None else pairs
+    pairs = answer_pairs(store, scope, games) if pairs is None else pairs
     strong = strong_trainees(pairs, rules)
     by_strong = pairs[pairs["trainee_id"].isin(strong)]
     totals = by_strong.groupby("card_id", sort=False)["n"].sum()
@@ -88,7 +92,7 @@ def strong_wrong_answers(store: Store, rulesets: Iterable[str] | None = None, ru
         keys = [card, A.card_kind, A.correct, *chosen.values(), *results.values()]
         any_wrong = or_(A.correct.is_(False), *(result == "wrong" for result in results.values()))
         query = (select(*keys, func.count())
-                 .where(answer_scope(games), scanned(store, A.trainee_id).in_(strong), any_wrong)
+                 .where(answer_scope(scope, games), scanned(store, A.trainee_id).in_(strong), any_wrong)
                  .group_by(*keys))
         with store.engine.connect() as conn:
             answers = [tuple(row) for row in conn.execute(query)]
@@ -115,11 +119,12 @@ def strong_wrong_answers(store: Store, rulesets: Iterable[str] | None = None, ru
     return frame
 
 
-def regraded_counts(store: Store) -> dict[str, int]:
-    """Card id -> how many of its answers re-grading changed."""
+def regraded_counts(store: Store, scope: Scope) -> dict[str, int]:
+    """Card id -> how many of the answers of ``scope``'s trainees to it re-grading changed."""
     query = (
         select(A.card_id, func.count(func.distinct(attempt_regrades.c.attempt_id)))
         .join(attempts, attempts.c.id == attempt_regrades.c.attempt_id)
+        .where(sees_trainee(A.trainee_id, scope))
         .group_by(A.card_id)
     )
     with store.engine.connect() as conn:
@@ -127,24 +132,26 @@ def regraded_counts(store: Store) -> dict[str, int]:
 
 
 def review_queue(
-    store: Store, content: Content, rulesets: Iterable[str] | None = None, rules: QueueRules = QueueRules(),
+    store: Store, content: Content, scope: Scope, rulesets: Iterable[str] | None = None,
+    rules: QueueRules = QueueRules(),
     stats: pd.DataFrame | None = None, pairs: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """The queued cards (``QUEUE_COLUMNS``), most suspicious first (ties by card id).
+    """The cards queued by the answers and reports of ``scope``'s trainees (``QUEUE_COLUMNS``),
+    most suspicious first (ties by card id).
 
     ``reasons`` lists the signals (``REASONS``) that put each card in the queue. ``stats``
-    (``item_statistics``) and ``pairs`` (``answer_pairs``) of the same games, when the
+    (``item_statistics``) and ``pairs`` (``answer_pairs``) of the same scope and games, when the
     caller has them, are not computed again.
     """
     games = None if rulesets is None else list(rulesets)
-    pairs = answer_pairs(store, games) if pairs is None else pairs
-    stats = item_statistics(store, games, pairs=pairs) if stats is None else stats
-    frame = stats.merge(strong_wrong_answers(store, games, rules, pairs), on="card_id", how="left")
+    pairs = answer_pairs(store, scope, games) if pairs is None else pairs
+    stats = item_statistics(store, scope, games, pairs=pairs) if stats is None else stats
+    frame = stats.merge(strong_wrong_answers(store, scope, games, rules, pairs), on="card_id", how="left")
     frame["strong_answers"] = frame["strong_answers"].fillna(0).astype("int64")
     frame["strong_wrong_count"] = frame["strong_wrong_count"].fillna(0).astype("int64")
     frame["strong_agreement"] = (frame["strong_wrong_count"] / frame["strong_answers"]).where(
         frame["strong_answers"] > 0, 0.0)
-    regraded = regraded_counts(store)
+    regraded = regraded_counts(store, scope)
     frame["regraded"] = frame["card_id"].map(regraded).fillna(0).astype("int64")
     scored = [_suspicion(row, rules) for row in frame.itertuples(index=False)]
     frame["suspicion"] = [score for score, _ in scored]

@@ -17,10 +17,12 @@ import pandas as pd
 from sqlalchemy import ColumnElement, Executable, Subquery, and_, case, func, select, true
 
 from quiz.content.categories import KNOWLEDGE, category_key
+from quiz.db.scoped import sees_trainee
 from quiz.db.sql import local_date
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts
 from quiz.model.attempt import RIGHT_RESULTS
+from quiz.model.scope import Scope as StoreScope
 
 A = attempts.c
 PARTS: dict[str, str] = {"infraction": "infraction_result", "penalty": "penalty_result", "fix": "fixes_result"}
@@ -80,12 +82,14 @@ class FindingsSplit:
 
 @dataclass(frozen=True)
 class Scope:
-    """Which attempts: one trainee's (or everyone's), in some rulesets (or all); and the time
-    zone whose calendar days count them (an IANA name, e.g. ``Asia/Tokyo``)."""
+    """Which attempts: one trainee's (or everyone's), in some rulesets (or all), of the
+    trainees a supervisor sees (``seen_by``; None: a trainee's own figures); and the time zone
+    whose calendar days count them (an IANA name, e.g. ``Asia/Tokyo``)."""
 
     trainee_id: int | None = None
     rulesets: tuple[str, ...] | None = None
     time_zone: str = UTC
+    seen_by: StoreScope | None = None
 
     def where(self) -> ColumnElement[bool]:
         clauses = []
@@ -93,6 +97,8 @@ class Scope:
             clauses.append(A.trainee_id == self.trainee_id)
         if self.rulesets is not None:
             clauses.append(A.ruleset.in_(self.rulesets))
+        if self.seen_by is not None:
+            clauses.append(sees_trainee(A.trainee_id, self.seen_by))
         return and_(true(), *clauses)
 
 

@@ -1,7 +1,8 @@
 """The supervisor's figures: every trainee at a glance, and every card's right and wrong answers.
 
 Aggregated in the database with GROUP BY over SQLAlchemy Core, so the same queries run on
-SQLite and PostgreSQL. ``rulesets`` (when given) keeps only the attempts of those games.
+SQLite and PostgreSQL. ``scope`` keeps only the answers of the trainees a supervisor sees
+(``quiz.db.scoped``), ``rulesets`` (when given) only those of these games.
 Exams are counted from the ``exams`` table only when the database has one with
 ``trainee_id`` and ``passed`` columns.
 """
@@ -16,7 +17,9 @@ from sqlalchemy import ColumnElement, Engine, case, false, func, select, true
 from sqlalchemy.engine import Connection
 
 from quiz.content.categories import KNOWLEDGE, category_key
+from quiz.db.scoped import sees_trainee
 from quiz.db.tables import attempts, exams, trainees
+from quiz.model.scope import Scope
 
 RECENT_WINDOW = timedelta(days=7)
 OVERVIEW_COLUMNS = [
@@ -36,12 +39,14 @@ def _count_where(condition: ColumnElement[bool]) -> ColumnElement[int]:
     return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
 
 
-def _games(rulesets: Iterable[str] | None) -> list[ColumnElement[bool]]:
-    return [] if rulesets is None else [attempts.c.ruleset.in_(list(rulesets))]
+def _answers(scope: Scope, rulesets: Iterable[str] | None) -> list[ColumnElement[bool]]:
+    """The answers of ``scope``'s trainees in ``rulesets`` (every game when None)."""
+    seen = sees_trainee(attempts.c.trainee_id, scope)
+    return [seen] if rulesets is None else [seen, attempts.c.ruleset.in_(list(rulesets))]
 
 
 def team_overview(
-    engine: Engine, now: datetime, rulesets: Iterable[str] | None = None,
+    engine: Engine, scope: Scope, now: datetime, rulesets: Iterable[str] | None = None,
     window: timedelta = RECENT_WINDOW, min_answers: int = 3, weakest: int = 3,
 ) -> pd.DataFrame:
     """One row per trainee with answers, ordered by name (columns ``OVERVIEW_COLUMNS``).
@@ -63,14 +68,14 @@ def team_overview(
             func.max(attempts.c.answered_at).label("last_active"),
         )
         .join(attempts, attempts.c.trainee_id == trainees.c.id)
-        .where(*_games(games))
+        .where(*_answers(scope, games))
         .group_by(trainees.c.id, trainees.c.name)
         .order_by(trainees.c.name)
     )
     with engine.connect() as conn:
         rows = [dict(row._mapping) for row in conn.execute(query)]
-        passed = _exams_passed(conn)
-    weak = weakest_categories(engine, games, min_answers, weakest)
+        passed = _exams_passed(conn, scope)
+    weak = weakest_categories(engine, scope, games, min_answers, weakest)
     counts = ["answered", "correct", "answered_recent", "correct_recent"]
     frame = pd.DataFrame.from_records(rows, columns=["trainee_id", "trainee", *counts, "last_active"])
     frame = frame.astype({"trainee_id": "int64", **{name: "int64" for name in counts}})
@@ -83,7 +88,7 @@ def team_overview(
 
 
 def weakest_categories(
-    engine: Engine, rulesets: Iterable[str] | None = None, min_answers: int = 3, limit: int = 3,
+    engine: Engine, scope: Scope, rulesets: Iterable[str] | None = None, min_answers: int = 3, limit: int = 3,
 ) -> dict[int, list[str]]:
     """Trainee id -> up to ``limit`` ``ruleset/category`` keys, weakest first.
 
@@ -100,7 +105,7 @@ def weakest_categories(
             func.count().label("answered"),
             _count_where(attempts.c.correct).label("correct"),
         )
-        .where(*_games(rulesets))
+        .where(*_answers(scope, rulesets))
         .group_by(attempts.c.trainee_id, attempts.c.ruleset, category)
         .having(func.count() >= min_answers)
     )
@@ -115,7 +120,7 @@ def weakest_categories(
     return {tid: [key for *_, key in sorted(items)[:limit]] for tid, items in ranked.items()}
 
 
-def card_statistics(engine: Engine, rulesets: Iterable[str] | None = None) -> pd.DataFrame:
+def card_statistics(engine: Engine, scope: Scope, rulesets: Iterable[str] | None = None) -> pd.DataFrame:
     """One row per answered card (columns ``CARD_COLUMNS``), least often right first.
 
     ``wrong_<part>`` is the wrong infraction, penalty or (knowledge) choice picked most
@@ -130,7 +135,7 @@ def card_statistics(engine: Engine, rulesets: Iterable[str] | None = None) -> pd
             func.count().label("answered"),
             _count_where(attempts.c.correct).label("correct"),
         )
-        .where(*_games(games))
+        .where(*_answers(scope, games))
         .group_by(attempts.c.card_id, attempts.c.ruleset, attempts.c.card_kind)
     )
     wrong = {
@@ -142,7 +147,8 @@ def card_statistics(engine: Engine, rulesets: Iterable[str] | None = None) -> pd
         totals = pd.DataFrame.from_records(
             [dict(r._mapping) for r in conn.execute(query)], columns=CARD_COLUMNS[:5]
         )
-        tops = {part: _most_chosen(conn, chosen, condition, games) for part, (chosen, condition) in wrong.items()}
+        answers = _answers(scope, games)
+        tops = {part: _most_chosen(conn, chosen, condition, answers) for part, (chosen, condition) in wrong.items()}
     totals = totals.astype({"answered": "int64", "correct": "int64"})
     totals["accuracy"] = totals["correct"] / totals["answered"]
     for part in WRONG_PARTS:
@@ -155,12 +161,12 @@ def card_statistics(engine: Engine, rulesets: Iterable[str] | None = None) -> pd
 
 
 def _most_chosen(
-    conn: Connection, chosen: ColumnElement, condition: ColumnElement[bool], rulesets: list[str] | None,
+    conn: Connection, chosen: ColumnElement, condition: ColumnElement[bool], answers: list[ColumnElement[bool]],
 ) -> dict[str, tuple[str, int]]:
     """Card id -> (the wrong answer chosen most often, how often); ties go to the smaller id."""
     query = (
         select(attempts.c.card_id, chosen.label("chosen"), func.count().label("n"))
-        .where(condition, chosen.is_not(None), *_games(rulesets))
+        .where(condition, chosen.is_not(None), *answers)
         .group_by(attempts.c.card_id, chosen)
     )
     best: dict[str, tuple[str, int]] = {}
@@ -171,11 +177,11 @@ def _most_chosen(
     return best
 
 
-def _exams_passed(conn: Connection) -> dict[int, int]:
-    """Trainee id -> exams passed."""
+def _exams_passed(conn: Connection, scope: Scope) -> dict[int, int]:
+    """Trainee id -> exams passed, of ``scope``'s trainees."""
     query = (
         select(exams.c.trainee_id, func.count().label("n"))
-        .where(exams.c.passed == true())
+        .where(exams.c.passed == true(), sees_trainee(exams.c.trainee_id, scope))
         .group_by(exams.c.trainee_id)
     )
     return {int(tid): int(n) for tid, n in conn.execute(query)}

@@ -1,7 +1,7 @@
 """The supervisor's figures of findings: per trainee, per card, and per fact across the team.
 
-Read from ``quiz.report.statistics`` (the one statistics path), over every trainee's answers
-in the chosen games; shown by the Team page beside its tables.
+Read from ``quiz.report.statistics`` (the one statistics path), over the answers of the
+trainees a supervisor's scope sees in the chosen games; shown by the Team page beside its tables.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pandas as pd
 
 from quiz.content.loader import Content
 from quiz.db.store import Store
+from quiz.model.scope import Scope
 from quiz.report import statistics as stats_sql
 from quiz.report.progress_charts import chart_labels
 from quiz.report.progress_findings import Spec, fact_accuracy_chart, fact_name, split_by_chart
@@ -29,14 +30,14 @@ class TeamFindings:
     card_facts: pd.DataFrame
 
 
-def team_findings(store: Store, rulesets: Iterable[str] | None = None) -> TeamFindings:
-    """Every trainee's findings in ``rulesets`` (every game when None)."""
-    scope = stats_sql.Scope(rulesets=None if rulesets is None else tuple(rulesets))
+def team_findings(store: Store, scope: Scope, rulesets: Iterable[str] | None = None) -> TeamFindings:
+    """The findings of ``scope``'s trainees in ``rulesets`` (every game when None)."""
+    answers = stats_sql.Scope(rulesets=None if rulesets is None else tuple(rulesets), seen_by=scope)
     return TeamFindings(
-        by_trainee=stats_sql.findings_by(store, scope, "trainee_id"),
-        by_card=stats_sql.findings_by(store, scope, "card_id"),
-        facts=stats_sql.finding_accuracy(store, scope),
-        card_facts=stats_sql.finding_accuracy(store, scope, ("card_id", "ruleset")),
+        by_trainee=stats_sql.findings_by(store, answers, "trainee_id"),
+        by_card=stats_sql.findings_by(store, answers, "card_id"),
+        facts=stats_sql.finding_accuracy(store, answers),
+        card_facts=stats_sql.finding_accuracy(store, answers, ("card_id", "ruleset")),
     )
 
 

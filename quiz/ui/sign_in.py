@@ -39,6 +39,7 @@ from quiz.db.time_zones import time_zone_for
 from quiz.model.errors import NameRuleError
 from quiz.model.local_time import local_text
 from quiz.model.names import NAME_INPUT_MAX, NAME_MAX
+from quiz.model.scope import Scope
 from quiz.report.i18n import t
 from quiz.ui.markdown import escape_markdown
 
@@ -241,8 +242,8 @@ def _show_message(form: str, language: str) -> None:
         show(t(message[1], language, **message[2]))
 
 
-def new_pin_form(store: Store, trainee: Trainee, language: str, zone: str) -> None:
-    """A form that gives ``trainee`` a new PIN (for a supervisor, when one is forgotten), under
+def new_pin_form(store: Store, scope: Scope, trainee: Trainee, language: str, zone: str) -> None:
+    """A form that gives ``trainee`` a new PIN (for a supervisor of ``scope``, when one is forgotten), under
     the lock-out of their name if there is one, with a button that lifts it. A new PIN lifts it
     too, and signs the trainee's sessions out."""
     lockout = lockout_of(store, trainee.id)
@@ -251,7 +252,7 @@ def new_pin_form(store: Store, trainee: Trainee, language: str, zone: str) -> No
         notice.warning(t("accounts.lockout_notice", language, name=escape_markdown(trainee.name),
                          failures=lockout.failures, time=local_text(lockout.locked_at, zone)))
         if st.button(t("accounts.unlock", language), icon=":material/lock_open:", key=f"unlock-{trainee.id}"):
-            lift_lockout(store, trainee.id)
+            lift_lockout(store, trainee.id, scope.supervisor)
             notice.success(t("accounts.unlocked", language, name=escape_markdown(trainee.name)))
     with st.form(f"new-pin-{trainee.id}", clear_on_submit=True, border=False):
         pin = st.text_input(t("shell.pin", language), type="password", max_chars=PIN_MAX,
@@ -260,7 +261,7 @@ def new_pin_form(store: Store, trainee: Trainee, language: str, zone: str) -> No
         pressed = st.form_submit_button(t("team.set_pin", language), icon=":material/key:", key="new-pin-submit")
     if pressed and _pins_agree(pin, again, language):
         try:
-            set_pin(store, trainee.id, pin)
+            set_pin(store, trainee.id, pin, scope.supervisor)
         except PinRuleError as error:
             st.error(t(_pin_problem(error), language))
         else:

@@ -27,6 +27,7 @@ from quiz.db.tables import trainees
 from quiz.model.attempt import utc_now
 from quiz.model.errors import NameRuleError
 from quiz.model.names import name_key, valid_name
+from tests.scopes import EVERY_STORE
 
 PIN = "2468"
 HUGE = "x" * (8 * 2**20)  # 8 MiB, as a websocket client can send it
@@ -45,7 +46,7 @@ def test_a_name_differing_only_in_case_or_width_is_taken(store, taken):
     alice = add_trainee(store, "Alice", PIN)
     with pytest.raises(NameTakenError):
         add_trainee(store, taken, "5820")
-    assert store.trainees() == [alice]
+    assert store.trainees(EVERY_STORE) == [alice]
 
 
 @pytest.mark.parametrize("typed", ["Alice", "ALICE", "alice", "Ａlice", " ａｌｉｃｅ "])
@@ -81,7 +82,7 @@ def test_look_alike_and_hidden_names_are_refused_with_a_reason(store, name, rule
     assert str(caught.value)  # a message for the log and the CLI
     with pytest.raises(NameRuleError):
         store.trainee(name)
-    assert store.trainees() == []
+    assert store.trainees(EVERY_STORE) == []
 
 
 @pytest.mark.parametrize(
@@ -101,12 +102,12 @@ def test_old_look_alike_trainees_keep_working_and_are_flagged(store):
     with store.engine.begin() as conn:
         for name in names:
             conn.execute(insert(trainees).values(name=name, created_at=utc_now()))
-    for trainee in store.trainees():
+    for trainee in store.trainees(EVERY_STORE):
         set_pin(store, trainee.id, f"{trainee.id}864")
-    for trainee in store.trainees():
+    for trainee in store.trainees(EVERY_STORE):
         found = sign_in(store, trainee.name, f"{trainee.id}864", name_throttles(), LoginThrottle())
         assert found.trainee == trainee, trainee.name
-    groups = look_alike_groups(store)
+    groups = look_alike_groups(store, EVERY_STORE)
     assert [sorted(t.name for t in group) for group in groups] == [sorted(names[:4])]
     with pytest.raises(NameTakenError):  # and no new one joins them
         add_trainee(store, "ALICE", PIN)
@@ -128,7 +129,7 @@ def test_a_name_too_long_once_normalised_is_refused():
 def test_a_whole_word_of_cyrillic_look_alikes_is_flagged_with_the_latin_name(store):
     add_trainee(store, "Maxim", PIN)
     add_trainee(store, "\u041c\u0430\u0445\u0456\u043c", PIN)  # Махім, all Cyrillic: allowed, but flagged
-    assert [sorted(t.name for t in group) for group in look_alike_groups(store)] == [["Maxim", "Махім"]]
+    assert [sorted(t.name for t in group) for group in look_alike_groups(store, EVERY_STORE)] == [["Maxim", "Махім"]]
 
 
 # --- server-side length limits, before any hashing or database work ------------------------------

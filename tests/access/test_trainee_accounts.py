@@ -18,6 +18,7 @@ from quiz.access.pins import PinRuleError
 from quiz.access.throttles import LoginThrottle
 from quiz.db.tables import trainee_pins
 from tests.fake_clock import FakeClock
+from tests.scopes import EVERY_STORE
 
 
 def fresh_session(clock: FakeClock | None = None) -> LoginThrottle:
@@ -83,7 +84,7 @@ def test_a_taken_name_is_refused_and_nothing_changes(store):
     first = add_trainee(store, "Aiko", "2468")
     with pytest.raises(NameTakenError):
         add_trainee(store, "Aiko", "1357")
-    assert store.trainees() == [first]
+    assert store.trainees(EVERY_STORE) == [first]
     assert sign_in(store, "Aiko", "2468", name_throttles(), fresh_session()).trainee == first
 
 
@@ -92,7 +93,7 @@ def test_a_bad_pin_adds_no_trainee(store):
         add_trainee(store, "Aiko", "12")
     with pytest.raises(ValueError):
         add_trainee(store, "   ", "2468")
-    assert store.trainees() == []
+    assert store.trainees(EVERY_STORE) == []
 
 
 def test_names_share_a_throttle_whatever_their_case_width_and_spaces():

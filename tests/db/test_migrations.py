@@ -20,6 +20,7 @@ from quiz.db.tables import metadata, schema_version, stores, trainees
 from quiz.model.errors import SchemaVersionError
 from tests.db.releases import RELEASES, Release, make_release_database
 from tests.db.test_store import from_row, scenario
+from tests.scopes import EVERY_STORE
 
 WHEN = datetime(2025, 1, 5, 10, tzinfo=UTC)
 PIN = "8642"
@@ -82,8 +83,8 @@ def test_an_older_release_database_migrates_to_head_keeping_every_row(db_url: st
             assert set(conn.execute(select(trainees.c.store_id)).scalars()) == {store_id}
         assert set(inspect(store.engine).get_table_names()) >= set(metadata.tables)
         assert [from_row(row) for _, row in store.attempts().iterrows()] == [
-            scenario(trainee.id) for trainee in sorted(store.trainees(), key=lambda t: t.id)]
-        for trainee in store.trainees():
+            scenario(trainee.id) for trainee in sorted(store.trainees(EVERY_STORE), key=lambda t: t.id)]
+        for trainee in store.trainees(EVERY_STORE):
             if "trainee_pins" in release.tables:  # signs in with the PIN the old release stored
                 found = sign_in(store, trainee.name, PIN, name_throttles(), LoginThrottle()).trainee
                 assert found == trainee

@@ -20,6 +20,7 @@ from quiz.model.cards import Choice, KnowledgeCard, ScenarioCard
 from quiz.model.rulesets import ID_MAX, Category, Infraction, Penalty, Ruleset
 from quiz.training.presets import ExamPreset
 from tests.recording import record
+from tests.scopes import EVERY_STORE
 
 JST = timezone(timedelta(hours=9))
 ROOT = Path(__file__).resolve().parents[2]
@@ -222,7 +223,7 @@ def test_trainee_is_got_or_created(store: Store) -> None:
     assert again == first
     assert first.name == "Aki"
     assert first.created_at.utcoffset() == timedelta(0)
-    assert store.trainees() == [first]
+    assert store.trainees(EVERY_STORE) == [first]
     assert store.find_trainee(" Aki") == first
     assert store.find_trainee("Nobody") is None
 
@@ -230,14 +231,14 @@ def test_trainee_is_got_or_created(store: Store) -> None:
 def test_trainees_are_ordered_by_name(store: Store) -> None:
     for name in ("Mika", "Aki", "Ken"):
         store.trainee(name)
-    assert [t.name for t in store.trainees()] == ["Aki", "Ken", "Mika"]
+    assert [t.name for t in store.trainees(EVERY_STORE)] == ["Aki", "Ken", "Mika"]
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 61])
 def test_a_bad_name_is_refused(store: Store, name: str) -> None:
     with pytest.raises(ValueError, match="1 to 60"):
         store.trainee(name)
-    assert store.trainees() == []
+    assert store.trainees(EVERY_STORE) == []
 
 
 @pytest.mark.parametrize("name", ["x", "x" * 60, " " + "y" * 60 + " ", "山田 太郎"])
@@ -251,7 +252,7 @@ def test_parameters_are_bound_not_pasted(store: Store) -> None:
     assert bobby.name == name
     assert inspect(store.engine).has_table("trainees")
     assert store.find_trainee(name) == bobby
-    assert store.trainees() == [bobby]
+    assert store.trainees(EVERY_STORE) == [bobby]
 
 
 @pytest.mark.parametrize("model, columns", [

@@ -38,6 +38,8 @@ pytestmark = pytest.mark.e2e
 
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
+from tests.scopes import EVERY_STORE  # noqa: E402
+
 CONTENT = load_content()
 TRAINEE, PIN = "Mika Aoyama", "report-2468"
 CARD = "ygo-deck-too-few-39-store"  # the card reported (and the one strong trainees answer "wrongly")
@@ -174,7 +176,7 @@ def test_a_report_reaches_the_queue_is_resolved_and_exported(page, server) -> No
     assert_no_exception(page)
     store = Store(server.database_url)
     try:
-        stored = reports_frame(store)
+        stored = reports_frame(store, EVERY_STORE)
     finally:
         store.dispose()
     mine = stored[stored["trainee"] == TRAINEE]

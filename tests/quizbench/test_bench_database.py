@@ -15,6 +15,7 @@ from quiz.model.attempt import AttemptRecord
 from quizbench.bench.database import BenchDatabaseError, bench_database
 from tests.databases import POSTGRES_VARIABLE, SKIP_REASON
 from tests.recording import record
+from tests.scopes import EVERY_STORE
 
 
 def test_without_a_url_the_history_goes_to_a_sqlite_file_in_the_folder(tmp_path: Path) -> None:
@@ -59,7 +60,7 @@ def test_on_postgresql_the_bench_works_in_a_scratch_database_dropped_afterwards(
         assert make_url(url).database != make_url(server).database
         store = Store(url)  # left open on purpose: the pages measured in-process keep their pools open
         store.trainee("bench-trainee")
-        assert [t.name for t in store.trainees()] == ["bench-trainee"]
+        assert [t.name for t in store.trainees(EVERY_STORE)] == ["bench-trainee"]
         assert can_connect(url)
     assert not can_connect(url)  # dropped, though a pool still held connections to it
     store.dispose()

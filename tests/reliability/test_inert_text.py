@@ -48,6 +48,7 @@ from tests.reliability.browser_steps import (  # noqa: E402
     assert_inert,
     feedback,
 )
+from tests.scopes import EVERY_STORE  # noqa: E402
 
 SQL = "Robert'); DROP TABLE trainees;--"
 NAMES = (
@@ -144,8 +145,8 @@ def test_hostile_trainee_names_are_stored_literally_and_shown_inert(page, watch,
 
     store = Store(server.database_url)
     try:
-        assert sorted(t.name for t in store.trainees()) == sorted(NAMES)  # byte for byte
-        for trainee in store.trainees():
+        assert sorted(t.name for t in store.trainees(EVERY_STORE)) == sorted(NAMES)  # byte for byte
+        for trainee in store.trainees(EVERY_STORE):
             record(store, mistake(trainee.id, SCENARIO_ID))  # the Team page lists trainees who answered
     finally:
         store.dispose()

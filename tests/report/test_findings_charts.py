@@ -18,6 +18,7 @@ from quiz.report.progress_findings import fact_labels, fact_name
 from quiz.report.team import card_statistics, team_overview
 from quiz.report.team_findings import team_findings, team_findings_charts, weakest_findings
 from quiz.report.team_tables import CARD_TABLE, OVERVIEW_TABLE, card_table, overview_table
+from tests.scopes import EVERY_STORE
 
 RULESETS = ("yugioh-ocg", "pokemon-card-ja")
 NOW = dt.datetime(2026, 3, 20, 12, 0, tzinfo=dt.UTC)
@@ -103,15 +104,15 @@ def test_team_tables_and_charts_show_findings_per_trainee_and_per_card(store, co
                    answer(ben, "y2", ("decisive", True)),
                    answer(chie, "plain")):
         save_answer(store, record)
-    findings = team_findings(store, RULESETS)
-    overview = team_overview(store.engine, NOW, RULESETS)
+    findings = team_findings(store, EVERY_STORE, RULESETS)
+    overview = team_overview(store.engine, EVERY_STORE, NOW, RULESETS)
     trainees = overview_table(overview, {}, "UTC", findings).set_index("trainee")
     assert list(trainees.columns) == OVERVIEW_TABLE[1:]
     assert trainees.loc["Aiko", ["findings_accuracy", "misjudged", "misapplied"]].tolist() == [50.0, 1, 1]
     assert trainees.loc["Ben", ["findings_accuracy", "misjudged", "misapplied"]].tolist() == [pytest.approx(66.7), 0, 0]
     assert trainees.loc["Chie", ["findings_accuracy", "misjudged", "misapplied"]].isna().all()  # blank: no findings
 
-    cards = card_table(card_statistics(store.engine, RULESETS), content, "en", findings).set_index("card_id")
+    cards = card_table(card_statistics(store.engine, EVERY_STORE, RULESETS), content, "en", findings).set_index("card_id")
     assert list(cards.columns) == CARD_TABLE[:1] + CARD_TABLE[2:]
     intentional = named(content, "yugioh-ocg", "intentional", "en")
     # y1: intentional right 1 of 3, decisive 2 of 3 -> intentional is found wrong most often
@@ -131,8 +132,8 @@ def test_team_tables_and_charts_show_findings_per_trainee_and_per_card(store, co
 
 def test_team_without_findings_has_blank_columns_and_no_charts(store, content):
     save_answer(store, answer(store.trainee("Aiko").id, "plain"))
-    findings = team_findings(store, RULESETS)
-    overview = team_overview(store.engine, NOW, RULESETS)
+    findings = team_findings(store, EVERY_STORE, RULESETS)
+    overview = team_overview(store.engine, EVERY_STORE, NOW, RULESETS)
     assert overview_table(overview, {}, "UTC", findings)[["findings_accuracy", "misjudged"]].isna().all(axis=None)
     charts = team_findings_charts(findings, {}, content, "en")
     assert charts == {"by_trainee": None, "by_fact": None}

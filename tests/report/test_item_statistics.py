@@ -17,6 +17,7 @@ from quiz.db.tables import attempt_regrades, attempts, problem_reports, review_s
 from quiz.model.attempt import AttemptRecord
 from quiz.report.item_statistics import distractors, item_statistics, point_biserial
 from tests import stats_oracle as oracle
+from tests.scopes import EVERY_STORE
 from tests.recording import record
 
 START = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
@@ -75,7 +76,7 @@ def stored_history(store, answers, reports) -> list[int]:
 
 def assert_equal_to_oracle(store) -> None:
     frame = store.attempts()
-    sql = item_statistics(store)
+    sql = item_statistics(store, EVERY_STORE)
     with store.engine.connect() as conn:
         rows = conn.execute(problem_reports.select().where(problem_reports.c.resolved.is_(False))).mappings().all()
     open_counts = pd.Series([row["card_id"] for row in rows], dtype=object).value_counts().to_dict()
@@ -87,7 +88,7 @@ def assert_equal_to_oracle(store) -> None:
         np.testing.assert_allclose(sql[column].to_numpy(float), expected[column].to_numpy(float),
                                    rtol=1e-9, atol=1e-12, equal_nan=True, err_msg=column)
     keys = ["card_id", "part", "chosen"]
-    got = distractors(store).sort_values(keys, ignore_index=True)
+    got = distractors(store, EVERY_STORE).sort_values(keys, ignore_index=True)
     want = oracle.distractors(frame).sort_values(keys, ignore_index=True)
     pd.testing.assert_frame_equal(got, want, check_dtype=False)
 
@@ -112,7 +113,7 @@ def test_a_large_varied_history_equals_pandas(store):
     ]
     stored_history(store, answers, [(3, False), (9, True), (10, False)])
     assert_equal_to_oracle(store)
-    assert item_statistics(store)["discrimination"].notna().all()
+    assert item_statistics(store, EVERY_STORE)["discrimination"].notna().all()
 
 
 def test_discrimination_is_negative_when_the_strong_miss_it(store):
@@ -124,7 +125,7 @@ def test_discrimination_is_negative_when_the_strong_miss_it(store):
         for card in ("card-1", "card-2", "card-3"):
             stored.append((trainee, card, strong, 0, 2, 3.0))
     stored_history(store, stored, [])
-    stats = item_statistics(store).set_index("card_id")
+    stats = item_statistics(store, EVERY_STORE).set_index("card_id")
     assert stats.loc["card-0", "difficulty"] == pytest.approx(0.4)
     assert stats.loc["card-0", "discrimination"] == pytest.approx(-1.0)
     assert stats.loc["card-1", "discrimination"] == pytest.approx(1.0)
@@ -134,13 +135,13 @@ def test_discrimination_is_negative_when_the_strong_miss_it(store):
 
 def test_median_seconds_of_an_even_count_is_the_mean_of_the_middle_two(store):
     stored_history(store, [(0, "card-0", True, 0, 2, s) for s in (9.0, 1.0, 30.0, 2.5)], [])
-    assert item_statistics(store).loc[0, "median_seconds"] == pytest.approx((2.5 + 9.0) / 2)
+    assert item_statistics(store, EVERY_STORE).loc[0, "median_seconds"] == pytest.approx((2.5 + 9.0) / 2)
 
 
 def test_distractors_name_the_wrong_answers_chosen(store):
     stored_history(store, [(0, "card-0", False, 1, 0, 1.0), (1, "card-0", False, 1, 2, 1.0),
                            (2, "card-0", True, 0, 2, 1.0), (3, "card-5", False, 2, 0, 1.0)], [])
-    table = distractors(store)
+    table = distractors(store, EVERY_STORE)
     penalty = table[(table["card_id"] == "card-0") & (table["part"] == "penalty")]
     assert penalty[["chosen", "count", "wrong"]].values.tolist() == [["warning", 2, 2], ["caution", 1, 0]]
     fixes = table[(table["card_id"] == "card-0") & (table["part"] == "fixes")]
@@ -153,7 +154,7 @@ def test_distractors_name_the_wrong_answers_chosen(store):
 def test_open_reports_count_only_unresolved_ones(store):
     stored_history(store, [(0, "card-0", True, 0, 2, 1.0), (1, "card-1", True, 0, 2, 1.0)],
                    [(0, False), (0, True), (1, False), (2, False)])
-    counts = item_statistics(store).set_index("card_id")["open_reports"].to_dict()
+    counts = item_statistics(store, EVERY_STORE).set_index("card_id")["open_reports"].to_dict()
     assert counts == {"card-0": 2, "card-1": 1}
 
 

@@ -15,6 +15,7 @@ from quiz.report.csv_export import csv_bytes
 from quiz.report.review_queue import QUEUE_COLUMNS, queue_table, review_queue
 from tests.recording import record
 
+from tests.scopes import EVERY_STORE
 START = dt.datetime(2026, 5, 1, 9, 0, tzinfo=dt.UTC)
 LADDER = ["caution", "warning", "duel_loss", "match_loss"]
 
@@ -66,7 +67,7 @@ def history(store, content):
 
 def test_a_planted_wrong_key_comes_out_on_top(store, content, history):
     planted, reported, regraded = history
-    queue = review_queue(store, content)
+    queue = review_queue(store, content, EVERY_STORE)
     assert list(queue.columns) == QUEUE_COLUMNS
     top = queue.iloc[0]
     assert top["card_id"] == planted.id
@@ -90,15 +91,15 @@ def test_a_well_behaved_pool_queues_nothing_but_its_reports(store, content):
     trainee = store.trainee("Solo").id
     answer = scenario_answer(trainee, card, True, "warning", "warning", 1)
     record(store, answer)
-    assert review_queue(store, content).empty
+    assert review_queue(store, content, EVERY_STORE).empty
     file_report(store, answer, "key_wrong", "")
-    queue = review_queue(store, content)
+    queue = review_queue(store, content, EVERY_STORE)
     assert queue["card_id"].tolist() == [card.id] and queue.loc[0, "suspicion"] == 3.0
 
 
 def test_the_queue_exports_as_csv(store, content, history):
     planted, _, _ = history
-    table = queue_table(review_queue(store, content), {"agreement": "強い受講者が同じ誤答", "reports": "報告"})
+    table = queue_table(review_queue(store, content, EVERY_STORE), {"agreement": "強い受講者が同じ誤答", "reports": "報告"})
     assert table.loc[0, "card_id"] == planted.id
     assert table.loc[0, "strong_wrong"] == "penalty: duel_loss"
     assert table.loc[0, "place"].startswith("scenarios/yugioh-ocg/") and ":" in table.loc[0, "place"]

@@ -13,6 +13,7 @@ from sqlalchemy import create_engine, insert
 from quiz.db.tables import attempts, exams, trainees
 from quiz.model.attempt import AttemptRecord
 from quiz.report.team import card_statistics, team_overview, weakest_categories
+from tests.scopes import EVERY_STORE
 
 NOW = dt.datetime(2024, 5, 20, 12, 0, tzinfo=dt.UTC)
 
@@ -70,7 +71,7 @@ def history(engine) -> None:
 
 def test_overview_counts_all_time_and_the_last_seven_days(engine):
     history(engine)
-    frame = team_overview(engine, NOW)
+    frame = team_overview(engine, EVERY_STORE, NOW)
     assert list(frame["trainee"]) == ["Aiko", "Ben"]  # Chie has no answers
     aiko, ben = frame.iloc[0], frame.iloc[1]
     assert (aiko["answered"], aiko["correct"], aiko["accuracy"]) == (4, 2, 0.5)
@@ -83,15 +84,15 @@ def test_overview_counts_all_time_and_the_last_seven_days(engine):
 
 def test_answer_exactly_seven_days_old_is_recent(engine):
     store_all(engine, [scenario(1, "c", days_ago=7, correct=True), scenario(1, "c", days_ago=7.01, correct=True)])
-    assert team_overview(engine, NOW).iloc[0]["answered_recent"] == 1
+    assert team_overview(engine, EVERY_STORE, NOW).iloc[0]["answered_recent"] == 1
 
 
 def test_weakest_categories_need_enough_answers_and_a_mistake(engine):
     history(engine)
     # Aiko's tardiness: 3 answers, 1 right; her knowledge has 1 answer (below 3); Ben has no mistake.
-    assert weakest_categories(engine) == {1: ["yugioh-ocg/tardiness"]}
-    assert weakest_categories(engine, min_answers=1) == {1: ["yugioh-ocg/tardiness"]}  # knowledge 1/1 right
-    assert team_overview(engine, NOW).iloc[0]["weakest"] == ("yugioh-ocg/tardiness",)
+    assert weakest_categories(engine, EVERY_STORE) == {1: ["yugioh-ocg/tardiness"]}
+    assert weakest_categories(engine, EVERY_STORE, min_answers=1) == {1: ["yugioh-ocg/tardiness"]}  # knowledge 1/1 right
+    assert team_overview(engine, EVERY_STORE, NOW).iloc[0]["weakest"] == ("yugioh-ocg/tardiness",)
 
 
 def test_weakest_categories_order_and_limit(engine):
@@ -102,18 +103,18 @@ def test_weakest_categories_order_and_limit(engine):
         *(scenario(1, "r", days_ago=1, correct=c, category="results") for c in (True, False, False, False)),
         *(scenario(1, "t", days_ago=1, correct=True, category="talking") for _ in range(2)),
     ])
-    assert weakest_categories(engine, min_answers=2, limit=2) == {1: ["yugioh-ocg/deck", "yugioh-ocg/results"]}
-    assert weakest_categories(engine, min_answers=2, limit=5) == {
+    assert weakest_categories(engine, EVERY_STORE, min_answers=2, limit=2) == {1: ["yugioh-ocg/deck", "yugioh-ocg/results"]}
+    assert weakest_categories(engine, EVERY_STORE, min_answers=2, limit=5) == {
         1: ["yugioh-ocg/deck", "yugioh-ocg/results", "yugioh-ocg/slow_play"]}
 
 
 def test_games_filter_keeps_only_those_attempts(engine):
     history(engine)
     store_all(engine, [scenario(2, "pkm-x", days_ago=0, correct=False, ruleset="pokemon-card-ja", category="game_play")])
-    pokemon = team_overview(engine, NOW, rulesets=["pokemon-card-ja"])
+    pokemon = team_overview(engine, EVERY_STORE, NOW, rulesets=["pokemon-card-ja"])
     assert list(pokemon["trainee"]) == ["Ben"]
     assert (pokemon.iloc[0]["answered"], pokemon.iloc[0]["accuracy"]) == (1, 0.0)
-    assert team_overview(engine, NOW, rulesets=[]).empty
+    assert team_overview(engine, EVERY_STORE, NOW, rulesets=[]).empty
 
 
 def test_exams_passed_are_counted(engine):
@@ -125,7 +126,7 @@ def test_exams_passed_are_counted(engine):
             {**exam, "trainee_id": 1, "passed": False}, {**exam, "trainee_id": 2, "passed": None},
             {**exam, "trainee_id": 2, "passed": False},
         ])
-    assert list(team_overview(engine, NOW)["exams_passed"]) == [2, 0]
+    assert list(team_overview(engine, EVERY_STORE, NOW)["exams_passed"]) == [2, 0]
 
 
 def test_card_statistics_find_the_confusing_cards(engine):
@@ -143,7 +144,7 @@ def test_card_statistics_find_the_confusing_cards(engine):
         scenario(1, "z", days_ago=1, correct=True),
         scenario(2, "z", days_ago=1, correct=True),
     ])
-    frame = card_statistics(engine)
+    frame = card_statistics(engine, EVERY_STORE)
     assert list(frame["card_id"]) == ["x", "y", "z"]  # 25 %, 33 %, 100 %
     x, y, z = (frame.iloc[i] for i in range(3))
     assert (x["answered"], x["correct"], x["accuracy"]) == (4, 1, 0.25)
@@ -160,10 +161,10 @@ def test_card_statistics_ties_go_to_the_smaller_id(engine):
         scenario(1, "x", days_ago=1, correct=False, penalty="match_loss"),
         scenario(1, "x", days_ago=1, correct=False, penalty="caution"),
     ])
-    assert card_statistics(engine).iloc[0]["wrong_penalty"] == "caution"
+    assert card_statistics(engine, EVERY_STORE).iloc[0]["wrong_penalty"] == "caution"
 
 
 def test_empty_database_gives_empty_frames(engine):
-    assert team_overview(engine, NOW).empty
-    assert card_statistics(engine).empty
-    assert weakest_categories(engine) == {}
+    assert team_overview(engine, EVERY_STORE, NOW).empty
+    assert card_statistics(engine, EVERY_STORE).empty
+    assert weakest_categories(engine, EVERY_STORE) == {}

@@ -22,6 +22,7 @@ from quiz.model.attempt import utc_now
 from quiz.ui import sign_in as sign_in_module
 from quiz.ui import supervisor_gate
 from tests.fake_clock import FakeClock
+from tests.scopes import EVERY_STORE
 from tests.ui import seeding
 from tests.ui.test_sign_in import add_me, change_my_pin, sign_in, signed_in_name
 
@@ -123,7 +124,7 @@ def test_a_look_alike_name_is_refused_with_a_reason(aiko, store, visitor, name, 
     at = add_me(visitor(), name, "5820")
     assert signed_in_name(at) is None
     assert message in errors(at)[0]
-    assert [t.name for t in store.trainees()] == ["Aiko"]
+    assert [t.name for t in store.trainees(EVERY_STORE)] == ["Aiko"]
 
 
 @pytest.mark.parametrize("weak", ["1234", "0000", "9876", "１１１１"])

@@ -11,6 +11,7 @@ from quiz.content.loader import SCENARIOS_DIR, load_content
 from quiz.db.problem_reports import file_report, get_report, reports_frame
 from quiz.model.attempt import AttemptRecord
 from tests.recording import record
+from tests.scopes import EVERY_STORE
 from tests.ui import supervisor
 
 CONTENT = load_content()
@@ -100,6 +101,6 @@ def test_a_supervisor_resolves_a_report_with_a_note(open_app, reported, store, m
     assert not at.exception
     resolved = get_report(store, reported.id)
     assert resolved.resolved and resolved.resolution == "規定64行目どおり。正解は警告のままで正しい。"
-    assert reports_frame(store, open_only=True).empty
+    assert reports_frame(store, EVERY_STORE, open_only=True).empty
     assert "選んだゲームには、疑わしいカードはありません。" in [i.value for i in at.info]  # off the queue
     assert any(s.value.startswith("解決済み") for s in at.success)

@@ -14,6 +14,7 @@ from quiz.db.submissions import submit_answer
 from quiz.model.attempt import AttemptRecord
 from quiz.training.grading import ScenarioAnswer
 from quiz.ui.report_problem import open_key, report_key
+from tests.scopes import EVERY_STORE
 
 
 def form_script(url: str, card_id: str, trainee_name: str, language: str) -> None:
@@ -77,7 +78,7 @@ def test_a_report_is_stored_and_acknowledged(database_url):
         "Thank you, your report was received. The card's authors will check it; it does not change your grade."]
     store = Store(database_url)
     try:
-        reports = reports_frame(store)
+        reports = reports_frame(store, EVERY_STORE)
         attempts = store.attempts()
     finally:
         store.dispose()
@@ -113,7 +114,7 @@ def test_answers_of_two_trainees_are_reported_apart(database_url):
     at.button[0].click().run()
     store = Store(database_url)
     try:
-        reports = reports_frame(store)
+        reports = reports_frame(store, EVERY_STORE)
     finally:
         store.dispose()
     assert reports["trainee"].tolist() == ["Aiko"] and reports["reason"].tolist() == ["key_wrong"]

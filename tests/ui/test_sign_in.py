@@ -17,6 +17,7 @@ from quiz.content.loader import load_content
 from quiz.model.attempt import utc_now
 from quiz.ui.sign_in import SESSION_CEILING, THROTTLE_KEY
 from tests.fake_clock import FakeClock
+from tests.scopes import EVERY_STORE
 from tests.ui import seeding
 
 PIN = "2468"
@@ -146,7 +147,7 @@ def test_a_refused_new_trainee_is_told_why_and_nothing_is_added(
     at = add_me(open_signed_out(), name, pin, again)
     assert signed_in_name(at) is None
     assert message in at.error[0].value
-    assert [t.name for t in store.trainees()] == ["Aiko", "Ben"]
+    assert [t.name for t in store.trainees(EVERY_STORE)] == ["Aiko", "Ben"]
 
 
 def test_signing_out_forgets_the_trainee_and_their_card(aiko, open_signed_out):

@@ -13,15 +13,16 @@ from quiz.db.problem_reports import answer_text, card_reports, reports_frame, re
 from quiz.db.store import Store
 from quiz.db.tables import REPORT_TEXT_MAX
 from quiz.model.attempt import utc_now
-from quiz.model.errors import ReportError
+from quiz.model.errors import OutOfScopeError, ReportError
 from quiz.model.local_time import local_text, local_texts
+from quiz.model.scope import Scope
 from quiz.report.i18n import t
 from quiz.report.item_statistics import DISCRIMINATION_METHOD, answer_pairs, distractors, item_statistics
 from quiz.report.review_queue import REASONS, QueueRules, queue_table, review_queue
 from quiz.ui import shell as shell_module
 from quiz.ui import tables
 from quiz.ui.markdown import escape_markdown
-from quiz.ui.supervisor_gate import lock, supervisor_unlocked
+from quiz.ui.supervisor_gate import supervisor_scope
 from quiz.ui.time_zone import viewer_zone
 
 RULES = QueueRules()
@@ -30,30 +31,32 @@ REPORT_COLUMNS = ("id", "card_id", "trainee", "reason", "text", "answer", "creat
 
 shell = shell_module.current()
 st.title(shell.t("items.title"), anchor=False)
-if not supervisor_unlocked(shell, "items"):
+scope = supervisor_scope(shell, "items")
+if scope is None:
     st.stop()
-lock(shell)
 st.caption(shell.t("items.intro"))
 st.caption(shell.t(f"items.method_{DISCRIMINATION_METHOD}"))
 
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
-def _figures(_store: Store, _content: Content, url: str, fingerprint: str, rulesets: tuple[str, ...],
+def _figures(_store: Store, _content: Content, _scope: Scope, url: str, store_id: int | None, fingerprint: str,
+             rulesets: tuple[str, ...],
              period: str, reports: tuple[int, int, str], language: str,
              ) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """When they were computed, the queue as shown (``queue_table``), every card's statistics
-    and every problem report.
+    and every problem report, of ``_scope``'s trainees (kept under its ``store_id``; None:
+    every store, an admin's alone).
 
     They read every answer (three passes, a few seconds on a million answers), so they are
     computed once per ``period`` of a few minutes, when a report is filed or resolved, or
     when asked; the per-card-and-trainee counts (``answer_pairs``) serve both. A rerun only
     asks the database whether a report changed (``reports_version``).
     """
-    pairs = answer_pairs(_store, rulesets)
-    stats = item_statistics(_store, rulesets, pairs=pairs)
-    queue = review_queue(_store, _content, rulesets, RULES, stats=stats, pairs=pairs)
+    pairs = answer_pairs(_store, _scope, rulesets)
+    stats = item_statistics(_store, _scope, rulesets, pairs=pairs)
+    queue = review_queue(_store, _content, _scope, rulesets, RULES, stats=stats, pairs=pairs)
     reason_names = {reason: t(f"items.reason_{reason}", language) for reason in REASONS}
-    return utc_now(), queue_table(queue, reason_names), stats, reports_frame(_store)
+    return utc_now(), queue_table(queue, reason_names), stats, reports_frame(_store, _scope)
 
 
 def _period(now: dt.datetime) -> str:
@@ -66,7 +69,8 @@ def show_table(table: pd.DataFrame, name: str) -> None:
 
 with st.spinner(shell.t("team.computing")):
     computed_at, queue, stats, all_reports = _figures(
-        shell.store, shell.content, str(shell.store.url), shell.content.fingerprint(), shell.rulesets,
+        shell.store, shell.content, scope, str(shell.store.url), scope.store_id, shell.content.fingerprint(),
+        shell.rulesets,
         _period(utc_now()), reports_version(shell.store), shell.language,
     )
 freshness, refresh = st.columns([4, 1], vertical_alignment="center")
@@ -126,7 +130,7 @@ if not row.empty:
         discrimination="—" if pd.isna(figures["discrimination"]) else f"{figures['discrimination']:.2f}",
         seconds=f"{figures['median_seconds']:.1f}",
     )))
-    chosen = distractors(shell.store, shell.rulesets, [picked])
+    chosen = distractors(shell.store, scope, shell.rulesets, [picked])
     if not chosen.empty:
         st.markdown(f"**{shell.t('items.distractors')}**")
         chosen["part"] = chosen["part"].map(lambda part: shell.t(f"items.part_{part}"))
@@ -134,7 +138,7 @@ if not row.empty:
         show_table(chosen[["part", "chosen", "count", "wrong"]], f"choices-{picked}")
 
 st.markdown(f"**{shell.t('items.reports')}**")
-on_card = card_reports(shell.store, picked)
+on_card = card_reports(shell.store, scope, picked)
 if not on_card:
     st.caption(shell.t("items.no_reports"))
 for report in reversed(on_card):  # newest first
@@ -152,8 +156,8 @@ for report in reversed(on_card):  # newest first
                                  key=f"items-note-{report.id}")
             if st.form_submit_button(shell.t("items.resolve"), icon=":material/task_alt:"):
                 try:
-                    resolve_report(shell.store, report.id, note or "")
-                except ReportError:
+                    resolve_report(shell.store, scope, report.id, note or "")
+                except (ReportError, OutOfScopeError):
                     st.error(shell.t("items.note_too_long", max=REPORT_TEXT_MAX))
                 else:
                     st.toast(shell.t("items.resolved_saved"))

@@ -12,7 +12,9 @@ from quiz.content.categories import category_labels
 from quiz.content.loader import Content
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
+from quiz.model.errors import OutOfScopeError
 from quiz.model.local_time import local_text
+from quiz.model.scope import Scope
 from quiz.report.i18n import t
 from quiz.report.progress_findings import Spec
 from quiz.report.team import card_statistics, team_overview
@@ -22,15 +24,15 @@ from quiz.ui import shell as shell_module
 from quiz.ui import tables
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.sign_in import new_pin_form
-from quiz.ui.supervisor_gate import lock, supervisor_unlocked
+from quiz.ui.supervisor_gate import supervisor_scope
 from quiz.ui.time_zone import viewer_zone
 from quiz.ui.trainee_report import render_trainee_report
 
 shell = shell_module.current()
 st.title(shell.t("team.title"), anchor=False)
-if not supervisor_unlocked(shell):
+scope = supervisor_scope(shell, "team")
+if scope is None:
     st.stop()
-lock(shell)
 
 
 REFRESH_MINUTES = 5
@@ -38,19 +40,21 @@ REFRESH_MINUTES = 5
 
 @st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
 def _team_tables(
-    _store: Store, _content: Content, url: str, rulesets: tuple[str, ...], language: str, content_fingerprint: str,
+    _store: Store, _content: Content, _scope: Scope, url: str, store_id: int | None, rulesets: tuple[str, ...],
+    language: str, content_fingerprint: str,
     period: str, zone: str,
 ) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[str, Spec | None]]:
     """When they were computed, the overview (raw and as shown), the per-card table, and the
     charts of findings (per trainee, and per fact across the team).
 
     They read every attempt of every trainee (seconds on a million answers), so they are
-    computed once per ``period`` of a few minutes, or when asked, not on every rerun.
+    computed once per ``period`` of a few minutes, or when asked, not on every rerun. They are
+    ``_scope``'s, kept under its ``store_id`` (None: every store, an admin's alone).
     """
-    overview = team_overview(_store.engine, utc_now(), rulesets)
+    overview = team_overview(_store.engine, _scope, utc_now(), rulesets)
     names = category_labels(_content, language, t("shell.knowledge", language))
-    findings = team_findings(_store, rulesets)
-    cards = card_table(card_statistics(_store.engine, rulesets), _content, language, findings)
+    findings = team_findings(_store, _scope, rulesets)
+    cards = card_table(card_statistics(_store.engine, _scope, rulesets), _content, language, findings)
     trainee_names = dict(zip(overview["trainee_id"], overview["trainee"]))
     charts = team_findings_charts(findings, trainee_names, _content, language)
     return utc_now(), overview, overview_table(overview, names, zone, findings), cards, charts
@@ -63,7 +67,8 @@ def _period(now: dt.datetime) -> str:
 zone = viewer_zone(shell)
 with st.spinner(shell.t("team.computing")):
     computed_at, overview, overview_shown, cards_shown, findings_charts = _team_tables(
-        shell.store, shell.content, str(shell.store.url), shell.rulesets, shell.language, shell.content.fingerprint(),
+        shell.store, shell.content, scope, str(shell.store.url), scope.store_id, shell.rulesets, shell.language,
+        shell.content.fingerprint(),
         _period(utc_now()), zone,
     )
 freshness, refresh = st.columns([4, 1], vertical_alignment="center")
@@ -71,7 +76,7 @@ freshness.caption(shell.t("team.as_of", time=f"{local_text(computed_at, zone)} (
 if refresh.button(shell.t("team.refresh"), icon=":material/refresh:"):
     _team_tables.clear()
     st.rerun()
-everyone = [trainee.name for trainee in shell.store.trainees()]  # answers or not, whatever the sidebar's games
+everyone = [trainee.name for trainee in shell.store.trainees(scope)]  # answers or not, whatever the sidebar's games
 if overview.empty and not everyone:
     st.info(shell.t("team.empty"))
     st.stop()
@@ -98,7 +103,7 @@ trainees_tab, cards_tab, trainee_tab = st.tabs(
 )
 with trainees_tab:
     st.caption(shell.t("team.trainees_help"))
-    look_alikes = look_alike_groups(shell.store)  # names made before the name rules, shown so they can be told apart
+    look_alikes = look_alike_groups(shell.store, scope)  # names made before the name rules, told apart
     if look_alikes:
         st.warning(shell.t("accounts.look_alikes", names="; ".join(
             " / ".join(escape_markdown(visible_name(t.name)) for t in group) for group in look_alikes
@@ -119,9 +124,12 @@ with cards_tab:
 with trainee_tab:
     picked = st.selectbox(shell.t("team.pick_trainee"), everyone, index=None,
                           placeholder=shell.t("team.pick_placeholder"), key="team-trainee")
-    trainee = shell.store.find_trainee(picked) if picked else None
+    try:
+        trainee = shell.store.seen_trainee(scope, picked) if picked else None
+    except OutOfScopeError:  # a name this page never offered
+        trainee = None
     if trainee is not None:
         st.subheader(shell.t("team.viewing", name=escape_markdown(trainee.name)), anchor=False)
         with st.expander(shell.t("team.new_pin"), icon=":material/key:"):  # at the top: a forgotten PIN is urgent
-            new_pin_form(shell.store, trainee, shell.language, zone)
+            new_pin_form(shell.store, scope, trainee, shell.language, zone)
         render_trainee_report(shell, trainee, own=False, key="team-progress")
