@@ -33,7 +33,8 @@ def check_card(card: AnyCard, rulesets: dict[str, Ruleset], folder: str | None) 
     if folder is not None and folder != card.ruleset and folder in rulesets:
         found.append((("ruleset",), Wording("problem.card.wrong_folder", ruleset=repr(card.ruleset),
                                             folder=repr(folder))))
-    found += [(("source", "ja"), wording) for wording in citation_problems(card.source, ruleset.quotes_source)]
+    quoted = citation_problems(card.source, ruleset.quotes_source, ruleset.after_rules)
+    found += [(("source", "ja"), wording) for wording in quoted]
     match card:
         case ScenarioCard():
             return found + check_scenario(card, ruleset)

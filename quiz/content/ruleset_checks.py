@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from quiz.model.errors import unknown_id
-from quiz.model.rulesets import Citation, Infraction, Rule, Ruleset
+from quiz.model.rulesets import Citation, Infraction, Rule, Ruleset, split_rules
 from quiz.model.words import Wording
 from quiz.rules.conditions import ConditionError, parse_condition
 
@@ -25,10 +25,15 @@ def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> li
     checker.facts_read()
     found = checker.found
     if source_lines is not None:
+        end = ruleset.document.rules_end
+        rules, after = split_rules(source_lines, end)
+        if end is not None and not any(line.strip() == end.strip() for line in rules):
+            found.append((("document", "rules_end"), Wording("problem.ruleset.rules_end_not_found",
+                                                             line=repr(end))))
         found += [
             (loc, wording)
             for loc, citation in _citations(ruleset)
-            for wording in citation_problems(citation, source_lines)
+            for wording in citation_problems(citation, rules, after)
         ]
     return found
 
@@ -146,10 +151,13 @@ def _read_facts(ruleset: Ruleset) -> set[str]:
     return read
 
 
-def citation_problems(citation: Citation, source: list[str] | Callable[[str], bool]) -> list[Wording]:
-    """A wording for each quoted Japanese line that does not occur in the source.
+def citation_problems(citation: Citation, source: list[str] | Callable[[str], bool],
+                      after_rules: Sequence[str] = ()) -> list[Wording]:
+    """A wording for each quoted Japanese line that does not occur in the document's rules.
 
-    ``source`` is the document's lines, or a test of whether a quoted line occurs in them.
+    ``source`` is the rules' lines, or a test of whether a quoted line occurs in them;
+    ``after_rules`` the lines after the rules end (an afterword): a line found only there is
+    refused as such, never quoted as a rule.
     """
     if callable(source):
         occurs = source
@@ -157,7 +165,8 @@ def citation_problems(citation: Citation, source: list[str] | Callable[[str], bo
         lines = source
         occurs = lambda part: any(part in line for line in lines)  # noqa: E731
     return [
-        Wording("problem.citation.not_found", quote=repr(part))
+        Wording("problem.citation.after_rules", quote=repr(part))
+        if any(part in line for line in after_rules) else Wording("problem.citation.not_found", quote=repr(part))
         for part in citation.ja.split("\n")
         if part.strip() and not occurs(part)
     ]

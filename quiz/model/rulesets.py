@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import Field, PrivateAttr, model_validator
@@ -34,12 +35,45 @@ class Citation(StrictModel):
     en: str = Field(min_length=1)
 
 
+class Outline(StrictModel):
+    """How the document's text marks its headings, so that a citation names the section and
+    item a judge finds in the official document (the app's line numbers are its own copy's)."""
+
+    sections: list[str] = Field(default_factory=list, description=(
+        "Regular expressions of heading lines, outermost level first; a group named 'title' is "
+        "the heading as shown (else the whole line)"))
+    item: str | None = Field(default=None, description=(
+        "Regular expression of the first line of a listed item (a rule); a group named 'title' as above"))
+
+    @model_validator(mode="after")
+    def _patterns_compile(self) -> Outline:
+        for pattern in (*self.sections, *([self.item] if self.item else [])):
+            try:
+                re.compile(pattern)
+            except re.error as error:
+                raise InvalidContentError(Wording("problem.ruleset.bad_pattern", pattern=repr(pattern),
+                                                  problem=str(error))) from error
+        return self
+
+
 class Document(StrictModel):
     title: Text
     short_name: Text = Field(description="A short name of the game for menus and charts")
     version: str | None = None
     source_file: str = Field(description="The seed text in rulesets/sources/")
     publisher: Text | None = None
+    rules_end: str | None = Field(default=None, description=(
+        "The last line of the rules, verbatim (its first occurrence counts): what follows (an "
+        "afterword, a commentary, a repeat) is never cited as a rule"))
+    outline: Outline = Field(default_factory=Outline)
+
+
+def split_rules(lines: list[str], rules_end: str | None) -> tuple[list[str], list[str]]:
+    """The document's lines as the rules and what follows them (nothing when ``rules_end`` is
+    not given or not found: the content checks report the latter)."""
+    end = next((n for n, line in enumerate(lines) if rules_end is not None and line.strip() == rules_end.strip()),
+               None)
+    return (lines, []) if end is None else (lines[:end + 1], lines[end + 1:])
 
 
 class Scope(StrictModel):
@@ -184,8 +218,12 @@ class Ruleset(StrictModel):
     upgrades: list[Upgrade] = Field(default_factory=list)
     escalations: list[Escalation] = Field(default_factory=list)
     principles: list[Principle] = Field(default_factory=list)
+    search_synonyms: dict[str, list[str]] = Field(default_factory=dict, description=(
+        "For the Reference search: a way people say a thing (ドロー, 引きすぎ) -> the words the "
+        "document and this file use for it; a query word equal to a key also finds those words"))
 
     _source_lines: list[str] = PrivateAttr(default_factory=list)
+    _after_rules: list[str] = PrivateAttr(default_factory=list)
     _compiled: Any = PrivateAttr(default=None)
     _quoted: dict[str, bool] = PrivateAttr(default_factory=dict)
 
@@ -195,8 +233,9 @@ class Ruleset(StrictModel):
         return self._private()["_compiled"]
 
     def attach_source(self, lines: list[str]) -> None:
-        """Give the ruleset its document's lines, so citations can name line numbers."""
-        self._source_lines = list(lines)
+        """Give the ruleset its document's lines, so citations can name line numbers; those
+        after its rules are kept apart (a citation into them is refused)."""
+        self._source_lines, self._after_rules = split_rules(list(lines), self.document.rules_end)
         self._compiled = None
         self._quoted = {}
 
@@ -208,11 +247,18 @@ class Ruleset(StrictModel):
 
     @property
     def source_lines(self) -> list[str]:
+        """The document's lines up to where its rules end: all a citation may quote."""
         lines: list[str] = self._private()["_source_lines"]
         return lines
 
+    @property
+    def after_rules(self) -> list[str]:
+        """The document's lines after its rules (an afterword): never quoted as a rule."""
+        lines: list[str] = self._private()["_after_rules"]
+        return lines
+
     def quotes_source(self, part: str) -> bool:
-        """Whether ``part`` occurs within one line of the source document (memoised)."""
+        """Whether ``part`` occurs within one line of the document's rules (memoised)."""
         quoted: dict[str, bool] = self._private()["_quoted"]
         found = quoted.get(part)
         if found is None:

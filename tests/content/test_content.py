@@ -82,14 +82,15 @@ def test_card_counts(content):
         assert any(c.ruleset == ruleset_id for c in content.knowledge_cards)
 
 
-def test_afterword_cases(content, ygo):
-    afterword_start = ygo.source_lines.index("追記 †")
-    afterword = [
-        c for c in content.scenario_cards
-        if c.ruleset == "yugioh-ocg"
-        and any(c.source.ja.split("\n")[0] in line for line in ygo.source_lines[afterword_start:])
-    ]
+def test_afterword_cases_quote_only_the_rules(content, ygo):
+    """The afterword's stories stay as cards, but each quotes the lines that decide it: the
+    afterword (after the rules' last line) is never shown as a rule (issue 30)."""
+    assert ygo.source_lines[-1] == "（Welcome to YU-GI-OH! Trading Card Game -Japan-より引用）"
+    assert ygo.after_rules[0] == "追記 †" and len(ygo.source_lines) == 102
+    afterword = [c for c in content.scenario_cards if c.ruleset == "yugioh-ocg" and "afterword" in c.tags]
     assert len(afterword) >= 8
+    for card in (c for c in content.cards.values() if c.ruleset == "yugioh-ocg"):
+        assert not any(part in line for part in card.source.ja.split("\n") if part for line in ygo.after_rules), card.id
 
 
 def test_every_branch_has_two_cards(content):
