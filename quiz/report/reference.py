@@ -12,6 +12,7 @@ import pandas as pd
 
 from quiz.content.loader import Content
 from quiz.model.rulesets import Infraction, Ruleset
+from quiz.rules.engine import compile_ruleset
 from quiz.rules.explain import describe_rule, rule_clause
 
 RECORDED = {True: {"ja": "はい", "en": "yes"}, False: {"ja": "いいえ", "en": "no"},
@@ -75,42 +76,117 @@ class InfractionEntry:
     rules: tuple[RuleEntry, ...]
 
 
-def normalized(text: str) -> str:
-    """Text as search compares it: NFKC (full-width digits and letters as ASCII), lower case."""
-    return unicodedata.normalize("NFKC", text).lower()
+def folded(text: str) -> str:
+    """Text as search compares it: NFKC (full-width letters and digits as ASCII, half-width
+    kana as full-width), case-folded, katakana as hiragana (ドロー and どろー are one word)."""
+    return unicodedata.normalize("NFKC", text).casefold().translate(_KATAKANA_TO_HIRAGANA)
 
 
-def infraction_entries(ruleset: Ruleset, language: str, query: str = "") -> list[InfractionEntry]:
-    """The infractions of ``ruleset`` in document order, each with its rules in words.
+_KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
+_SEPARATORS = re.compile(r"[\s、,，・/]+")
 
-    ``query`` keeps the infractions any of whose text contains it, in either language: names,
-    descriptions, quoted lines, the rules in words, penalties, fixes and the category.
-    """
-    matches = _matcher(query)
+
+def infraction_entries(ruleset: Ruleset, language: str) -> list[InfractionEntry]:
+    """The infractions of ``ruleset`` grouped by category, in document order, each with its
+    rules in words."""
     found = [_entry(ruleset, infraction, language) for infraction in ruleset.infractions]
-    found = [entry for infraction, entry in zip(ruleset.infractions, found)
-             if matches(_search_text(ruleset, infraction, entry))]
     order = {category: n for n, category in reversed(list(enumerate(e.category for e in found)))}
-    return sorted(found, key=lambda entry: order[entry.category])  # grouped by category, in document order
+    return sorted(found, key=lambda entry: order[entry.category])
 
 
-def _matcher(query: str) -> Callable[[str], bool]:
-    """Whether a normalized text matches ``query``: Latin words from the start of a word ("late"
-    is not in "manipulated"), any other text (Japanese) anywhere."""
-    wanted = normalized(query.strip())
-    if not wanted:
-        return lambda text: True
-    if wanted.isascii():
-        pattern = re.compile(r"(?<![a-z0-9])" + re.escape(wanted))
-        return lambda text: pattern.search(text) is not None
-    return lambda text: wanted in text
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """An infraction found by a search: ``rank`` how well it matched (0 best: the phrase in
+    its name, 1 in a line of the document, 2 every word in its name, 3 every word in one line,
+    4 every word somewhere in its text), ``lines`` the document's lines that mention a word."""
+
+    entry: InfractionEntry
+    infraction: str
+    rank: int
+    lines: tuple[int, ...]
 
 
-def search_entries(rulesets: Iterable[Ruleset], language: str, query: str) -> list[InfractionEntry]:
-    """``infraction_entries`` of every game in ``rulesets`` matching ``query`` (none for an empty query)."""
-    if not query.strip():
+def query_words(query: str) -> list[str]:
+    """The words of a query, folded: spaces (full- or half-width) and list marks separate them."""
+    return [word for word in _SEPARATORS.split(folded(query)) if word]
+
+
+def search_entries(rulesets: Iterable[Ruleset], language: str, query: str) -> list[SearchHit]:
+    """The infractions of every game in ``rulesets`` whose text holds every word of ``query``
+    (in any order; a word also matches what the ruleset's ``search_synonyms`` say it means),
+    best matches first, then in the games' and the documents' order. None for an empty query."""
+    words = query_words(query)
+    if not words:
         return []
-    return [entry for ruleset in rulesets for entry in infraction_entries(ruleset, language, query)]
+    phrase = " ".join(words)
+    hits = []
+    for ruleset in rulesets:
+        synonyms = {folded(key): [folded(v) for v in values] for key, values in ruleset.search_synonyms.items()}
+        matchers = [_word_matcher([word, *synonyms.get(word, [])]) for word in words]
+        in_phrase = _word_matcher([phrase])
+        for infraction in ruleset.infractions:
+            entry = _entry(ruleset, infraction, language)
+            hit = _hit(_Texts.of(ruleset, infraction, entry), matchers, in_phrase)
+            if hit is not None:
+                hits.append(SearchHit(entry, infraction.id, *hit))
+    return sorted(hits, key=lambda hit: hit.rank)  # stable: games and documents keep their order
+
+
+def _word_matcher(alternatives: list[str]) -> Callable[[str], bool]:
+    """Whether a folded text holds any of ``alternatives``: a Latin one from the start of a word
+    ("late" is not in "manipulated"), any other (Japanese) anywhere."""
+    patterns = [re.compile(r"(?<![a-z0-9])" + re.escape(a) if a.isascii() else re.escape(a)) for a in alternatives]
+    return lambda text: any(p.search(text) is not None for p in patterns)
+
+
+@dataclass(frozen=True, slots=True)
+class _Texts:
+    """An infraction's searchable text, folded: its names, its document lines (with their
+    numbers, and their English), and the rest (descriptions, rules in words, explanations,
+    penalties, fixes, category)."""
+
+    names: tuple[str, ...]
+    lines: tuple[tuple[int, str], ...]
+    rest: tuple[str, ...]
+
+    @classmethod
+    def of(cls, ruleset: Ruleset, infraction: Infraction, entry: InfractionEntry) -> _Texts:
+        category = ruleset.category(infraction.category)
+        rest = [infraction.id, infraction.description.ja, infraction.description.en, entry.category,
+                *((category.name.ja, category.name.en) if category else ())]
+        lines: list[tuple[int, str]] = []
+        compiled = compile_ruleset(ruleset).infractions[infraction.id][1]
+        for rule, said, cited in zip(infraction.rules, entry.rules, compiled):
+            numbers = cited.cited.lines
+            for said_in in (rule.citation.ja, rule.citation.en):  # the English line by its original's number
+                parts = [part for part in said_in.split("\n") if part]
+                lines += list(zip(numbers, parts)) if len(numbers) == len(parts) else [(0, part) for part in parts]
+            rest += [said.when, said.outcome, *said.fixes, rule.explain.ja, rule.explain.en]
+            fixes = [fix for f in rule.fixes if (fix := ruleset.fix(f)) is not None]
+            rest += [name for fix in fixes for name in (fix.name.ja, fix.name.en)]
+            if rule.penalty is not None and (penalty := ruleset.penalty(rule.penalty)) is not None:
+                rest += [penalty.name.ja, penalty.name.en]
+        return cls(tuple(folded(n) for n in (infraction.name.ja, infraction.name.en)),
+                   tuple((n, folded(text)) for n, text in lines), tuple(folded(text) for text in rest))
+
+
+Match = Callable[[str], bool]
+
+
+def _hit(texts: _Texts, words: list[Match], phrase: Match) -> tuple[int, tuple[int, ...]] | None:
+    """The rank and the mentioning lines of a match, or None when some word is found nowhere."""
+    everything = [*texts.names, *(text for _, text in texts.lines), *texts.rest]
+    if not all(any(word(text) for text in everything) for word in words):
+        return None
+    mentioning = tuple(sorted({n for n, text in texts.lines if n and any(word(text) for word in words)}))
+    line_texts = [text for _, text in texts.lines]
+    ranks = [
+        any(phrase(name) for name in texts.names),
+        any(phrase(text) for text in line_texts),
+        any(all(word(name) for word in words) for name in texts.names),
+        any(all(word(text) for word in words) for text in line_texts),
+    ]
+    return next((rank for rank, held in enumerate(ranks) if held), len(ranks)), mentioning
 
 
 def _entry(ruleset: Ruleset, infraction: Infraction, language: str) -> InfractionEntry:
@@ -142,20 +218,6 @@ def _entry(ruleset: Ruleset, infraction: Infraction, language: str) -> Infractio
         description=infraction.description.get(language),
         rules=tuple(rules),
     )
-
-
-def _search_text(ruleset: Ruleset, infraction: Infraction, entry: InfractionEntry) -> str:
-    category = ruleset.category(infraction.category)
-    texts = [
-        infraction.id, infraction.name.ja, infraction.name.en, infraction.description.ja, infraction.description.en,
-        entry.category, *((category.name.ja, category.name.en) if category else ()),
-    ]
-    for rule, said in zip(infraction.rules, entry.rules):
-        texts += [rule.citation.ja, rule.citation.en, said.when, said.outcome, *said.fixes]
-        if rule.penalty is not None:
-            penalty = ruleset.penalty(rule.penalty)
-            texts += [penalty.name.ja, penalty.name.en] if penalty is not None else []
-    return normalized("\n".join(texts))
 
 
 @dataclass(frozen=True, slots=True)

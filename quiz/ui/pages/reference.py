@@ -59,8 +59,8 @@ if query.strip():
     found = search_entries(rulesets, lang, query)
     if found:
         st.caption(shell.t("reference.found", n=len(found)))
-        for entry in found:
-            show_entry(entry, found=True)
+        for hit in found:
+            show_entry(hit.entry, found=True)
     else:
         st.info(shell.t("reference.nothing_found", query=escape_markdown(query.strip())))
 
