@@ -10,7 +10,7 @@ import math
 import random
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any, Collection, Iterable, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from quiz.content.categories import category_keys
 from quiz.content.loader import Content
@@ -291,3 +291,37 @@ def clock_text(left: timedelta) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, seconds = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes:02d}:{seconds:02d}"
+
+
+@dataclass(frozen=True, slots=True)
+class ExamScreen:
+    """What the Mock exam page shows: the exam being taken (``exam_id``), the results of a
+    closed one (``result_id``), or, with neither, the choice of exams."""
+
+    exam_id: int | None = None
+    result_id: int | None = None
+
+
+def exam_screen(
+    trainee_id: int, shown: ExamScreen, lookup: Callable[[int], Exam | None], just_closed: Sequence[Exam] = (),
+) -> ExamScreen:
+    """The screen after the exams closed since the last run (``just_closed``): a tab may show an
+    exam that ran out or was handed in elsewhere (its results then), or a result that is not the
+    trainee's or no longer there (the choice then); time that ran out while no tab showed an
+    exam opens the results of the newest one closed. ``lookup`` reads an exam by id.
+
+    Pure apart from ``lookup``, so the page's state machine is tested without a page."""
+    exam_id, result_id = shown.exam_id, shown.result_id
+    if exam_id is not None:
+        exam = lookup(exam_id)
+        if exam is None or exam.trainee_id != trainee_id:
+            exam_id, result_id = None, None
+        elif not exam.is_open:
+            exam_id, result_id = None, exam.id
+    elif just_closed and result_id is None:
+        result_id = max(just_closed, key=lambda e: e.deadline).id
+    if result_id is not None:
+        finished = lookup(result_id)
+        if finished is None or finished.trainee_id != trainee_id or finished.is_open:
+            result_id = None
+    return ExamScreen(exam_id, result_id)

@@ -21,6 +21,7 @@ from quiz.training.exams import CUSTOM, Exam, clock_text, score_exam, time_left
 from quiz.training.presets import ExamPreset, load_presets
 from quiz.ui import card_views, widgets
 from quiz.ui.exam_clock import exam_clock
+from quiz.ui.page_state import ExamState
 from quiz.ui.shell import Shell, switch_page
 from quiz.ui.time_zone import viewer_zone
 
@@ -152,6 +153,5 @@ def _reopen(shell: Shell, history: pd.DataFrame, names: dict[str, str], zone: st
                             placeholder=shell.t("exam.reopen_placeholder"), key="exam-reopen")
     if go.button(shell.t("exam.reopen_button"), key="exam-reopen-go", disabled=picked is None,
                  icon=":material/open_in_new:"):
-        st.session_state[EXAM_STATE_KEY] = {"exam_id": None, "index": 0, "shown_at": 0.0, "result_id": picked,
-                                            "confirm_hand_in": False}
+        st.session_state[EXAM_STATE_KEY] = ExamState(result_id=picked)
         switch_page(EXAM_PAGE)

@@ -1,4 +1,4 @@
-"""What the Practice and Review pages keep in the session between runs, typed.
+"""What the Practice, Review and Mock exam pages keep in the session between runs, typed.
 
 Defined here, not in the page scripts: a page script runs afresh on every run, and a class
 defined in it would be a new class each time.
@@ -49,3 +49,26 @@ class ReviewState(CardState):
 
     def ask_for_new(self) -> None:
         self.new = True
+
+
+@dataclass
+class ExamState:
+    """What the Mock exam page keeps: which exam (or which results) this tab shows and the
+    question on screen. The exam and its answers live in the database; this only points."""
+
+    exam_id: int | None = None  # the exam being taken in this tab
+    result_id: int | None = None  # the closed exam whose results are shown
+    index: int = 0  # the question on screen
+    shown_at: float = 0.0  # time.time() when it appeared: the answer's seconds count from it
+    confirm_hand_in: bool = False  # Hand in was pressed with questions unanswered or flagged: ask once more
+    flag: tuple[int, str, bool] | None = None  # (exam, card, on) asked by the flag button's callback
+    saves: dict[str, int] = field(default_factory=dict)  # saves per card in this tab: each draws a new form
+
+    def show(self, exam_id: int | None, result_id: int | None = None, index: int = 0) -> None:
+        """Take ``exam_id`` at question ``index``, or show the results of ``result_id``."""
+        self.exam_id, self.result_id, self.index = exam_id, result_id, index
+        self.shown_at, self.confirm_hand_in = time.time(), False
+
+    def go_to(self, index: int) -> None:
+        """Show question ``index`` (a callback: chosen before the run that draws it)."""
+        self.index, self.shown_at, self.confirm_hand_in = index, time.time(), False

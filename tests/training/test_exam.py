@@ -14,6 +14,7 @@ from quiz.model.attempt import AttemptRecord
 from quiz.training.answering import card_pool
 from quiz.training.exams import (
     Exam,
+    ExamScreen,
     ExamSpec,
     accepts_answer,
     answers_by_card,
@@ -22,6 +23,7 @@ from quiz.training.exams import (
     draw_exam,
     draw_questions,
     draw_seeds,
+    exam_screen,
     is_over,
     next_unanswered,
     passes,
@@ -250,3 +252,40 @@ def test_next_unanswered_wraps_round_and_ends_when_all_are_answered():
     assert next_unanswered(cards, {"a", "b", "d"}, 3) == 2
     assert next_unanswered(cards, set(cards), 2) is None
     assert next_unanswered(cards, set(), -1) == 0
+
+
+# Which screen the Mock exam page shows
+
+
+def screen_after(shown, exams, just_closed=(), trainee_id=1):
+
+    return exam_screen(trainee_id, ExamScreen(*shown), {e.id: e for e in exams}.get, just_closed)
+
+
+def test_a_tab_taking_an_exam_keeps_it_while_it_is_open():
+    running = make_exam(["a", "b"])
+    assert screen_after((1, None), [running]) == ExamScreen(1, None)
+
+
+def test_an_exam_closed_elsewhere_turns_the_tab_to_its_results():
+    closed = make_exam(["a"], finished_at=START + timedelta(minutes=5))
+    assert screen_after((1, None), [closed]) == ExamScreen(None, 1)
+
+
+def test_an_exam_not_the_trainees_or_gone_is_not_shown():
+    others = make_exam(["a"], trainee_id=2)
+    assert screen_after((1, None), [others]) == ExamScreen(None, None)
+    assert screen_after((7, None), [others]) == ExamScreen(None, None)
+    assert screen_after((None, 1), [others]) == ExamScreen(None, None)  # another's results neither
+
+
+def test_time_that_ran_out_with_no_exam_shown_opens_the_newest_results():
+    older = make_exam(["a"], id=1, finished_at=START + timedelta(minutes=30))
+    newer = make_exam(["a"], id=2, started_at=START + timedelta(hours=1),
+                      deadline=START + timedelta(hours=1, minutes=30), finished_at=START + timedelta(hours=2))
+    assert screen_after((None, None), [older, newer], just_closed=[newer, older]) == ExamScreen(None, 2)
+    assert screen_after((None, 1), [older, newer], just_closed=[newer]) == ExamScreen(None, 1)  # results kept
+
+
+def test_the_results_of_an_open_exam_are_not_shown():
+    assert screen_after((None, 1), [make_exam(["a"])]) == ExamScreen(None, None)

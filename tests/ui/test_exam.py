@@ -48,8 +48,8 @@ def start_custom(at, questions: int = 2, category: str = TARDINESS):
 
 
 def shown_card(at, store):
-    exam = get_exam(store, at.session_state["mock_exam"]["exam_id"])
-    return exam, CONTENT.cards[exam.card_ids[at.session_state["mock_exam"]["index"]]]
+    exam = get_exam(store, at.session_state["mock_exam"].exam_id)
+    return exam, CONTENT.cards[exam.card_ids[at.session_state["mock_exam"].index]]
 
 
 def answer_right(at, store, button: str = "Save answer"):
@@ -88,7 +88,7 @@ def test_the_page_offers_the_presets_and_a_custom_exam(open_app):
 def test_a_preset_exam_draws_its_questions_from_its_game(open_app, store):
     at = open_app(page=PAGE)
     at.button(key="exam-start-ygo-20").click().run()
-    exam = get_exam(store, at.session_state["mock_exam"]["exam_id"])
+    exam = get_exam(store, at.session_state["mock_exam"].exam_id)
     assert exam.preset == "ygo-20" and exam.total == 20 and len(set(exam.card_ids)) == 20
     assert {CONTENT.cards[c].ruleset for c in exam.card_ids} == {"yugioh-ocg"}
     assert any(m.label == "Time left" and m.value in ("30:00", "29:59") for m in at.metric)
@@ -106,7 +106,7 @@ def test_an_answer_is_stored_at_once_without_feedback(open_app, store):
     assert bool(row["correct"])
     assert not at.success and not at.error  # no marks while the exam runs
     assert not any(":material/check_circle:" in m.value for m in at.markdown)
-    assert at.session_state["mock_exam"]["index"] == 0  # Save does not skip ahead
+    assert at.session_state["mock_exam"].index == 0  # Save does not skip ahead
     assert any(m.value.startswith("**Question 1 of 2") for m in at.markdown)
     assert any(i.value.startswith("Saved: ") for i in at.info)  # the saved answer, in words
     go_next(at)
@@ -170,7 +170,7 @@ def test_an_interrupted_exam_is_offered_for_resuming(open_app, store):
     again = open_app(page=PAGE)  # a new session, as after a refresh or a closed tab
     assert any(i.value.startswith("You have an exam in progress: Custom exam — 1 of 2 answered") for i in again.info)
     again.button(key="exam-resume").click().run()
-    assert again.session_state["mock_exam"]["exam_id"] == exam.id
+    assert again.session_state["mock_exam"].exam_id == exam.id
     # the same questions, at the first unanswered one (its title hidden until hand-in)
     assert any(m.value == escape_markdown(shown_situation(exam, 1)) for m in again.markdown)
     assert escape_markdown(shown_title(exam, 1)) not in [s.value for s in again.subheader]
@@ -266,7 +266,7 @@ def test_the_navigator_marks_answered_and_flagged_questions_and_jumps(open_app, 
     assert list(pills.options) == ["1 ✓⚑", "2", "3"]  # answered and flagged, then two untouched
     assert flagged(store, exam.id) == {exam.card_ids[0]}
     pills.set_value(2).run()  # straight to question 3
-    assert at.session_state["mock_exam"]["index"] == 2
+    assert at.session_state["mock_exam"].index == 2
     assert any(m.value.startswith("**Question 3 of 3") for m in at.markdown)
     again = open_app(page=PAGE)  # a refresh: the flag is kept
     again.button(key="exam-resume").click().run()
@@ -302,7 +302,7 @@ def test_a_past_exam_is_reopened_from_the_progress_page(open_app, store):
     choice.set_value(exam.id).run()
     progress.button(key="exam-reopen-go").click().run()
     assert not progress.exception, progress.exception
-    assert progress.session_state["mock_exam"]["result_id"] == exam.id
+    assert progress.session_state["mock_exam"].result_id == exam.id
     assert progress.title[0].value == "Mock exam"  # in the language of the page it came from
     assert {m.label: m.value for m in progress.metric}["Score"] == "1 / 2"  # the results, on the exam page
     assert "Wrong answers (1)" in [s.value for s in progress.subheader]

@@ -1,8 +1,9 @@
 """Mock exam: choose a preset or custom settings, answer against the clock, hand in, see the results.
 
-The exam and each answer live in the database the moment they exist; session state only
-remembers which exam this tab shows and which question is on screen, so a refresh finds
-the open exam again and offers to resume it.
+The exam and each answer live in the database the moment they exist; the page's state
+(``ExamState``) only remembers which exam this tab shows and which question is on screen, so
+a refresh finds the open exam again and offers to resume it. Which screen to show after
+exams closed is ``training.exams.exam_screen``'s decision.
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ from quiz.training.exams import (
     PASS_PERCENT_RANGE,
     QUESTIONS_RANGE,
     Exam,
+    ExamScreen,
     ExamSpec,
     answers_by_card,
     balanced_by_category,
     clock_text,
     draw_exam,
     exam_pool,
+    exam_screen,
     next_unanswered,
     time_left,
 )
@@ -38,39 +41,33 @@ from quiz.training.kinds import showing_of
 from quiz.ui import card_views, exam_widgets, widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown
-
-STATE_KEY = exam_widgets.EXAM_STATE_KEY
+from quiz.ui.page_state import ExamState
 
 shell = shell_module.current()
 st.title(shell.t("exam.title"), anchor=False)
 trainee = shell_module.require_trainee(shell)
-state = st.session_state.setdefault(STATE_KEY, {"exam_id": None, "index": 0, "shown_at": 0.0, "result_id": None})
 
 
-def show(exam_id: int | None, result_id: int | None = None) -> None:
-    """Take ``exam_id`` from its first unanswered question, or show the results of ``result_id``."""
-    state.update(exam_id=exam_id, result_id=result_id, index=0, shown_at=time.time(), confirm_hand_in=False)
-
-
-def start(preset_id: str, spec: ExamSpec) -> None:
+def start(state: ExamState, preset_id: str, spec: ExamSpec) -> None:
+    """Draw and store a new exam, and take it (one exam open at a time)."""
     questions, seeds = draw_exam(shell.content, spec, random.Random())
     try:
         exam = exam_store.start_exam(shell.store, trainee.id, preset_id, spec, questions, seeds, utc_now())
     except exam_store.ExamInProgressError:
         st.warning(shell.t("exam.already_open"))
         return
-    show(exam.id)
+    state.show(exam.id)
     st.rerun()
 
 
-def hand_in(exam: Exam) -> None:
+def hand_in(state: ExamState, exam: Exam) -> None:
     closed = exam_store.hand_in(shell.store, exam.id, utc_now())
     shell_module.recount_due(shell)  # its answers moved their cards' review schedules on
-    show(None, result_id=closed.id)
+    state.show(None, result_id=closed.id)
     st.rerun()
 
 
-def choose_exam() -> None:
+def choose_exam(state: ExamState) -> None:
     """The presets side by side, then the custom settings."""
     st.caption(shell.t("exam.intro"))
     presets, problems = exam_widgets.presets(shell)
@@ -85,11 +82,11 @@ def choose_exam() -> None:
             st.markdown(escape_markdown(facts))
             st.caption(escape_markdown(preset.basis.get(shell.language)))
             if st.button(shell.t("exam.start"), key=f"exam-start-{preset.id}", type="primary"):
-                start(preset.id, preset.spec)
-    custom_exam()
+                start(state, preset.id, preset.spec)
+    custom_exam(state)
 
 
-def custom_exam() -> None:
+def custom_exam(state: ExamState) -> None:
     st.subheader(shell.t("exam.custom"), anchor=False)
     with st.container(border=True):
         cols = st.columns(3)
@@ -120,10 +117,10 @@ def custom_exam() -> None:
         if st.button(shell.t("exam.start"), key="exam-start-custom", type="primary", disabled=not pool):
             spec = ExamSpec(int(questions), int(minutes), int(pass_percent), tuple(games),
                             tuple(categories) if categories else None)
-            start(CUSTOM, balanced_by_category(shell.content, spec) if balance else spec)
+            start(state, CUSTOM, balanced_by_category(shell.content, spec) if balance else spec)
 
 
-def offer_resume(exam: Exam) -> None:
+def offer_resume(state: ExamState, exam: Exam) -> None:
     answered = answers_by_card(exam, exam_store.exam_answers(shell.store, exam.id))
     st.info(shell.t(
         "exam.open", name=exam_widgets.exam_name(shell, exam.preset), answered=len(answered), total=exam.total,
@@ -131,33 +128,26 @@ def offer_resume(exam: Exam) -> None:
     ))
     with st.container(horizontal=True):
         if st.button(shell.t("exam.resume"), type="primary", key="exam-resume", icon=":material/play_arrow:"):
-            show(exam.id)
-            state["index"] = next_unanswered(exam.card_ids, answered, -1) or 0
+            state.show(exam.id, index=next_unanswered(exam.card_ids, answered, -1) or 0)
             st.rerun()
         if st.button(shell.t("exam.hand_in_now"), key="exam-hand-in-now"):
-            ask_before_hand_in(exam, exam.total - len(answered), flagged(shell.store, exam.id))
-    if state.get("confirm_hand_in"):
-        confirm_hand_in(exam, exam.total - len(answered), len(flagged(shell.store, exam.id)))
+            ask_before_hand_in(state, exam, exam.total - len(answered), flagged(shell.store, exam.id))
+    if state.confirm_hand_in:
+        confirm_hand_in(state, exam, exam.total - len(answered), len(flagged(shell.store, exam.id)))
 
 
-def go_to(index: int) -> None:
-    """Show question ``index`` (a callback of Previous, Next and the navigator: the question
-    is chosen before the run that draws it)."""
-    state.update(index=index, shown_at=time.time(), confirm_hand_in=False)
-
-
-def take_exam(exam: Exam) -> None:
+def take_exam(state: ExamState, exam: Exam) -> None:
     """One question at a time, no marks shown, a navigator of every question (answered,
     flagged for later); answers are stored as they are given and can be changed until hand-in.
 
     The head (progress, clock, navigator) is drawn last, in its place at the top, so that the
     run that saves an answer shows it answered: saving takes one run, not two."""
-    flag = state.pop("flag", None)  # asked for by the flag button's callback: written in this run
+    flag, state.flag = state.flag, None  # asked for by the flag button's callback: written in this run
     if flag is not None and flag[0] == exam.id:
         set_flag(shell.store, *flag)
     answered = answers_by_card(exam, exam_store.exam_answers(shell.store, exam.id))
     flags = flagged(shell.store, exam.id)
-    index = min(max(state["index"], 0), exam.total - 1)
+    index = min(max(state.index, 0), exam.total - 1)
     top = st.empty()
     card_id = exam.card_ids[index]
     card = shell.content.cards.get(card_id)
@@ -167,31 +157,33 @@ def take_exam(exam: Exam) -> None:
         showing = showing_of(card, exam.seeds[index])
         widgets.card_header(shell, card, answered=False, showing=showing)
         widgets.card_body(shell, card, showing)
-        if answer_question(exam, card, showing, index, answered.get(card_id)):
+        if answer_question(state, exam, card, showing, index, answered.get(card_id)):
             answered = answers_by_card(exam, exam_store.exam_answers(shell.store, exam.id))
         on = card_id in flags
         st.button(shell.t("exam.unflag" if on else "exam.flag"), key=f"exam-flag-{exam.id}-{index}",
-                  icon=":material/flag:", type="tertiary", on_click=state.update,
-                  kwargs={"flag": (exam.id, card_id, not on)})
+                  icon=":material/flag:", type="tertiary", on_click=setattr,
+                  args=(state, "flag", (exam.id, card_id, not on)))
     with top.container():
-        exam_head(exam, index, answered, flags)
+        exam_head(state, exam, index, answered, flags)
 
     unanswered = exam.total - len(answered)
     with st.container(horizontal=True, vertical_alignment="center"):
         st.button(shell.t("exam.previous"), key="exam-previous", disabled=index == 0, icon=":material/arrow_back:",
-                  on_click=go_to, args=(index - 1,))
+                  on_click=state.go_to, args=(index - 1,))
         st.button(shell.t("exam.next"), key="exam-next", disabled=index == exam.total - 1,
-                  icon=":material/arrow_forward:", icon_position="right", on_click=go_to, args=(index + 1,))
+                  icon=":material/arrow_forward:", icon_position="right", on_click=state.go_to, args=(index + 1,))
         st.space("stretch")
         if unanswered:
             st.caption(shell.t("exam.unanswered_warning", n=unanswered), width="content")
         if st.button(shell.t("exam.hand_in"), key="exam-hand-in", type="primary", icon=":material/done_all:"):
-            ask_before_hand_in(exam, unanswered, flags)
-    if state.get("confirm_hand_in"):
-        confirm_hand_in(exam, unanswered, len(flags))
+            ask_before_hand_in(state, exam, unanswered, flags)
+    if state.confirm_hand_in:
+        confirm_hand_in(state, exam, unanswered, len(flags))
 
 
-def exam_head(exam: Exam, index: int, answered: dict[str, AttemptRecord], flags: frozenset[str]) -> None:
+def exam_head(
+    state: ExamState, exam: Exam, index: int, answered: dict[str, AttemptRecord], flags: frozenset[str]
+) -> None:
     """The exam's name, the question's number, the answered count, the clock and the navigator."""
     head, clock = st.columns([4, 1])
     with head:
@@ -201,49 +193,49 @@ def exam_head(exam: Exam, index: int, answered: dict[str, AttemptRecord], flags:
         st.progress(len(answered) / exam.total, text=progress)
     with clock:
         exam_widgets.countdown(shell, exam.deadline)
-    exam_widgets.navigator(shell, exam, index, set(answered), flags, on_pick=go_to)
+    exam_widgets.navigator(shell, exam, index, set(answered), flags, on_pick=state.go_to)
 
 
-def ask_before_hand_in(exam: Exam, unanswered: int, flags: frozenset[str]) -> None:
+def ask_before_hand_in(state: ExamState, exam: Exam, unanswered: int, flags: frozenset[str]) -> None:
     """Hand in at once when every question is answered and none flagged; else ask first."""
     if unanswered or flags:
-        state["confirm_hand_in"] = True
+        state.confirm_hand_in = True
     else:
-        hand_in(exam)
+        hand_in(state, exam)
 
 
-def confirm_hand_in(exam: Exam, unanswered: int, flags: int) -> None:
+def confirm_hand_in(state: ExamState, exam: Exam, unanswered: int, flags: int) -> None:
     """Handing in with questions unanswered or flagged asks once more."""
     with st.container(border=True):
         st.warning(shell.t("exam.confirm_hand_in", unanswered=unanswered, flagged=flags))
         with st.container(horizontal=True):
             if st.button(shell.t("exam.hand_in_anyway"), key="exam-hand-in-confirm", type="primary"):
-                hand_in(exam)
+                hand_in(state, exam)
             if st.button(shell.t("exam.keep_answering"), key="exam-hand-in-cancel"):
-                state["confirm_hand_in"] = False
+                state.confirm_hand_in = False
                 st.rerun()
 
 
 def answer_question(
-    exam: Exam, card: AnyCard, showing: CardShowing | None, index: int, saved: AttemptRecord | None
+    state: ExamState, exam: Exam, card: AnyCard, showing: CardShowing | None, index: int, saved: AttemptRecord | None
 ) -> bool:
     """The card's answer form; a given answer (or a change to it) is stored at once, and the
     question stays on screen: moving on is the candidate's choice. Returns whether an answer
     was stored in this run; the form is then drawn new, as a change of the stored answer."""
-    saves = state.setdefault("saves", {})
-    given = widgets.take_given(exam_form_key(exam, index, saves.get(card.id, 0)))
+    version = state.saves.get(card.id, 0)
+    given = widgets.take_given(exam_form_key(exam, index, version))
     if given is None:
         with st.container():  # one place, saved answer or not: what follows keeps its own
-            saved_answer_form(exam, card, index, saved, saves.get(card.id, 0))
+            saved_answer_form(exam, card, index, saved, version)
         return False
-    seconds = time.time() - state["shown_at"]
+    seconds = time.time() - state.shown_at
     submitted = submit_answer(shell.store, shell.content, card, given.answer, trainee.id, seconds, mode="exam",
                               exam_id=exam.id, showing=showing, now=utc_now())
     if not submitted.stored:
         st.rerun()  # a late answer is not stored; the rerun closes the exam
-    saves[card.id] = saves.get(card.id, 0) + 1  # a new form, filled with the answer just stored
+    state.saves[card.id] = version + 1  # a new form, filled with the answer just stored
     with st.container():
-        saved_answer_form(exam, card, index, submitted.outcome.record, saves[card.id])
+        saved_answer_form(exam, card, index, submitted.outcome.record, version + 1)
     return True
 
 
@@ -264,34 +256,43 @@ def saved_answer_form(exam: Exam, card: AnyCard, index: int, saved: AttemptRecor
     card_views.answer_form(shell, card, form_key, submit_label=label)
 
 
-closed = exam_store.close_expired(shell.store, trainee.id, utc_now())
-if closed:
-    shell_module.recount_due(shell)  # their answers moved their cards' review schedules on
-if state["exam_id"] is not None:  # the exam this tab shows may have run out or been handed in elsewhere
-    shown = exam_store.get_exam(shell.store, state["exam_id"])
-    if shown is None or shown.trainee_id != trainee.id:
-        show(None)
-    elif not shown.is_open:
-        show(None, result_id=shown.id)
-elif closed and state["result_id"] is None:  # time ran out while the tab was closed
-    show(None, result_id=max(closed, key=lambda e: e.deadline).id)
+def show_results(state: ExamState, exam: Exam) -> None:
+    """The results of a closed exam, and the way back to the choice of exams."""
+    exam_widgets.results(shell, exam, exam_store.exam_answers(shell.store, exam.id))
+    if st.button(shell.t("exam.back"), key="exam-back"):
+        state.show(None)
+        st.rerun()
 
-if state["result_id"] is not None:
-    finished = exam_store.get_exam(shell.store, state["result_id"])
-    if finished is not None and finished.trainee_id == trainee.id and not finished.is_open:
-        exam_widgets.results(shell, finished, exam_store.exam_answers(shell.store, finished.id))
-        if st.button(shell.t("exam.back"), key="exam-back"):
-            show(None)
-            st.rerun()
-        st.stop()
-    show(None)
 
-running = exam_store.open_exam(shell.store, trainee.id, utc_now())
-if running is not None and state["exam_id"] == running.id:
-    take_exam(running)
-else:
+def follow_closed_exams(state: ExamState) -> None:
+    """Close the exams whose time ran out and move the tab to the screen ``exam_screen`` says."""
+    closed = exam_store.close_expired(shell.store, trainee.id, utc_now())
+    if closed:
+        shell_module.recount_due(shell)  # their answers moved their cards' review schedules on
+    shown = ExamScreen(state.exam_id, state.result_id)
+    screen = exam_screen(trainee.id, shown, lambda exam_id: exam_store.get_exam(shell.store, exam_id), closed)
+    if screen != shown:
+        state.show(screen.exam_id, result_id=screen.result_id)
+
+
+def main(state: ExamState) -> None:
+    """The screen of this run: results, the exam being taken, or the choice (with the offer
+    to resume an open exam) and the history."""
+    follow_closed_exams(state)
+    if state.result_id is not None:
+        finished = exam_store.get_exam(shell.store, state.result_id)
+        assert finished is not None, "exam_screen keeps only a closed exam of the trainee's"
+        show_results(state, finished)
+        return
+    running = exam_store.open_exam(shell.store, trainee.id, utc_now())
+    if running is not None and state.exam_id == running.id:
+        take_exam(state, running)
+        return
     if running is not None:
-        offer_resume(running)
+        offer_resume(state, running)
     else:
-        choose_exam()
+        choose_exam(state)
     exam_widgets.exam_history(shell, trainee)
+
+
+main(st.session_state.setdefault(exam_widgets.EXAM_STATE_KEY, ExamState()))
