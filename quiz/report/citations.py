@@ -14,7 +14,9 @@ from quiz.model.cards import AnyCard, JudgementCallCard, ScenarioCard
 from quiz.model.errors import QuizError, UndecidedCaseError
 from quiz.model.rulesets import Principle, Ruleset
 from quiz.model.verdict import CitedLine, Verdict
+from quiz.model.words import t
 from quiz.rules.engine import compile_ruleset, judge, line_numbers
+from quiz.rules.outline import Place, places
 
 DECISIVE_ROLES = ("rule", "escalation", "upgrade")  # the lines that decide a verdict, quoted first
 
@@ -119,3 +121,17 @@ def line_span(lines: tuple[int, ...]) -> str:
         else:
             runs.append([number])
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
+
+
+def where_cited(ruleset: Ruleset, lines: tuple[int, ...], language: str) -> str:
+    """Where cited lines stand, as a judge finds them in the official document: the document,
+    then each section and item as the document's own headings title them; the line numbers
+    (of the app's copy, which the official document does not have) only as a detail."""
+    said = [words for place in places(ruleset, lines) if (words := _place_words(place, language))]
+    return t("citation.where" if said else "citation.where_lines", language, document=ruleset.document.title.ja,
+             places="; ".join(said), lines=line_span(lines), n=len(set(lines)))
+
+
+def _place_words(place: Place, language: str) -> str:
+    item = [t("citation.item", language, item=place.item)] if place.item else []
+    return " › ".join([*place.sections, *item])

@@ -15,11 +15,11 @@ from quiz.model.verdict import CitedLine, Verdict
 from quiz.report.citations import (
     Quotes,
     judgement_quotes,
-    line_span,
     principle_of,
     refusal,
     scenario_quotes,
     source_citation,
+    where_cited,
 )
 from quiz.rules.explain import applies_to_words, describe_facts, explain_penalty
 from quiz.rules.variants import drawn_facts, seed_facts
@@ -40,27 +40,25 @@ def _names(ruleset: Ruleset, fixes: tuple[str, ...] | list[str], lang: str) -> s
     return ", ".join(ruleset.name_of("fix", f, lang) for f in fixes)
 
 
-def citation(shell: Shell, cited: CitedLine) -> None:
-    """A quoted line of the document: the Japanese original and its English rendering."""
-    st.markdown(f"{quote_block(cited.ja)}\n\n*{escape_markdown(_where(shell, cited.document, cited.lines))}*")
+def citation(shell: Shell, ruleset: Ruleset, cited: CitedLine) -> None:
+    """A quoted line of the document: the Japanese original, where it stands (section and
+    item, ``where_cited``) and its English rendering."""
+    where = where_cited(ruleset, cited.lines, shell.language)
+    st.markdown(f"{quote_block(cited.ja)}\n\n*{escape_markdown(where)}*")
     if shell.language != "ja":
         st.caption("  \n".join(escape_markdown(line) for line in cited.en.split("\n")))
 
 
-def _where(shell: Shell, document: str, lines: tuple[int, ...]) -> str:
-    """"Document, line 12" (or lines 12–14)."""
-    key = "feedback.line" if len(set(lines)) == 1 else "feedback.lines"
-    return shell.t(key, document=document, lines=line_span(lines))
-
-
 def source_line(shell: Shell, card: AnyCard, quotes: Quotes | None = None) -> None:
     """The line the card was drawn from; named only when the feedback quotes it already."""
-    cited = source_citation(card, shell.content.rulesets[card.ruleset])
+    ruleset = shell.content.rulesets[card.ruleset]
+    cited = source_citation(card, ruleset)
     if quotes is not None and quotes.covers(cited) and cited not in quotes.section("source"):
-        st.caption(escape_markdown(shell.t("feedback.source_quoted", where=_where(shell, cited.document, cited.lines))))
+        where = where_cited(ruleset, cited.lines, shell.language)
+        st.caption(escape_markdown(shell.t("feedback.source_quoted", where=where)))
         return
     st.caption(shell.t("feedback.source"))
-    citation(shell, cited)
+    citation(shell, ruleset, cited)
 
 
 def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome, answered: bool = True) -> None:
@@ -122,12 +120,12 @@ def _scenario_lines(shell: Shell, card: ScenarioCard, ruleset: Ruleset, verdict:
     quotes = scenario_quotes(card, ruleset, verdict)
     st.markdown(f"#### {shell.t('feedback.document')}")
     for cited in quotes.section("decisive"):
-        citation(shell, cited)
+        citation(shell, ruleset, cited)
     more = quotes.section("more")
     if more:
         with st.expander(shell.t("feedback.more_lines")):
             for cited in more:
-                citation(shell, cited)
+                citation(shell, ruleset, cited)
     source_line(shell, card, quotes)
 
 
@@ -230,7 +228,7 @@ def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: Knowledge
     st.markdown(escape_markdown(card.explanation.get(lang)))
     refused = refusal(card, ruleset)
     if refused is not None:
-        where = _where(shell, ruleset.document.title.ja, tuple(refused.lines))
+        where = where_cited(ruleset, tuple(refused.lines), lang)
         reason = refused.reason.get(lang) if isinstance(refused.reason, Text) else str(refused.reason)
         st.markdown(f"**{escape_markdown(shell.t('feedback.undecided', where=where))}** {escape_markdown(reason)}")
     principle = principle_of(card, ruleset)
@@ -244,11 +242,11 @@ def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: Knowledge
     if quotes.section("nearest"):
         st.markdown(f"**{escape_markdown(shell.t('feedback.nearest_lines', infraction=nearest))}**")
         for cited in quotes.section("nearest"):
-            citation(shell, cited)
+            citation(shell, ruleset, cited)
     if quotes.section("principle"):
         st.markdown(f"**{escape_markdown(shell.t('feedback.principle'))}**")
         for cited in quotes.section("principle"):
-            citation(shell, cited)
+            citation(shell, ruleset, cited)
     source_line(shell, card, quotes)
 
 

@@ -90,3 +90,34 @@ def test_a_judgement_calls_refusal_names_the_lines_that_leave_it_open(content):
         refused = citations.refusal(card, content.rulesets[card.ruleset])
         assert isinstance(refused, UndecidedCaseError) and refused.lines, card.id
     assert all(citations.refusal(c, content.rulesets[c.ruleset]) is None for c in calls if c.nearest is None or not c.facts)
+
+
+# --- where a citation stands: by the document's own section and item titles (issue 30) ---------
+
+def test_a_citation_names_its_section_and_item_and_the_line_only_as_a_detail(ygo):
+    rule = judge(ygo, "rules_misplay", {}).citations[0]  # was "47-49, 51行目": lines of the app's copy
+    assert rule.lines == (47, 48, 49, 51)
+    assert citations.where_cited(ygo, rule.lines, "ja") == (
+        "遊戯王OCG 大会罰則規定 › ルールに関する違反 › 「故意ではなく、ルールを誤解したプレイをした」（アプリ内の写しの47–49, 51行目）")
+    assert citations.where_cited(ygo, rule.lines, "en") == (
+        "遊戯王OCG 大会罰則規定 › ルールに関する違反 › “故意ではなく、ルールを誤解したプレイをした” (lines 47–49, 51 of the app's copy)")
+
+
+def test_a_one_line_item_is_its_own_quote_and_a_nested_heading_is_named_in_full(ygo, pkm):
+    warning = next(c for c in judge(ygo, "tardiness", {"minutes_late": 3}).citations if c.role == "penalty")
+    assert citations.where_cited(ygo, warning.lines, "en") == "遊戯王OCG 大会罰則規定 › 警告 (lines 6–7 of the app's copy)"
+    assert citations.where_cited(ygo, (26,), "ja") == "遊戯王OCG 大会罰則規定 › 罰則の適用 › A（アプリ内の写しの26行目）"
+    forgot = judge(pkm, "forgot_prize", {}).citations[0]
+    assert citations.where_cited(pkm, forgot.lines, "ja").startswith(
+        "ポケモンカードゲーム フロアルール（ペナルティ） › ⑷ペナルティについて（重要） › ②「警告」、「手札へのペナルティ」 › 違反例（")
+
+
+def test_a_line_under_no_heading_and_a_document_without_an_outline_name_the_lines(pkm):
+    assert citations.where_cited(pkm, (2,), "en") == "ポケモンカードゲーム フロアルール（ペナルティ） (line 2 of the app's copy)"
+
+
+def test_every_citation_of_the_shipped_content_names_a_section(content):
+    for card in (c for c in content.cards.values() if isinstance(c, ScenarioCard)):
+        ruleset = content.rulesets[card.ruleset]
+        for cited_line in judge(ruleset, card.infraction, seed_facts(card)).citations:
+            assert " › " in citations.where_cited(ruleset, cited_line.lines, "ja"), (card.id, cited_line.lines)
