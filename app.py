@@ -23,6 +23,7 @@ PAGE_TABLE = (
     ("progress.py", "nav.progress", ":material/monitoring:", "progress"),
     ("reference.py", "nav.reference", ":material/menu_book:", "reference"),
     ("team.py", "nav.team", ":material/groups:", "team"),
+    ("assignments.py", "assign.nav", ":material/assignment:", "assignments"),
     ("content.py", "nav.content", ":material/upload_file:", "content"),
     ("items.py", "nav.items", ":material/fact_check:", "items"),
 )

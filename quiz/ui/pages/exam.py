@@ -40,6 +40,7 @@ from quiz.training.exams import (
 from quiz.training.kinds import showing_of
 from quiz.ui import card_views, exam_widgets, widgets
 from quiz.ui import shell as shell_module
+from quiz.ui.assignment_views import ASSIGNED_EXAM_KEY
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.page_state import ExamState
 
@@ -67,10 +68,14 @@ def hand_in(state: ExamState, exam: Exam) -> None:
     st.rerun()
 
 
-def choose_exam(state: ExamState) -> None:
-    """The presets side by side, then the custom settings."""
+def choose_exam(state: ExamState, assigned: str | None = None) -> None:
+    """The presets side by side, then the custom settings; an ``assigned`` preset (an
+    assignment's button, ``assignment_views``) is started at once."""
     st.caption(shell.t("exam.intro"))
     presets, problems = exam_widgets.presets(shell)
+    for preset in presets:
+        if preset.id == assigned:
+            start(state, preset.id, preset.spec)
     if problems:
         st.caption(shell.t("exam.preset_problems", count=len(problems)))
     st.subheader(shell.t("exam.presets"), anchor=False)
@@ -278,6 +283,7 @@ def follow_closed_exams(state: ExamState) -> None:
 def main(state: ExamState) -> None:
     """The screen of this run: results, the exam being taken, or the choice (with the offer
     to resume an open exam) and the history."""
+    assigned = st.session_state.pop(ASSIGNED_EXAM_KEY, None)
     follow_closed_exams(state)
     if state.result_id is not None:
         finished = exam_store.get_exam(shell.store, state.result_id)
@@ -291,7 +297,7 @@ def main(state: ExamState) -> None:
     if running is not None:
         offer_resume(state, running)
     else:
-        choose_exam(state)
+        choose_exam(state, assigned)
     exam_widgets.exam_history(shell, trainee)
 
 

@@ -9,21 +9,24 @@ import streamlit as st
 from quiz.training.answering import card_pool
 from quiz.training.kinds import showing_of
 from quiz.training.selection import RECENT, RECENT_ANSWERS, next_card
-from quiz.ui import answering, card_views
+from quiz.ui import answering, assignment_views, card_views
 from quiz.ui import shell as shell_module
 from quiz.ui.page_state import PracticeState
+from quiz.ui.time_zone import viewer_zone
 
-ROUND_KEY = "practice_round"  # card ids of a round started elsewhere (e.g. recent mistakes)
+ROUND_KEY = assignment_views.ROUND_KEY  # card ids of a round started elsewhere (recent mistakes, an assignment)
 
 shell = shell_module.current()
 st.title(shell.t("practice.title"), anchor=False)
 trainee = shell_module.require_trainee(shell)
+assignment_views.my_assignments(shell, trainee, viewer_zone(shell))  # first: what a supervisor asked of them
 
 state: PracticeState = st.session_state.setdefault("practice", PracticeState())
 round_ids = [cid for cid in st.session_state.get(ROUND_KEY) or [] if cid in shell.content.cards]
 pool = round_ids or card_pool(shell.content, shell.rulesets, shell.categories)
 if round_ids:
-    st.caption(shell.t("practice.round", count=len(round_ids)))
+    words, worded = st.session_state.get(assignment_views.ROUND_WORDS_KEY) or ("practice.round", ())
+    st.caption(shell.t(words if tuple(round_ids) == worded else "practice.round", count=len(round_ids)))
     if st.button(shell.t("practice.end_round")):
         st.session_state.pop(ROUND_KEY, None)
         state.queue = []
