@@ -179,7 +179,7 @@ def test_naming_only_the_offender_of_an_act_of_both_players_is_wrong(open_app, c
     at = open_app()
     card = show(at, "uitest-ygo-rock-paper-scissors")
     answering.fill(at, card, ScenarioAnswer("result_by_chance", "disqualification", (), "offender"))
-    assert [e.value for e in at.error] == ["Not quite — see below."]
+    assert [w.value for w in at.warning] == ["So close! See below."]  # one part wrong
     assert marks(at) == {"Infraction": "correct", "Penalty": "correct", "Who receives it": "wrong", "Fix": "correct"}
     assert BOTH_RECEIVE in page_text(at)
     assert not bool(store.attempts().iloc[0]["correct"])
@@ -238,7 +238,8 @@ def test_a_caution_after_a_warning_is_explained_by_the_earlier_warnings(open_app
     # the escalation's line is quoted once, though the prize penalty's line holds it too
     escalation = "このほか、「警告」が科せられた後、再度「注意」または「警告」相当のルール違反が繰り返された場合も"
     assert text.count(escalation) == 1
-    assert re.search(r"The card was drawn from .+, line \d+, quoted above\.", text)  # the same line again
+    # the same line again, named by its section and item as the document titles them (issue 30)
+    assert re.search(r"The card was drawn from .+ › .+ \(line \d+ of the app's copy\), quoted above\.", text)
 
 
 def test_a_penalty_no_facts_make_right_names_the_infractions_that_carry_it(open_app, cards):
