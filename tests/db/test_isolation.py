@@ -9,12 +9,8 @@ queries return, so a forged value reaches only these refusals.
 
 from __future__ import annotations
 
-import datetime as dt
-from dataclasses import dataclass
-
-import pandas as pd
 import pytest
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, select
 
 from quiz.access.accounts import (
     LOCK_AFTER,
@@ -26,13 +22,10 @@ from quiz.access.accounts import (
     set_pin,
     sign_in,
 )
-from quiz.access.supervisors import create_account
 from quiz.access.throttles import LoginThrottle
-from quiz.db.answers import save_answer
 from quiz.db.problem_reports import card_reports, get_report, reports_frame, resolve_report
-from quiz.db.store import Store, Trainee
-from quiz.db.tables import problem_reports, stores, trainee_pins, trainees
-from quiz.model.attempt import AttemptRecord, FindingRecord
+from quiz.db.store import Store
+from quiz.db.tables import trainee_pins, trainees
 from quiz.model.errors import OutOfScopeError
 from quiz.model.scope import Scope, Supervisor
 from quiz.report import statistics as stats_sql
@@ -42,94 +35,17 @@ from quiz.report.review_queue import QueueRules, queue_table, regraded_counts, r
 from quiz.report.team import card_statistics, team_overview, weakest_categories
 from quiz.report.team_findings import team_findings
 from quiz.report.team_tables import card_table, overview_table
+from tests.access.cheap_hash import cheap_hashing
 from tests.fake_clock import FakeClock
+from tests.two_stores import NOW, ONLY_B_CARD, SHARED_CARD, TwoStores, b_leaks, seed_two_stores
 
-NOW = dt.datetime(2026, 5, 1, 12, 0, tzinfo=dt.UTC)
 RULES = QueueRules(min_answers=1, strong_min_answers=1, min_strong_answers=1)
-SHARED_CARD = "ygo-tardiness-1min-store"  # answered in both stores
-ONLY_B_CARD = "ygo-marked-cards"  # answered in store B alone
-
-
-@dataclass(frozen=True)
-class TwoStores:
-    a: int
-    b: int
-    aiko: Trainee  # store A
-    ben: Trainee  # store B
-    solo: Trainee  # no store: a self-study player
-    report_a: int
-    report_b: int
-    supervisor_a: Supervisor
-    supervisor_b: Supervisor
-    admin: Supervisor
-
-    @property
-    def scope_a(self) -> Scope:
-        return self.supervisor_a.scope()
-
-    @property
-    def scope_b(self) -> Scope:
-        return self.supervisor_b.scope()
-
-
-def answer(trainee: Trainee, card_id: str, correct: bool, chosen: str, fact_right: bool = True) -> AttemptRecord:
-    return AttemptRecord(
-        trainee_id=trainee.id, card_id=card_id, ruleset="yugioh-ocg", category="tardiness", card_kind="scenario",
-        chosen_infraction="tardiness", standard_infraction="tardiness", chosen_penalty=chosen,
-        standard_penalty="warning", infraction_result="correct", penalty_result="correct" if correct else "wrong",
-        fixes_result="correct", correct=correct, seconds=6.0 if correct else 30.0, answered_at=NOW,
-        findings=(FindingRecord("intentional", fact_right, True, fact_right),),
-        penalty_follows_findings=None if correct else not fact_right,
-    )
-
-
-def report(store: Store, trainee: Trainee, card_id: str, text: str) -> int:
-    with store.engine.begin() as conn:
-        return int(conn.execute(insert(problem_reports).values(
-            trainee_id=trainee.id, card_id=card_id, reason="key_wrong", text=text, answer={}, created_at=NOW,
-            resolved=False,
-        ).returning(problem_reports.c.id)).scalar_one())
-
-
-def in_store(store: Store, name: str, store_id: int | None) -> Trainee:
-    trainee = store.trainee(name)
-    with store.engine.begin() as conn:
-        conn.execute(update(trainees).where(trainees.c.id == trainee.id).values(store_id=store_id))
-    found = store.find_trainee(name)
-    assert found is not None and found.store_id == store_id
-    return found
 
 
 @pytest.fixture
-def two(store: Store) -> TwoStores:
-    """Aiko of store A answers the shared card 3 times (1 right); Ben of store B answers it 5
-    times (all wrong, 'duel_loss') and B's own card once; Solo (no store) answers the shared card
-    once. Each of Aiko and Ben reports a card."""
-    with store.engine.begin() as conn:
-        a, b = (int(conn.execute(insert(stores).values(name=name, created_at=NOW).returning(stores.c.id)).scalar_one())
-                for name in ("Shibuya", "Umeda"))
-    aiko, ben, solo = in_store(store, "Aiko", a), in_store(store, "Ben-of-Umeda", b), in_store(store, "Solo", None)
-    save_answer(store, answer(aiko, SHARED_CARD, True, "warning"))
-    for _ in range(2):
-        save_answer(store, answer(aiko, SHARED_CARD, False, "game_loss"))
-    for _ in range(5):
-        save_answer(store, answer(ben, SHARED_CARD, False, "duel_loss", fact_right=False))
-    save_answer(store, answer(ben, ONLY_B_CARD, False, "duel_loss"))
-    save_answer(store, answer(solo, SHARED_CARD, True, "warning"))
-    report_a = report(store, aiko, SHARED_CARD, "A's doubt")
-    report_b = report(store, ben, ONLY_B_CARD, "B's doubt")
-    accounts = [create_account(store, name, "correct horse battery", role, store_id, None)
-                for name, role, store_id in (("Sato", "supervisor", a), ("Kobayashi", "supervisor", b),
-                                             ("Admin", "admin", None))]
-    return TwoStores(a, b, aiko, ben, solo, report_a, report_b, *accounts)
-
-
-def b_leaks(two: TwoStores, data: bytes | str | pd.DataFrame) -> list[str]:
-    """What of store B ``data`` (a frame, a CSV) holds: B's trainee, card, figures or report."""
-    text = data.to_csv() if isinstance(data, pd.DataFrame) else data.decode("utf-8-sig") if isinstance(data, bytes) \
-        else data
-    marks = [two.ben.name, ONLY_B_CARD, "duel_loss", "B's doubt"]
-    return [mark for mark in marks if mark in text]
+def two(store: Store, monkeypatch: pytest.MonkeyPatch) -> TwoStores:
+    cheap_hashing(monkeypatch)
+    return seed_two_stores(store)
 
 
 def test_each_supervisor_lists_only_their_stores_trainees_and_an_admin_every_one(store, two):
@@ -162,7 +78,7 @@ def test_the_team_figures_and_their_csvs_hold_only_the_scopes_answers(store, con
     assert findings.facts["answered"].tolist() == [3]
     shown = [overview_table(overview, {}, "UTC", findings), card_table(cards, content, "en", findings)]
     for table in shown:
-        assert b_leaks(two, csv_bytes(table)) == []
+        assert b_leaks(csv_bytes(table)) == []
     everyone = team_overview(store.engine, two.admin.scope(), NOW)
     assert sorted(everyone["trainee"]) == ["Aiko", "Ben-of-Umeda", "Solo"]
     assert card_statistics(store.engine, two.admin.scope()).set_index("card_id").loc[SHARED_CARD, "answered"] == 9
@@ -195,7 +111,7 @@ def test_card_review_figures_and_csvs_hold_only_the_scopes_answers_and_reports(s
     reports = reports_frame(store, two.scope_a)
     assert reports["trainee"].tolist() == ["Aiko"]
     for table in (queue_table(queue, {}), stats, chosen, reports):
-        assert b_leaks(two, csv_bytes(table)) == []
+        assert b_leaks(csv_bytes(table)) == []
     assert card_reports(store, two.scope_a, ONLY_B_CARD) == []
     assert [r.id for r in card_reports(store, two.scope_b, ONLY_B_CARD)] == [two.report_b]
     admin = two.admin.scope()
