@@ -101,3 +101,18 @@ def test_comparison_in_japanese(open_app):
     text = texts(at.tabs[-1])
     assert "**マッチの敗北** — 集合時間から10分以上遅れていた場合" in text
     assert "**デュエルの敗北** — 集合時間から5〜9分遅れていた場合" in text
+
+
+def test_search_finds_what_people_type_and_names_where_it_is_written(open_app):
+    """Issue 30: the search's own example ドロー, 引きすぎ and two words サイド 取り忘れ each find
+    the lines; each result says where in the document (section and item, the line as a detail)."""
+    at = open_app(lang="ja", page="quiz/ui/pages/reference.py")
+    at.text_input(key="reference-search").set_value("ドロー").run()
+    found = results(at)
+    assert [label.split(" · ")[2] for label in found[:2]] == ["余分にカードを引いた", "過剰にカードを引いた"]
+    at.text_input(key="reference-search").set_value("引きすぎ").run()
+    assert len(results(at)) == 2 and "2件の違反が見つかりました" in [c.value for c in at.caption]
+    at.text_input(key="reference-search").set_value("サイド 取り忘れ").run()
+    assert [label.split(" · ")[2] for label in results(at)] == ["相手のサイドの取り忘れを見逃した", "サイドを取り忘れた"]
+    captions = [c.value.replace("\\", "") for c in at.main.caption]
+    assert "該当する記載：ポケモンカードゲーム フロアルール（ペナルティ） › ⑷ペナルティについて（重要） › ①「注意」 › 違反例（アプリ内の写しの21行目）" in captions

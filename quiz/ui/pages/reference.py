@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from quiz.report.citations import where_cited
 from quiz.report.reference import (
     InfractionEntry,
     RuleEntry,
+    SearchHit,
     comparison_rows,
     infraction_entries,
     ladder_table,
@@ -43,13 +45,18 @@ def show_rules(entry: InfractionEntry) -> None:
             st.caption("  \n".join(escape_markdown(line) for line in rule.translation.split("\n")))
 
 
-def show_entry(entry: InfractionEntry, found: bool = False) -> None:
+def show_entry(entry: InfractionEntry, hit: SearchHit | None = None) -> None:
     """An infraction as an expander labelled with its penalties; a search result also names its
-    game and category (a game's own list is grouped by category)."""
+    game and category (a game's own list is grouped by category) and where in the document it
+    mentions the words searched for."""
+    found = hit is not None
     penalties = " / ".join(dict.fromkeys(r.outcome for r in entry.rules if r.kind == "penalty"))
     parts = [entry.game, entry.category] * found + [entry.name] + [penalties] * bool(penalties)
     label = " · ".join(dict.fromkeys(parts))  # a category named as its only infraction is said once
     with st.expander(escape_markdown(label), expanded=found):
+        if hit is not None and hit.lines:
+            where = where_cited(shell.content.rulesets[entry.ruleset], hit.lines, lang)
+            st.caption(escape_markdown(shell.t("reference.found_in", where=where)))
         show_rules(entry)
 
 
@@ -60,7 +67,7 @@ if query.strip():
     if found:
         st.caption(shell.t("reference.found", n=len(found)))
         for hit in found:
-            show_entry(hit.entry, found=True)
+            show_entry(hit.entry, hit)
     else:
         st.info(shell.t("reference.nothing_found", query=escape_markdown(query.strip())))
 
