@@ -9,16 +9,19 @@ and ``quiz.db.regrade`` re-grades the answers under it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, Mapping
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping
 
-from sqlalchemy import ColumnElement, Select, func, insert, select, update
+from sqlalchemy import ColumnElement, Connection, Select, case, func, insert, select, update
 
+from quiz.db import audit
+from quiz.db.scoped import sees_trainee
 from quiz.db.sql import inserted_id
 from quiz.db.store import Store
 from quiz.db.tables import REPORT_TEXT_MAX, attempts, problem_reports, trainees
 from quiz.model.attempt import AttemptRecord, utc_now
-from quiz.model.errors import ReportError
+from quiz.model.errors import OutOfScopeError, ReportError, ReportLimitError
+from quiz.model.scope import Scope
 
 if TYPE_CHECKING:  # the practice page, which files reports, loads without pandas
     import pandas as pd
@@ -29,6 +32,20 @@ REPORT_COLUMNS = (
     "id", "card_id", "trainee", "reason", "text", "answer", "variant_values", "content_fingerprint", "attempt_id",
     "created_at", "resolved", "resolution", "resolved_at",
 )
+
+
+@dataclass(frozen=True, slots=True)
+class ReportLimits:
+    """How many reports a trainee may file: ``per_window`` in any ``window``, ``per_day`` in
+    any 24 hours (a flood from one trainee would bury the Card review page); and one open
+    report per card at most, always."""
+
+    per_window: int = 5
+    window: timedelta = timedelta(minutes=10)
+    per_day: int = 30
+
+
+LIMITS = ReportLimits()
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +83,16 @@ def _checked_text(text: str) -> str:
 
 
 def file_report(
-    store: Store, record: AttemptRecord, reason: str, text: str = "", now: datetime | None = None
+    store: Store, record: AttemptRecord, reason: str, text: str = "", now: datetime | None = None,
+    limits: ReportLimits = LIMITS,
 ) -> ProblemReport:
     """Store the report of the trainee who gave ``record`` on its card; the report as stored.
 
     Raises:
         ReportError: ``reason`` is not one of ``REASONS``, or ``text`` is longer than
             ``REPORT_TEXT_MAX`` characters (after stripping).
+        ReportLimitError: the trainee has a report open on the card, or has filed
+            ``limits``' share lately (kept in the database: no session or server resets it).
     """
     if reason not in REASONS:
         raise ReportError("reason", f"reason {reason!r} is not one of {REASONS}")
@@ -82,9 +102,32 @@ def file_report(
         answer=given_answer(record), created_at=now or utc_now(), resolved=False,
     )
     with store.engine.begin() as conn:
+        _refuse_over_limits(conn, record.trainee_id, record.card_id, values["created_at"], limits)
         values["attempt_id"] = conn.execute(_stored_attempt(record)).scalar_one_or_none()
         report_id = inserted_id(conn.execute(insert(problem_reports).values(**values)))
     return ProblemReport(id=report_id, **values)
+
+
+def _refuse_over_limits(conn: Connection, trainee_id: int, card_id: str, now: datetime, limits: ReportLimits) -> None:
+    """Raise ``ReportLimitError`` if the trainee has an open report on the card or has filed
+    their share of reports lately. The trainee's row is written first (a no-op update): that
+    holds the trainee's reports still until the transaction ends (a row lock on PostgreSQL,
+    the write lock on SQLite), so two servers filing at once are counted one after the other."""
+    conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(id=trainees.c.id))
+    open_id = conn.execute(
+        select(R.id).where(R.trainee_id == trainee_id, R.card_id == card_id, R.resolved.is_(False)).limit(1)
+    ).scalar_one_or_none()
+    if open_id is not None:
+        raise ReportLimitError("open", f"trainee {trainee_id} has report {open_id} open on {card_id}", open_id)
+    since = now - limits.window
+    recent, today = conn.execute(
+        select(func.count(case((R.created_at > since, R.id))), func.count(R.id))
+        .where(R.trainee_id == trainee_id, R.created_at > now - timedelta(days=1))
+    ).one()
+    if recent >= limits.per_window:
+        raise ReportLimitError("rate", f"{recent} reports in {limits.window}", None)
+    if today >= limits.per_day:
+        raise ReportLimitError("daily", f"{today} reports in a day", None)
 
 
 def _stored_attempt(record: AttemptRecord) -> Select[tuple[int]]:
@@ -97,23 +140,44 @@ def _stored_attempt(record: AttemptRecord) -> Select[tuple[int]]:
     return query.where(attempts.c.answered_at == record.answered_at).order_by(attempts.c.id.desc()).limit(1)
 
 
-def resolve_report(store: Store, report_id: int, note: str, now: datetime | None = None) -> ProblemReport:
-    """Mark a report resolved with the supervisor's ``note`` (a resolved one gets the new note).
-
-    Raises:
-        ReportError: no such report, or a note longer than ``REPORT_TEXT_MAX`` characters.
-    """
-    note = _checked_text(note)
-    with store.engine.begin() as conn:
-        changed = conn.execute(
-            update(problem_reports).where(R.id == report_id)
-            .values(resolved=True, resolution=note, resolved_at=now or utc_now())
-        ).rowcount
-    if not changed:
-        raise ReportError("unknown", f"no problem report {report_id}")
+def resolve_report(
+    store: Store, scope: Scope, report_id: int, note: str, now: datetime | None = None,
+) -> ProblemReport:
+    """Mark a report resolved with the supervisor's ``note`` (``resolve_reports`` of one); the
+    report as stored."""
+    resolve_reports(store, scope, [report_id], note, now)
     found = get_report(store, report_id)
     assert found is not None
     return found
+
+
+def resolve_reports(
+    store: Store, scope: Scope, report_ids: Iterable[int], note: str, now: datetime | None = None,
+) -> int:
+    """Mark the reports resolved with one ``note`` of the supervisor (a resolved one gets the new
+    note), all or none, each recorded in the audit log in the same transaction; how many.
+
+    Raises:
+        ReportError: no such report, or a note longer than ``REPORT_TEXT_MAX`` characters.
+        OutOfScopeError: a report's trainee is not in ``scope``.
+    """
+    note = _checked_text(note)
+    wanted = sorted(set(report_ids))
+    with store.engine.begin() as conn:
+        found = conn.execute(
+            select(R.id, trainees.c.store_id).join(trainees, trainees.c.id == R.trainee_id).where(R.id.in_(wanted))
+        ).all()
+        missing = set(wanted) - {row.id for row in found}
+        if missing:
+            raise ReportError("unknown", f"no problem report {min(missing)}")
+        for row in found:
+            if not scope.allows(row.store_id):
+                raise OutOfScopeError(f"report {row.id} is not in {scope.supervisor.name}'s scope")
+        conn.execute(update(problem_reports).where(R.id.in_(wanted))
+                     .values(resolved=True, resolution=note, resolved_at=now or utc_now()))
+        for row in found:  # the audit log (quiz.db.audit): one row per report resolved
+            audit.record(conn, scope.supervisor, "report_resolved", f"report {row.id}", row.store_id, {"note": note})
+    return len(found)
 
 
 def get_report(store: Store, report_id: int) -> ProblemReport | None:
@@ -122,33 +186,99 @@ def get_report(store: Store, report_id: int) -> ProblemReport | None:
     return None if row is None else _report(row)
 
 
-def card_reports(store: Store, card_id: str) -> list[ProblemReport]:
-    """Every report on a card, oldest first."""
+def card_reports(store: Store, scope: Scope, card_id: str) -> list[ProblemReport]:
+    """Every report on a card by ``scope``'s trainees, oldest first."""
+    query = select(problem_reports).where(R.card_id == card_id, sees_trainee(R.trainee_id, scope)).order_by(R.id)
     with store.engine.connect() as conn:
-        rows = conn.execute(select(problem_reports).where(R.card_id == card_id).order_by(R.id)).mappings().all()
+        rows = conn.execute(query).mappings().all()
     return [_report(row) for row in rows]
 
 
-def reports_frame(store: Store, open_only: bool = False, card_id: str | None = None) -> pd.DataFrame:
-    """Reports with the reporting trainee's name (``REPORT_COLUMNS``), newest first."""
-    clauses: list[ColumnElement[bool]] = [R.resolved.is_(False)] if open_only else []
-    if card_id is not None:
-        clauses.append(R.card_id == card_id)
-    query = (
+Status = Literal["open", "resolved", "all"]
+PAGE_SIZE = 25  # reports a page of the Card review page shows: its elements stay few whatever the table holds
+
+
+@dataclass(frozen=True, slots=True)
+class ReportFilter:
+    """Which reports a list shows: by status, and on one card or every card."""
+
+    status: Status = "all"
+    card_id: str | None = None
+
+
+@dataclass(frozen=True)
+class ReportPage:
+    """One page of reports (``REPORT_COLUMNS``, newest first), and how many match in all."""
+
+    frame: pd.DataFrame
+    total: int
+    page: int  # from 0, within the pages there are
+    size: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.size))
+
+
+def _filtered(scope: Scope, wanted: ReportFilter) -> list[ColumnElement[bool]]:
+    clauses: list[ColumnElement[bool]] = [sees_trainee(R.trainee_id, scope)]
+    if wanted.status != "all":
+        clauses.append(R.resolved.is_(wanted.status == "resolved"))
+    if wanted.card_id is not None:
+        clauses.append(R.card_id == wanted.card_id)
+    return clauses
+
+
+def _listing(clauses: list[ColumnElement[bool]]) -> Select[Any]:
+    return (
         select(R.id, R.card_id, trainees.c.name.label("trainee"), R.reason, R.text, R.answer, R.variant_values,
                R.content_fingerprint, R.attempt_id, R.created_at, R.resolved, R.resolution, R.resolved_at)
         .join(trainees, trainees.c.id == R.trainee_id)
         .where(*clauses)
         .order_by(R.created_at.desc(), R.id.desc())
     )
-    with store.engine.connect() as conn:
-        rows = [tuple(row) for row in conn.execute(query)]
+
+
+def _frame(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
     import pandas as pd
 
     frame = pd.DataFrame(rows, columns=list(REPORT_COLUMNS))
     for column in ("created_at", "resolved_at"):
         frame[column] = pd.to_datetime(frame[column], utc=True)
     return frame
+
+
+def reports_frame(store: Store, scope: Scope, open_only: bool = False, card_id: str | None = None) -> pd.DataFrame:
+    """Every report by ``scope``'s trainees with the reporting trainee's name (``REPORT_COLUMNS``),
+    newest first (a page shows ``report_page``: this reads every row)."""
+    return matching_reports(store, scope, ReportFilter("open" if open_only else "all", card_id))
+
+
+def matching_reports(store: Store, scope: Scope, wanted: ReportFilter) -> pd.DataFrame:
+    """Every report by ``scope``'s trainees that ``wanted`` matches, as ``reports_frame``
+    (a CSV made when its button is pressed)."""
+    with store.engine.connect() as conn:
+        rows = [tuple(row) for row in conn.execute(_listing(_filtered(scope, wanted)))]
+    return _frame(rows)
+
+
+def report_page(store: Store, scope: Scope, wanted: ReportFilter, page: int = 0, size: int = PAGE_SIZE) -> ReportPage:
+    """Page ``page`` (from 0; past the last, the last) of the reports by ``scope``'s trainees
+    that ``wanted`` matches: counted in SQL, and only the page's rows read."""
+    clauses = _filtered(scope, wanted)
+    with store.engine.connect() as conn:
+        total = int(conn.execute(select(func.count()).select_from(problem_reports).where(*clauses)).scalar_one())
+        page = min(max(page, 0), max(0, -(-total // size) - 1))
+        rows = [tuple(row) for row in conn.execute(_listing(clauses).limit(size).offset(page * size))]
+    return ReportPage(_frame(rows), total, page, size)
+
+
+def reported_cards(store: Store, scope: Scope) -> list[str]:
+    """The cards with a report by ``scope``'s trainees, the newest reported first (one row per card)."""
+    query = (select(R.card_id).where(*_filtered(scope, ReportFilter())).group_by(R.card_id)
+             .order_by(func.max(R.id).desc()))
+    with store.engine.connect() as conn:
+        return list(conn.execute(query).scalars())
 
 
 def _report(row: Mapping[Any, Any]) -> ProblemReport:  # a RowMapping

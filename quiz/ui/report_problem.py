@@ -12,9 +12,10 @@ from quiz.db.problem_reports import REASONS, file_report
 from quiz.db.tables import REPORT_TEXT_MAX
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import AnyCard
-from quiz.model.errors import ReportError
+from quiz.model.errors import ReportError, ReportLimitError
 from quiz.ui.shell import Shell
 
+LIMIT_MESSAGES = {"open": "report.already_open", "rate": "report.too_many", "daily": "report.too_many_today"}
 SENT_KEY = "problem_reports_sent"  # the form keys of this session's reports: each answer is reported once
 
 
@@ -55,6 +56,9 @@ def report_problem(shell: Shell, card: AnyCard, record: AttemptRecord, key: str 
             return
         try:
             file_report(shell.store, record, str(reason), text or "")
+        except ReportLimitError as refused:  # kept in the database: a new session is refused alike
+            st.warning(shell.t(LIMIT_MESSAGES[refused.rule]), icon=":material/hourglass_top:")
+            return
         except ReportError:
             st.error(shell.t("report.too_long", max=REPORT_TEXT_MAX))
             return

@@ -8,14 +8,15 @@ import random
 import pytest
 from sqlalchemy import insert
 
+from quiz.access.supervisors import create_account
 from quiz.db.problem_reports import file_report, resolve_report
 from quiz.db.tables import attempt_regrades
 from quiz.model.attempt import AttemptRecord
 from quiz.report.csv_export import csv_bytes
 from quiz.report.review_queue import QUEUE_COLUMNS, queue_table, review_queue
 from tests.recording import record
-
 from tests.scopes import EVERY_STORE
+
 START = dt.datetime(2026, 5, 1, 9, 0, tzinfo=dt.UTC)
 LADDER = ["caution", "warning", "duel_loss", "match_loss"]
 
@@ -56,7 +57,8 @@ def history(store, content):
                 record(store, answer)
     file_report(store, ids[reported.id][0], "unclear", "The situation does not say when he sat down.")
     resolved = file_report(store, ids[reported.id][1], "other", "typo")
-    resolve_report(store, resolved.id, "fixed the typo")
+    admin = create_account(store, "Kantoku", "a long enough password", "admin", None, None)  # audited: a real account
+    resolve_report(store, admin.scope(), resolved.id, "fixed the typo")
     attempt_id = int(store.attempts().query("card_id == @regraded.id")["id"].iloc[0])
     with store.engine.begin() as conn:
         conn.execute(insert(attempt_regrades).values(

@@ -5,13 +5,17 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
+import pytest
+from sqlalchemy import insert, update
 from streamlit.testing.v1 import AppTest
 
 from quiz.content.loader import load_content
-from quiz.db.problem_reports import reports_frame
+from quiz.db.problem_reports import LIMITS, file_report, reports_frame
 from quiz.db.store import Store
 from quiz.db.submissions import submit_answer
-from quiz.model.attempt import AttemptRecord
+from quiz.db.tables import problem_reports
+from quiz.model.attempt import AttemptRecord, utc_now
+from quiz.report.i18n import t
 from quiz.training.grading import ScenarioAnswer
 from quiz.ui.report_problem import open_key, report_key
 from tests.scopes import EVERY_STORE
@@ -129,3 +133,28 @@ def test_an_exam_questions_form_keeps_its_key_across_reruns():
     assert report_key(card, first) == report_key(card, later)
     practice = dataclasses.replace(first, mode="practice", exam_id=None)
     assert report_key(card, practice) != report_key(card, dataclasses.replace(practice, answered_at=later.answered_at))
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_flood_is_refused_in_the_trainees_language(database_url, language):
+    """Past the limits (kept in the database, so a new session changes nothing) the form says
+    why, and nothing is stored."""
+    at = start(database_url, language)
+    store = Store(database_url)
+    try:
+        aiko = store.trainee("Aiko")
+        with store.engine.begin() as conn:  # the trainee's share of reports, just sent on other cards
+            conn.execute(insert(problem_reports), [
+                dict(trainee_id=aiko.id, card_id=f"card-{n}", reason="other", text="", created_at=utc_now(),
+                     resolved=False) for n in range(LIMITS.per_window)])
+        at.button[0].click().run()
+        assert not at.exception and not at.success
+        assert [w.value for w in at.warning] == [t("report.too_many", language)]
+        with store.engine.begin() as conn:  # an hour later: the pace allows one more, but this card's is open
+            conn.execute(update(problem_reports).values(created_at=utc_now() - dt.timedelta(hours=1)))
+        file_report(store, at.session_state["record"], "unclear")
+        at.button[0].click().run()
+        assert [w.value for w in at.warning] == [t("report.already_open", language)]
+        assert len(reports_frame(store, EVERY_STORE)) == LIMITS.per_window + 1
+    finally:
+        store.dispose()

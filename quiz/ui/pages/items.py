@@ -9,12 +9,10 @@ import streamlit as st
 
 from quiz.content.card_sources import card_source
 from quiz.content.loader import Content
-from quiz.db.problem_reports import answer_text, card_reports, reports_frame, reports_version, resolve_report
+from quiz.db.problem_reports import reported_cards, reports_version
 from quiz.db.store import Store
-from quiz.db.tables import REPORT_TEXT_MAX
 from quiz.model.attempt import utc_now
-from quiz.model.errors import OutOfScopeError, ReportError
-from quiz.model.local_time import local_text, local_texts
+from quiz.model.local_time import local_text
 from quiz.model.scope import Scope
 from quiz.report.i18n import t
 from quiz.report.item_statistics import DISCRIMINATION_METHOD, answer_pairs, distractors, item_statistics
@@ -22,12 +20,12 @@ from quiz.report.review_queue import REASONS, QueueRules, queue_table, review_qu
 from quiz.ui import shell as shell_module
 from quiz.ui import tables
 from quiz.ui.markdown import escape_markdown
+from quiz.ui.report_list import report_list
 from quiz.ui.supervisor_gate import supervisor_scope
 from quiz.ui.time_zone import viewer_zone
 
 RULES = QueueRules()
 REFRESH_MINUTES = 5
-REPORT_COLUMNS = ("id", "card_id", "trainee", "reason", "text", "answer", "created_at", "resolved", "resolution")
 
 shell = shell_module.current()
 st.title(shell.t("items.title"), anchor=False)
@@ -42,10 +40,10 @@ st.caption(shell.t(f"items.method_{DISCRIMINATION_METHOD}"))
 def _figures(_store: Store, _content: Content, _scope: Scope, url: str, store_id: int | None, fingerprint: str,
              rulesets: tuple[str, ...],
              period: str, reports: tuple[int, int, str], language: str,
-             ) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+             ) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame, list[str]]:
     """When they were computed, the queue as shown (``queue_table``), every card's statistics
-    and every problem report, of ``_scope``'s trainees (kept under its ``store_id``; None:
-    every store, an admin's alone).
+    and the cards with problem reports (``report_list`` reads the reports a page at a time),
+    of ``_scope``'s trainees (kept under its ``store_id``; None: every store, an admin's alone).
 
     They read every answer (three passes, a few seconds on a million answers), so they are
     computed once per ``period`` of a few minutes, when a report is filed or resolved, or
@@ -56,7 +54,7 @@ def _figures(_store: Store, _content: Content, _scope: Scope, url: str, store_id
     stats = item_statistics(_store, _scope, rulesets, pairs=pairs)
     queue = review_queue(_store, _content, _scope, rulesets, RULES, stats=stats, pairs=pairs)
     reason_names = {reason: t(f"items.reason_{reason}", language) for reason in REASONS}
-    return utc_now(), queue_table(queue, reason_names), stats, reports_frame(_store, _scope)
+    return utc_now(), queue_table(queue, reason_names), stats, reported_cards(_store, _scope)
 
 
 def _period(now: dt.datetime) -> str:
@@ -68,7 +66,7 @@ def show_table(table: pd.DataFrame, name: str) -> None:
 
 
 with st.spinner(shell.t("team.computing")):
-    computed_at, queue, stats, all_reports = _figures(
+    computed_at, queue, stats, reported = _figures(
         shell.store, shell.content, scope, str(shell.store.url), scope.store_id, shell.content.fingerprint(),
         shell.rulesets,
         _period(utc_now()), reports_version(shell.store), shell.language,
@@ -98,18 +96,10 @@ with cards_tab:
             shown[column] = shown[column].round(digits)
         show_table(shown, "card-statistics")
 with reports_tab:
-    open_only = st.toggle(shell.t("items.open_only"), value=True, key="items-open-only")
-    reports = (all_reports[~all_reports["resolved"].astype(bool)] if open_only else all_reports).copy()
-    if reports.empty:
-        st.info(shell.t("items.no_open_reports" if open_only else "items.no_reports_at_all"))
-    else:
-        reports["reason"] = reports["reason"].map(lambda r: shell.t(f"report.reason_{r}"))
-        reports["answer"] = reports["answer"].map(answer_text)
-        reports["created_at"] = local_texts(reports["created_at"], zone)
-        show_table(reports[list(REPORT_COLUMNS)], "problem-reports")
+    report_list(shell, scope, zone, "items-reports", cards=reported)
 
 st.divider()
-choices = list(dict.fromkeys([*queue["card_id"], *stats["card_id"], *all_reports["card_id"]]))
+choices = list(dict.fromkeys([*queue["card_id"], *stats["card_id"], *reported]))
 picked = st.selectbox(shell.t("items.pick_card"), choices, index=None, placeholder=shell.t("items.pick_placeholder"),
                       key="items-card")
 if picked is None:
@@ -138,27 +128,4 @@ if not row.empty:
         show_table(chosen[["part", "chosen", "count", "wrong"]], f"choices-{picked}")
 
 st.markdown(f"**{shell.t('items.reports')}**")
-on_card = card_reports(shell.store, scope, picked)
-if not on_card:
-    st.caption(shell.t("items.no_reports"))
-for report in reversed(on_card):  # newest first
-    with st.container(border=True):
-        st.markdown(escape_markdown(
-            f"#{report.id} · {local_text(report.created_at, zone)} · {shell.t(f'report.reason_{report.reason}')}"))
-        if report.text:
-            st.text(report.text)
-        st.caption(escape_markdown(answer_text(report.answer)))
-        if report.resolved:
-            st.success(f"{shell.t('items.col_resolved')}: {escape_markdown(report.resolution or '')}")
-            continue
-        with st.form(f"items-resolve-{report.id}", clear_on_submit=True, border=False):
-            note = st.text_input(shell.t("items.resolve_note"), max_chars=REPORT_TEXT_MAX,
-                                 key=f"items-note-{report.id}")
-            if st.form_submit_button(shell.t("items.resolve"), icon=":material/task_alt:"):
-                try:
-                    resolve_report(shell.store, scope, report.id, note or "")
-                except (ReportError, OutOfScopeError):
-                    st.error(shell.t("items.note_too_long", max=REPORT_TEXT_MAX))
-                else:
-                    st.toast(shell.t("items.resolved_saved"))
-                    st.rerun()
+report_list(shell, scope, zone, "items-card-reports", card_id=picked)  # one page at a time, whatever the card has
