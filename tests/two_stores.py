@@ -25,7 +25,7 @@ NOW = dt.datetime(2026, 5, 1, 12, 0, tzinfo=dt.UTC)
 PASSWORD = "correct horse battery"  # every account's
 SHARED_CARD = "ygo-tardiness-1min-store"  # answered in both stores
 ONLY_B_CARD = "ygo-marked-cards"  # answered in store B alone
-B_MARKS = ("Ben-of-Umeda", ONLY_B_CARD, "duel_loss", "B's doubt")  # B's trainee, card, wrong answer, report
+B_MARKS = ("Ben-of-Umeda", "Umeda", ONLY_B_CARD, "duel_loss", "Duel Loss", "B's doubt")  # B's trainee, store, card, wrong answer, report
 
 
 @dataclass(frozen=True)

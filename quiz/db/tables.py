@@ -240,6 +240,17 @@ trainee_goals = Table(
     Column("updated_at", UTCDateTime, nullable=False),
 )
 
+# The games a trainee studies (``quiz.db.study_games``): the sidebar's game filter, kept per
+# trainee so that a reload, another device or the next day starts where they left it. No row:
+# not asked yet (the first visit asks).
+trainee_games = Table(
+    "trainee_games",
+    metadata,
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), primary_key=True, autoincrement=False),
+    Column("rulesets", JSON, nullable=False),  # ruleset ids, in the order chosen
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
 # Questions of an open exam the candidate flagged for later (``quiz.db.exam_flags``): kept in
 # the database so that a refresh or another server still shows them; dropped at hand-in.
 exam_flags = Table(

@@ -15,6 +15,7 @@ from quiz.content.categories import category_labels, split_key
 from quiz.content.loader import Content
 from quiz.db.reviews import due_count
 from quiz.db.store import Store, Trainee
+from quiz.db.study_games import keep_studied_games, studied_games
 from quiz.model.attempt import utc_now
 from quiz.model.text import LANGUAGES
 from quiz.report.i18n import pick_language, t
@@ -24,6 +25,7 @@ from quiz.ui.sign_in import trainee_panel
 from quiz.ui.streamlit_words import draw_widget_words
 
 DUE_KEY = "due_count"  # this session's due count: (what it counted, the count)
+GAMES_FOR_KEY = "games_for"  # the trainee whose kept games the filter holds
 
 LANGUAGE_NAMES = {"ja": "日本語", "en": "English"}
 SESSION_KEY = "shell"
@@ -72,7 +74,7 @@ def render_sidebar(data: SidebarData = APP_SIDEBAR) -> Shell:
         due_slot = st.empty()
         # Only now: on a fresh server the browser draws the sign-in form while this loads.
         content = data.content()
-        rulesets = _rulesets(content, language)
+        rulesets = _rulesets(content, language, store, trainee)
         categories = _categories(content, rulesets, language)
         if content.problems:
             st.caption(t("shell.content_problems", language, count=len(content.problems)))
@@ -185,9 +187,15 @@ def recount_due(shell: Shell) -> None:
     draw_due(shell)
 
 
-def _rulesets(content: Content, language: str) -> list[str]:
+def _rulesets(content: Content, language: str, store: Store, trainee: Trainee | None) -> list[str]:
     ids = list(content.rulesets)
     st.subheader(t("shell.games", language))
+    if trainee is not None and st.session_state.get(GAMES_FOR_KEY) != trainee.id:
+        # once per session and trainee: their kept games, which a reload or another device keeps
+        kept = studied_games(store, trainee.id, ids)
+        if kept is not None:
+            st.session_state["games"] = list(kept)
+        st.session_state[GAMES_FOR_KEY] = trainee.id
     # Kept by id: the widget remembers its labels, which a language switch changes.
     chosen = st.session_state.get("games", ids)
     chosen = chosen if isinstance(chosen, list) else ids
@@ -199,7 +207,17 @@ def _rulesets(content: Content, language: str) -> list[str]:
         select_all=False,
         format_func=lambda rid: content.rulesets[rid].document.short_name.get(language),
         label_visibility="collapsed",
+        on_change=_keep_games,
+        args=(store, trainee, tuple(ids)),
     )
+
+
+def _keep_games(store: Store, trainee: Trainee | None, ids: tuple[str, ...]) -> None:
+    """The game filter's callback: a signed-in trainee's choice is kept as theirs (an empty one,
+    a moment's state while changing games, is not)."""
+    chosen = st.session_state.get("games")
+    if trainee is not None and isinstance(chosen, list) and chosen:
+        keep_studied_games(store, trainee.id, chosen, ids)
 
 
 def _categories(content: Content, rulesets: list[str], language: str) -> list[str]:

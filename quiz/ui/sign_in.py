@@ -41,9 +41,11 @@ from quiz.model.local_time import local_text
 from quiz.model.names import NAME_INPUT_MAX, NAME_MAX
 from quiz.model.scope import Scope
 from quiz.report.i18n import t
+from quiz.ui.errors import database_failure_words
 from quiz.ui.markdown import escape_markdown
 
 SIGNED_IN_KEY = "trainee"  # the signed-in Trainee
+FIRST_VISIT_KEY = "first_visit"  # set when a trainee has just added themselves
 CREDENTIAL_KEY = "trainee_credential"  # their credential_version when they signed in (or changed the PIN)
 THROTTLE_KEY = "trainee_sign_in_throttle"
 MESSAGE_KEY = "sign_in_message"  # (form, text key, values[, "success"/"info"]): what a form's callback left
@@ -186,8 +188,14 @@ def _on_new_trainee(store: Store) -> None:
             problem = (_pin_problem(error), {})
         except NameRuleError as error:
             problem = (NAME_PROBLEMS.get(error.rule, "shell.name_invalid"), {"max": NAME_MAX})
+        except Exception as error:  # a full disk, a database down: the app's words, not Streamlit's box
+            words = database_failure_words(error)
+            if words is None:
+                raise
+            problem = (words, {})
         else:
             _start_session(store, created, credential_version(store, created.id))
+            state[FIRST_VISIT_KEY] = True  # the welcome asks their games and daily goal (quiz.ui.first_visit)
             return
     state[MESSAGE_KEY] = ("new-trainee", *problem)
 

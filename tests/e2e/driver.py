@@ -377,9 +377,9 @@ def sign_in(page, name: str, pin: str, lang: str = "en", type_name: bool = True)
     expect_signed_in(page, name, lang)
 
 
-def add_trainee_in_sidebar(page, name: str, pin: str, lang: str = "en") -> None:
+def add_trainee_in_sidebar(page, name: str, pin: str, lang: str = "en", games: Sequence[str] | None = None) -> None:
     """Open the sidebar's "New trainee" expander, fill its form and press Add me; the new
-    trainee is then signed in."""
+    trainee is then signed in, and answers the welcome with ``games`` (see ``answer_welcome``)."""
     from playwright.sync_api import expect
 
     words = WORDS[lang]
@@ -394,6 +394,26 @@ def add_trainee_in_sidebar(page, name: str, pin: str, lang: str = "en") -> None:
     settle(page)  # no run going on that could draw the form again under the pointer
     panel.get_by_role("button", name=words.add, exact=True).click()
     expect_signed_in(page, name, lang)
+    answer_welcome(page, games, lang)
+
+
+def answer_welcome(page, games: Sequence[str] | None = None, lang: str = "en") -> None:
+    """Answer a new trainee's welcome on the Practice page (``quiz.ui.first_visit``): the games
+    by ruleset id (None: every game) and the suggested daily goal; the first card follows."""
+    from playwright.sync_api import expect
+
+    from quiz.content.loader import load_content
+    from quiz.report.i18n import t
+
+    start = t("first_visit.start", lang)
+    form = main(page).get_by_test_id("stForm").filter(has=page.get_by_role("button", name=start, exact=True))
+    expect(form).to_be_visible()
+    rulesets = load_content().rulesets
+    for ruleset in games if games is not None else list(rulesets):
+        form.get_by_role("button", name=rulesets[ruleset].document.short_name.get(lang), exact=True).click()
+    settle(page)
+    form.get_by_role("button", name=start, exact=True).click()
+    expect(form).to_have_count(0)
 
 
 def expect_signed_in(page, name: str, lang: str = "en") -> None:

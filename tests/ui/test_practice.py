@@ -75,7 +75,7 @@ def test_wrong_answer_is_stored_and_explained(open_app, store):
         answering.players_question(at).set_value("offender")
     check.click().run()
     assert not at.exception
-    assert [e.value for e in at.error] == ["Not quite — see below."]
+    assert [e.value for e in at.error] == ["1 of 3 parts right. See below."]  # two of three wrong: not "so close"
     row = store.attempts().iloc[0]
     assert not bool(row["correct"])
     assert (row["infraction_result"], row["penalty_result"]) == ("wrong", "wrong")

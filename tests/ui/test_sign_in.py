@@ -50,6 +50,16 @@ def add_me(at: AppTest, name: str, pin: str, again: str | None = None) -> AppTes
     return submit(at, "new-trainee", name=name, pin=pin, pin_again=pin if again is None else again)
 
 
+def welcome(at: AppTest, games: list[str], goal: int | None = None) -> AppTest:
+    """Answer a new trainee's welcome (quiz.ui.first_visit): their games and daily goal."""
+    at.pills(key="first-visit-games").set_value(games)
+    if goal is not None:
+        at.segmented_control(key="first-visit-goal").set_value(goal)
+    next(b for b in at.button if b.label in ("Start", "始める")).click().run()
+    assert not at.exception, at.exception
+    return at
+
+
 def shown_text(at: AppTest) -> str:
     """Every text the app shows (markdown, captions, alerts, metrics, titles)."""
     parts: list[str] = []
@@ -127,7 +137,8 @@ def test_adding_yourself_signs_you_in_and_answers_are_kept_under_your_name(store
     at = add_me(open_signed_out(), "Chie", "9753")
     assert signed_in_name(at) == "Chie"
     assert store.find_trainee("Chie") is not None
-    assert at.session_state["practice"].card is not None  # a card is dealt at once
+    welcome(at, ["yugioh-ocg"])  # the welcome asks the games and the daily goal first
+    assert at.session_state["practice"].card is not None  # then a card is dealt at once
     # and a later session signs in with the PIN chosen here
     assert signed_in_name(sign_in(open_signed_out(), "Chie", "9753")) == "Chie"
 
@@ -160,17 +171,22 @@ def test_signing_out_forgets_the_trainee_and_their_card(aiko, open_signed_out):
     assert at.session_state["language"] == "en"  # the visitor's own choices stay
 
 
-def test_a_supervisor_gives_a_forgotten_pin_a_new_one(aiko, monkeypatch, open_signed_out):
-    monkeypatch.setenv("QUIZ_SUPERVISOR_PASSWORD", "boss")
-    at = open_signed_out(page="quiz/ui/pages/team.py")
-    at.main.text_input[0].input("boss")
-    at.main.button[0].click().run()
+def test_a_supervisor_gives_a_forgotten_pin_a_new_one(aiko, store, monkeypatch, open_signed_out):
+    from quiz.db import audit
+    from tests.scopes import EVERY_STORE
+    from tests.ui import supervisor
+
+    supervisor.prepare(monkeypatch)
+    boss = supervisor.make_account("boss-password")
+    at = supervisor.unlock(open_signed_out(page="quiz/ui/pages/team.py"), "boss-password")
     at.selectbox(key="team-trainee").select("Aiko").run()
     at.text_input(key="new-pin").set_value("1122")
     at.text_input(key="new-pin-again").set_value("1122")
     at.button(key="new-pin-submit").click().run()
     assert "can sign in with the new PIN" in at.success[0].value
     assert signed_in_name(sign_in(open_signed_out(), "Aiko", "1122")) == "Aiko"
+    resets = [(e.account_id, e.actor, e.target) for e in audit.entries(store, EVERY_STORE) if e.action == "pin_reset"]
+    assert resets == [(boss.id, boss.name, "Aiko")]  # the audit log names who reset it
 
 
 def test_after_a_refused_try_the_name_stays_and_the_pin_is_cleared(aiko, open_signed_out):

@@ -1,5 +1,6 @@
 """Stores and accounts: a store owns its trainees, supervisors (argon2 passwords, roles),
-join codes, an audit log, onboarding assignments and content packs kept in the database.
+join codes, an audit log, onboarding assignments and content packs kept in the database;
+and the games each trainee studies.
 
 A deployment from before stores becomes one store: every trainee joins it.
 """
@@ -139,6 +140,14 @@ _stores, *_rest = (
         Column("card_id", String(120), primary_key=True),
         Column("pack_id", Integer, ForeignKey("content_packs.id"), nullable=False),
         Index("ix_content_pack_cards_pack", "pack_id"),
+    ),
+
+    Table(
+        "trainee_games",
+        _new,
+        Column("trainee_id", Integer, ForeignKey("trainees.id"), primary_key=True, autoincrement=False),
+        Column("rulesets", JSON, nullable=False),
+        Column("updated_at", _AT, nullable=False),
     ),
 )
 
