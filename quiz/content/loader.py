@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterable, Sequence
 
 from pydantic import TypeAdapter, ValidationError
@@ -56,6 +56,9 @@ class Content:
     card_files: dict[str, str] = field(default_factory=dict)
     themes: list[Theme] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # card id -> the store whose pack holds it (only that store's trainees draw it); a card not
+    # here is every store's (shipped, local, or a pack of no store): see ``quiz.content.stored``
+    card_stores: dict[str, int] = field(default_factory=dict)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
@@ -291,14 +294,30 @@ def _load_card_file(path: Path, base: Path, content: Content) -> None:
     if read is None:
         return
     text, data = read
-    shown = shown_path(path, base)
+    _load_cards(shown_path(path, base), text, data, path.parent.name, content)
+
+
+def add_card_text(content: Content, shown: str, text: str) -> list[str]:
+    """Load the cards of one card file's ``text`` into ``content`` as a file at ``shown``
+    (``.../<ruleset id>/<file>.yaml``: a pack kept in the database), with every problem
+    recorded as for a file on disk; the ids of the cards added."""
+    try:
+        data = parse_yaml(text)
+    except YamlProblem as error:
+        content.problems.append(Problem(shown, error.line, "yaml", error.wording))
+        return []
+    return _load_cards(shown, text, data, PurePosixPath(shown).parent.name, content)
+
+
+def _load_cards(shown: str, text: str, data: Any, folder: str, content: Content) -> list[str]:
+    """The cards of one file's data into ``content``; the ids of those that loaded."""
+    added: list[str] = []
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         content.problems.append(Problem(shown, 1, "cards", Wording("problem.card_file.not_cards")))
-        return
+        return added
     extra = [key for key in data if key != "cards"]
     if extra:
         content.problems += located_problems(shown, text, (), [((extra[0],), UNKNOWN_FIELD)])
-    folder = path.parent.name
     for index, raw in enumerate(data["cards"]):
         prefix = ("cards", index)
         try:
@@ -322,6 +341,8 @@ def _load_card_file(path: Path, base: Path, content: Content) -> None:
             continue
         content.cards[card.id] = card
         content.card_files[card.id] = shown
+        added.append(card.id)
+    return added
 
 
 def _checks_without_unknown_fields(

@@ -1,15 +1,14 @@
-"""Content packs: cards an author uploads, checked by the loader and imported all or nothing.
+"""Content packs: cards an author uploads, checked by the loader before they are imported.
 
-A pack is staged in a hidden folder inside the local content folder, laid out as
-``<ruleset id>/<file>.yaml`` (the folder is chosen from the cards' own ``ruleset``, never
-from a path in the upload), and loaded with ``quiz.content.loader`` against the shipped rulesets.
-Its card ids must be new: neither a shipped card nor an earlier import may be replaced.
-Only a pack without any problem is imported, by renaming the staged folder to
-``<content>/<pack>/`` in one step, under a lock on the content folder that every server
-sharing it takes (its card ids are checked again under the lock); anything else is
-deleted. The loader skips hidden folders, so a half-staged pack is never content; the staging folders of imports killed
-mid-way are deleted by ``clean_staging`` (at the start of every check or import, and when
-the app loads the content folder).
+A pack is staged in a temporary folder, laid out as ``<ruleset id>/<file>.yaml`` (the folder
+is chosen from the cards' own ``ruleset``, never from a path in the upload), and loaded with
+``quiz.content.loader`` against the shipped rulesets. Its card ids must be new: neither a
+shipped card, a card of the local content folder nor a stored pack's card may be replaced.
+The report carries the files as staged; ``quiz.db.packs`` imports a pack without any problem
+into the database, all or nothing, where every server reads it.
+
+The local content folder (``QUIZ_CONTENT_DIR``) is read, never written: card files an
+operator puts there, and the packs an earlier release imported into it, are every store's.
 """
 
 from __future__ import annotations
@@ -17,20 +16,11 @@ from __future__ import annotations
 import os
 import re
 import secrets
-import shutil
 import tempfile
-import threading
-import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
-
-try:
-    import fcntl
-except ImportError:  # Windows: staging folders are then judged by their age alone
-    fcntl = None  # type: ignore[assignment]  # the module or None: checked before every use
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from quiz.content.card_kinds import default_verdict
 from quiz.content.loader import DUPLICATE_CARD_ID, PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, card_files, load_content
@@ -47,14 +37,10 @@ if TYPE_CHECKING:  # imported by the tables below only: every page reads content
 AUTHORING_GUIDE = PROJECT_ROOT / "docs" / "AUTHORING.md"
 CONTENT_DIR_ENV = "QUIZ_CONTENT_DIR"
 DEFAULT_CONTENT_DIR = PROJECT_ROOT / "content"
-STAGING_PREFIX = ".staging-"
 UNSORTED_FOLDER = "unsorted"  # for files whose cards name no usable ruleset: the loader reports why
 PROBLEM_COLUMNS = ["file", "line", "field", "message"]
 _FOLDER_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 _UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
-_IMPORT_LOCK = threading.Lock()  # one pack at a time: two packs must not claim the same ids
-STAGING_GRACE_S = 60.0  # a staging folder this young may be an import that has not locked it yet
-STAGING_STALE_S = 3600.0  # where folders cannot be locked: older than this, no import is using it
 
 
 def authoring_guide(path: Path = AUTHORING_GUIDE) -> str | None:
@@ -66,7 +52,7 @@ def authoring_guide(path: Path = AUTHORING_GUIDE) -> str | None:
 
 
 def content_dir(environ: Mapping[str, str] = os.environ) -> Path:
-    """The local content folder: ``$QUIZ_CONTENT_DIR``, else ``<project>/content``."""
+    """The local content folder (read only): ``$QUIZ_CONTENT_DIR``, else ``<project>/content``."""
     configured = environ.get(CONTENT_DIR_ENV)
     return Path(configured) if configured else DEFAULT_CONTENT_DIR
 
@@ -82,13 +68,14 @@ class CardPreview:
 
 @dataclass
 class PackReport:
-    """What a pack holds and every problem with it; ``imported_to`` once imported."""
+    """What a pack holds and every problem with it; ``imported`` (the pack's name) once imported."""
 
     upload: str
     files: list[str] = field(default_factory=list)
     cards: list[CardPreview] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    imported_to: Path | None = None
+    staged: dict[str, str] = field(default_factory=dict)  # <ruleset id>/<file>.yaml -> text, as checked
+    imported: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -101,119 +88,41 @@ DEFAULT_LIMITS = UploadLimits()
 
 def check_pack(
     upload: str, data: bytes, folder: Path, *, rulesets_dir: Path = RULESETS_DIR,
-    shipped: Sequence[Path] = (SCENARIOS_DIR,), limits: UploadLimits = DEFAULT_LIMITS,
+    shipped: Sequence[Path] = (SCENARIOS_DIR,), taken: Mapping[str, str] | None = None,
+    limits: UploadLimits = DEFAULT_LIMITS,
 ) -> PackReport:
-    """Validate an upload as a pack for ``folder`` without importing it."""
-    return _process(upload, data, folder, rulesets_dir, shipped, limits, commit=False)
-
-
-def import_pack(
-    upload: str, data: bytes, folder: Path, *, rulesets_dir: Path = RULESETS_DIR,
-    shipped: Sequence[Path] = (SCENARIOS_DIR,), limits: UploadLimits = DEFAULT_LIMITS,
-) -> PackReport:
-    """Validate an upload again and, when it has no problem at all, import it into ``folder``."""
-    return _process(upload, data, folder, rulesets_dir, shipped, limits, commit=True)
-
-
-def clean_staging(folder: Path, *, now: float | None = None) -> list[Path]:
-    """Delete the staging folders (``.staging-*``) that imports killed mid-way left in ``folder``.
-
-    A staging folder is kept while an import holds it: the import locks it (``flock``,
-    which the OS releases when the importing process dies, whichever server of those
-    sharing the folder it was) and its first ``STAGING_GRACE_S`` seconds cover the instant
-    between its creation and its lock. Where folders cannot be locked, one is kept until it
-    is ``STAGING_STALE_S`` old. Returns the folders deleted.
-    """
-    now = time.time() if now is None else now
-    removed: list[Path] = []
-    try:
-        entries = list(os.scandir(folder))
-    except (FileNotFoundError, NotADirectoryError):
-        return removed
-    for entry in entries:
-        if not entry.name.startswith(STAGING_PREFIX) or not entry.is_dir(follow_symlinks=False):
-            continue
-        path = Path(entry.path)
-        try:
-            age = now - entry.stat(follow_symlinks=False).st_mtime
-        except FileNotFoundError:
-            continue
-        if age < STAGING_GRACE_S:
-            continue
-        held = _held_by_an_import(path)
-        if held or (held is None and age < STAGING_STALE_S):
-            continue
-        shutil.rmtree(path, ignore_errors=True)
-        if not os.path.lexists(path):
-            removed.append(path)
-    return removed
-
-
-def _held_by_an_import(path: Path) -> bool | None:
-    """Whether an import holds ``path`` locked; None when that cannot be told."""
-    if fcntl is None:
-        return None
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0))
-    except FileNotFoundError:
-        return True  # gone already: nothing to delete
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    except OSError:
-        return None
-    finally:
-        os.close(fd)  # also releases the lock just taken
-    return False
-
-
-@contextmanager
-def _holding(staging: Path) -> Iterator[None]:
-    """Hold ``staging`` locked (see ``clean_staging``) until the import is over."""
-    fd = None
-    if fcntl is not None:
-        try:
-            fd = os.open(staging, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            pass  # a folder that cannot be locked is protected by its age only
-    try:
-        yield
-    finally:
-        if fd is not None:
-            os.close(fd)
-
-
-class PackRemovalError(ValueError):
-    """A pack that cannot be removed: no such pack in the content folder, or a name that is none."""
-
-
-def remove_pack(folder: Path, pack: str) -> Path:
-    """Remove the imported pack named ``pack`` (a folder directly in ``folder``) and return its path.
-
-    The name must be one ``imported_packs`` lists: a plain folder name (no path, not hidden,
-    not a link) of a folder that is there. Under the content folder's lock (an import cannot
-    be committing meanwhile), the pack is first renamed to a hidden staging name, so that the
-    loader stops seeing all of its cards in one step, then deleted; whatever a failed delete
-    leaves behind is deleted by ``clean_staging`` later.
-    """
-    if not pack or pack.startswith(".") or PurePosixPath(pack).name != pack or "\\" in pack or "\x00" in pack:
-        raise PackRemovalError(f"not a pack name: {pack!r}")
-    with _IMPORT_LOCK:
-        clean_staging(folder)
-        if not folder.is_dir():
-            raise PackRemovalError(f"no pack {pack!r}: there is no content folder")
-        with _folder_locked(folder):
-            target = folder / pack
-            if target.is_symlink() or not target.is_dir() or target.resolve().parent != folder.resolve():
-                raise PackRemovalError(f"no pack {pack!r} in {shown_folder(folder)}")
-            doomed = folder / f"{STAGING_PREFIX}removed-{secrets.token_hex(6)}"
-            os.rename(target, doomed)  # atomic: every card of the pack goes at once
-        shutil.rmtree(doomed, ignore_errors=True)
-    return target
+    """Check an upload as a pack: every problem, a preview of its cards, its files as staged.
+    Its card ids must not be in ``shipped``, the local content ``folder`` or ``taken`` (card
+    id -> where it is used: the stored packs')."""
+    read = read_upload(upload, data, limits)
+    report = PackReport(upload, [f.name for f in read.files], problems=list(read.problems))
+    if not read.files:
+        if not report.problems:
+            report.problems.append(Problem(upload, 1, "cards", Wording("problem.pack.no_card_file")))
+        return report
+    parsed = [_parsed(f.text) for f in read.files]
+    count = sum(len(_card_ids(data)) for data in parsed)
+    if count > limits.cards:  # checking costs time per card: refuse before any of it
+        report.problems.append(Problem(upload, 1, "cards", Wording(
+            "problem.pack.too_many_cards", cards=count, limit=limits.cards)))
+        return report
+    with tempfile.TemporaryDirectory(prefix="quiz-pack-") as temporary:
+        staging = Path(temporary)
+        staged = _stage(read.files, parsed, staging)
+        loaded = load_content(rulesets_dir, [staging], base=staging)
+    report.problems += _pack_problems(loaded.problems, staged)
+    report.problems += _taken_ids(loaded.cards, loaded.card_files, staged,
+                                  {**(taken or {}), **existing_card_ids([*shipped, folder])})
+    previews = [
+        CardPreview(staged[loaded.card_files[card.id]][0], card, default_verdict(loaded.rulesets[card.ruleset], card))
+        for card in loaded.cards.values()
+    ]
+    report.cards = sorted(previews, key=lambda p: report.files.index(p.file))  # upload order
+    report.problems.sort(key=lambda p: (_file_order(report, p.path), p.line))  # one list, file by file
+    if not report.cards and not report.problems:
+        report.problems.append(Problem(upload, 1, "cards", Wording("problem.pack.no_card")))
+    report.staged = {path: text for path, (_, text) in staged.items()}
+    return report
 
 
 def shown_folder(folder: Path) -> str:
@@ -243,20 +152,6 @@ def existing_card_ids(roots: Iterable[Path]) -> dict[str, str]:
     return found
 
 
-def imported_packs(folder: Path) -> pd.DataFrame:
-    """``pack, files, imported_at`` for each pack imported into ``folder``, newest first."""
-    import pandas as pd
-
-    rows = []
-    if folder.is_dir():
-        for pack in folder.iterdir():
-            if pack.is_dir() and not pack.name.startswith("."):
-                stamp = datetime.fromtimestamp(pack.stat().st_mtime, UTC)
-                rows.append({"pack": pack.name, "files": len(card_files([pack])), "imported_at": stamp})
-    frame = pd.DataFrame.from_records(rows, columns=["pack", "files", "imported_at"])
-    return frame.sort_values("imported_at", ascending=False, ignore_index=True)
-
-
 def problems_frame(problems: Iterable[Problem], language: str) -> pd.DataFrame:
     """Problems as a table: ``file, line, field, message``, the message in ``language``."""
     import pandas as pd
@@ -264,73 +159,6 @@ def problems_frame(problems: Iterable[Problem], language: str) -> pd.DataFrame:
     return pd.DataFrame.from_records(
         [(p.path, p.line, p.field, p.wording.say(language)) for p in problems], columns=PROBLEM_COLUMNS
     ).astype({"line": "int64"})
-
-
-@contextmanager
-def _folder_locked(folder: Path) -> Iterator[None]:
-    """Hold the content folder itself locked (``flock`` on the folder, as each staging folder
-    is; no lock file to show up among the packs): every process of every server sharing the
-    folder commits one pack at a time, so two packs never claim the same card id. The OS
-    releases it when the holder dies. Where folders cannot be locked (Windows), only this
-    process's imports are ordered (``_IMPORT_LOCK``)."""
-    if fcntl is None:
-        yield
-        return
-    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # also releases the lock
-
-
-def _process(
-    upload: str, data: bytes, folder: Path, rulesets_dir: Path, shipped: Sequence[Path],
-    limits: UploadLimits, commit: bool,
-) -> PackReport:
-    with _IMPORT_LOCK:
-        clean_staging(folder)  # what imports killed mid-way left behind
-        read = read_upload(upload, data, limits)
-        report = PackReport(upload, [f.name for f in read.files], problems=list(read.problems))
-        if not read.files:
-            if not report.problems:
-                report.problems.append(Problem(upload, 1, "cards", Wording("problem.pack.no_card_file")))
-            return report
-        parsed = [_parsed(f.text) for f in read.files]
-        count = sum(len(_card_ids(data)) for data in parsed)
-        if count > limits.cards:  # checking costs time per card: refuse before any of it
-            report.problems.append(Problem(upload, 1, "cards", Wording(
-                "problem.pack.too_many_cards", cards=count, limit=limits.cards)))
-            return report
-        folder.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
-        with _holding(staging):
-            try:
-                staged = _stage(read.files, parsed, staging)
-                loaded = load_content(rulesets_dir, [staging], base=staging)
-                report.problems += _pack_problems(loaded.problems, staged)
-                report.problems += _taken_ids(loaded.cards, loaded.card_files, staged, [*shipped, folder])
-                previews = [
-                    CardPreview(staged[loaded.card_files[card.id]][0], card,
-                                default_verdict(loaded.rulesets[card.ruleset], card))
-                    for card in loaded.cards.values()
-                ]
-                report.cards = sorted(previews, key=lambda p: report.files.index(p.file))  # upload order
-                report.problems.sort(key=lambda p: (_file_order(report, p.path), p.line))  # one list, file by file
-                if not report.cards and not report.problems:
-                    report.problems.append(Problem(upload, 1, "cards", Wording("problem.pack.no_card")))
-                if commit and report.ok:
-                    with _folder_locked(folder):  # another server sharing the folder may be importing
-                        # Checked again under the lock: a pack it committed meanwhile may hold these ids.
-                        report.problems += _taken_ids(loaded.cards, loaded.card_files, staged, [*shipped, folder])
-                        if report.ok:
-                            target = folder / _pack_name(upload)
-                            os.rename(staging, target)  # atomic: the pack appears whole or not at all
-                            report.imported_to = target
-            finally:
-                if report.imported_to is None:
-                    shutil.rmtree(staging, ignore_errors=True)
-        return report
 
 
 def _file_order(report: PackReport, path: str) -> int:
@@ -394,10 +222,9 @@ def _pack_problems(problems: Iterable[Problem], staged: Mapping[str, tuple[str, 
 
 def _taken_ids(
     cards: Mapping[str, AnyCard], card_files_of: Mapping[str, str],
-    staged: Mapping[str, tuple[str, str]], roots: Sequence[Path],
+    staged: Mapping[str, tuple[str, str]], existing: Mapping[str, str],
 ) -> list[Problem]:
-    """A problem for each card of the pack whose id a shipped or imported card has."""
-    existing = existing_card_ids(roots)
+    """A problem for each card of the pack whose id ``existing`` (card id -> where) holds."""
     indexes: dict[str, dict[str, int]] = {}  # staged file -> card id -> index, each file parsed once
     found = []
     for card_id in cards:
@@ -424,7 +251,7 @@ def _card_ids(data: object) -> list[str]:
     return [c["id"] if isinstance(c, dict) and isinstance(c.get("id"), str) else "" for c in cards]
 
 
-def _pack_name(upload: str) -> str:
+def pack_name(upload: str) -> str:
     """A new folder name: the upload's name made safe, the time and a random suffix."""
     stem = _UNSAFE_NAME_CHARS.sub("-", PurePosixPath(upload.replace("\\", "/")).stem).strip("-").lower()[:40]
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")

@@ -13,6 +13,7 @@ import streamlit as st
 
 from quiz.content.categories import category_labels, split_key
 from quiz.content.loader import Content
+from quiz.content.stored import store_view
 from quiz.db.reviews import due_count
 from quiz.db.store import Store, Trainee
 from quiz.db.study_games import keep_studied_games, studied_games
@@ -51,7 +52,7 @@ class Shell:
     trainee: Trainee | None
     rulesets: tuple[str, ...]
     categories: tuple[str, ...]
-    content: Content
+    content: Content  # the trainee's store's view (quiz.content.stored.store_view)
     store: Store
     # where the sidebar's due count is drawn in this run and from what, to draw it again after an answer
     due_slot: Any = field(default=None, compare=False, repr=False)
@@ -73,7 +74,8 @@ def render_sidebar(data: SidebarData = APP_SIDEBAR) -> Shell:
         _keep_in_url(language, trainee)
         due_slot = st.empty()
         # Only now: on a fresh server the browser draws the sign-in form while this loads.
-        content = data.content()
+        # A trainee is dealt only their store's view: no card of another store's pack.
+        content = store_view(data.content(), trainee.store_id if trainee is not None else None)
         rulesets = _rulesets(content, language, store, trainee)
         categories = _categories(content, rulesets, language)
         if content.problems:

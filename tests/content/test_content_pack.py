@@ -1,4 +1,5 @@
-"""Content packs: validated by the loader, ids checked, imported whole or not at all."""
+"""Content packs: validated by the loader, ids checked, staged by their cards' ruleset; nothing
+written to the content folder (quiz.db.packs imports them: tests/db/test_packs.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,6 @@ from quiz.content.packs import (
     check_pack,
     content_dir,
     existing_card_ids,
-    import_pack,
-    imported_packs,
     problems_frame,
 )
 from quiz.model.errors import Problem
@@ -43,32 +42,33 @@ def test_a_valid_yaml_file_is_previewed_with_the_engine_verdict(folder):
     [preview] = report.cards
     assert (preview.file, preview.card.id, preview.card.title.en) == ("late.yaml", "pack-ygo-late-15", "Seated fifteen minutes in")
     assert (preview.verdict.infraction, preview.verdict.penalty) == ("tardiness", "match_loss")  # 15 >= 10
-    assert report.imported_to is None
+    assert report.imported is None
     assert everything_under(folder) == []  # checking leaves nothing behind
 
 
-def test_a_valid_zip_is_imported_into_a_new_pack_folder_and_loads(folder):
+def test_a_valid_zip_is_staged_by_the_ruleset_of_its_cards_and_loads(folder):
     data = zip_of({"mypack/yugioh-ocg/late.yaml": scenario(), "knowledge.yml": knowledge()})
-    report = import_pack("My Pack!.zip", data, folder)
-    assert report.ok and report.imported_to is not None
-    assert report.imported_to.parent == folder and report.imported_to.name.startswith("my-pack-")
-    pack = report.imported_to.name
-    # Each file lands in the folder of its cards' ruleset (the zip's own folders are not used).
-    assert everything_under(folder) == [
-        pack, f"{pack}/pokemon-card-ja", f"{pack}/pokemon-card-ja/knowledge.yaml",
-        f"{pack}/yugioh-ocg", f"{pack}/yugioh-ocg/late.yaml",
-    ]
-    loaded = load_content(card_paths=[SCENARIOS_DIR, folder])
-    assert loaded.problems == []
-    assert {"pack-ygo-late-15", "pack-pkm-k-piles"} <= set(loaded.cards)
-    assert list(imported_packs(folder)["pack"]) == [pack]
+    report = check_pack("My Pack!.zip", data, folder)
+    assert report.ok and report.imported is None
+    # Each file is staged in the folder of its cards' ruleset (the zip's own folders are not used).
+    assert sorted(report.staged) == ["pokemon-card-ja/knowledge.yaml", "yugioh-ocg/late.yaml"]
+    assert report.staged["yugioh-ocg/late.yaml"] == scenario()
+    assert everything_under(folder) == []
+
+
+def test_a_card_of_the_local_content_folder_is_every_stores_and_its_id_is_taken(folder):
+    (folder / "hand" / "yugioh-ocg").mkdir(parents=True)
+    (folder / "hand" / "yugioh-ocg" / "late.yaml").write_text(scenario(), encoding="utf-8")
+    assert "pack-ygo-late-15" in load_content(card_paths=[SCENARIOS_DIR, folder]).cards
+    report = check_pack("again.yaml", scenario().encode("utf-8"), folder)
+    assert not report.ok and "already used by content/hand/yugioh-ocg/late.yaml" in report.problems[0].message
 
 
 def test_a_card_id_of_a_shipped_card_is_refused_with_its_line(folder):
     shipped_id = "ygo-tardiness-1min-store"
     text = scenario("pack-new-one") + scenario(shipped_id).replace("cards:\n", "", 1)
-    report = import_pack("dup.yaml", text.encode("utf-8"), folder)
-    assert not report.ok and report.imported_to is None
+    report = check_pack("dup.yaml", text.encode("utf-8"), folder)
+    assert not report.ok and report.imported is None
     [problem] = report.problems
     assert (problem.path, problem.field) == ("dup.yaml", "cards[1].id")
     assert problem.line == 1 + len(scenario().splitlines())  # the second card's "- id:" line
@@ -76,12 +76,10 @@ def test_a_card_id_of_a_shipped_card_is_refused_with_its_line(folder):
     assert everything_under(folder) == []  # the valid first card is not imported either
 
 
-def test_a_card_id_of_an_earlier_import_is_refused(folder):
-    assert import_pack("first.yaml", scenario().encode("utf-8"), folder).ok
-    again = import_pack("again.yaml", scenario().encode("utf-8"), folder)
+def test_a_card_id_of_a_stored_pack_is_refused(folder):
+    again = check_pack("again.yaml", scenario().encode("utf-8"), folder, taken={"pack-ygo-late-15": "packs/first/"})
     assert not again.ok
-    assert "already used by content/first-" in again.problems[0].message
-    assert len(imported_packs(folder)) == 1
+    assert "already used by packs/first/" in again.problems[0].message
 
 
 def test_duplicate_ids_inside_a_pack_name_the_uploaded_file(folder):
@@ -94,7 +92,7 @@ def test_duplicate_ids_inside_a_pack_name_the_uploaded_file(folder):
 def test_broken_yaml_is_reported_with_its_line(folder):
     broken = scenario().replace("    infraction: tardiness\n", "    infraction: [tardiness\n")
     line = broken.splitlines().index("    infraction: [tardiness") + 1
-    report = import_pack("pack.zip", zip_of({"broken.yaml": broken, "good.yaml": knowledge()}), folder)
+    report = check_pack("pack.zip", zip_of({"broken.yaml": broken, "good.yaml": knowledge()}), folder)
     assert not report.ok and everything_under(folder) == []
     [problem] = report.problems
     assert (problem.path, problem.field) == ("broken.yaml", "yaml")
@@ -112,28 +110,28 @@ def test_a_card_the_engine_disagrees_with_is_reported(folder):
 
 def test_a_zip_slip_entry_refuses_the_whole_pack_and_writes_nothing_outside(tmp_path, folder):
     data = zip_of({"../../escaped.yaml": scenario("pack-escaped"), "good.yaml": knowledge()})
-    report = import_pack("evil.zip", data, folder)
-    assert not report.ok and report.imported_to is None
+    report = check_pack("evil.zip", data, folder)
+    assert not report.ok and report.imported is None
     assert [(p.path, p.message) for p in report.problems] == [("../../escaped.yaml", "refused: '..' in the path")]
     assert not list(tmp_path.parent.rglob("escaped.yaml")) and everything_under(folder) == []
 
 
 def test_an_absolute_entry_refuses_the_whole_pack(folder):
-    report = import_pack("abs.zip", zip_of({"/tmp/abs-card.yaml": scenario()}), folder)
+    report = check_pack("abs.zip", zip_of({"/tmp/abs-card.yaml": scenario()}), folder)
     assert report.problems[0].message == "refused: an absolute path"
     assert not Path("/tmp/abs-card.yaml").exists() and everything_under(folder) == []
 
 
 def test_an_oversize_upload_is_refused(folder):
     big = scenario() + "#" * (2 * 1024 * 1024)
-    report = import_pack("big.yaml", big.encode("utf-8"), folder)
+    report = check_pack("big.yaml", big.encode("utf-8"), folder)
     assert report.problems[0].path == "big.yaml" and "limit is 2.0 MB" in report.problems[0].message
     assert report.cards == [] and everything_under(folder) == []
 
 
 def test_a_ruleset_that_is_not_a_plain_id_never_becomes_a_folder(folder):
     sneaky = scenario().replace("ruleset: yugioh-ocg", "ruleset: ../../outside")
-    report = import_pack("sneaky.yaml", sneaky.encode("utf-8"), folder)
+    report = check_pack("sneaky.yaml", sneaky.encode("utf-8"), folder)
     assert not report.ok
     assert report.problems[0].field == "cards[0].ruleset" and "unknown ruleset" in report.problems[0].message
     assert everything_under(folder) == []
@@ -146,9 +144,9 @@ def test_a_card_of_an_unknown_game_is_refused(folder):
 
 
 def test_an_empty_pack_is_not_imported(folder):
-    report = import_pack("empty.yaml", b"cards: []\n", folder)
+    report = check_pack("empty.yaml", b"cards: []\n", folder)
     assert not report.ok and report.problems[0].message == "the pack holds no card"
-    assert import_pack("empty.zip", zip_of({}), folder).problems[0].message == "the pack holds no card file"
+    assert check_pack("empty.zip", zip_of({}), folder).problems[0].message == "the pack holds no card file"
 
 
 def test_unsafe_yaml_tags_are_refused(folder):

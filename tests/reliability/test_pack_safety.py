@@ -1,13 +1,13 @@
-"""Uploaded packs, fuzzed: nothing lands outside the content folder, nothing partial is imported.
+"""Uploaded packs, fuzzed: nothing lands on disk, nothing partial is imported.
 
 tests/test_pack_upload.py and tests/test_content_pack.py check each rule with a chosen
 example (size limits, one ``..`` entry, one absolute entry, a symlink, a broken file).
 Here hypothesis builds zips from hostile entry names (``..`` and absolute paths in POSIX,
 Windows and UNC spellings), hostile upload names and a mix of valid and broken card files,
-and checks the whole contract on each: the tree around the content folder is untouched, a
-pack is imported whole (every file, in a new folder of its own) exactly when every entry is
-safe and every card valid, and otherwise the content folder stays empty. Concurrent
-imports of the same card id import it once.
+and checks the whole contract on each: the tree around the content folder is untouched (a
+pack goes to the database, quiz.db.packs), a pack is imported whole (every file, as one pack)
+exactly when every entry is safe and every card valid, and otherwise nothing is stored.
+Concurrent imports of the same card id import it once.
 """
 
 from __future__ import annotations
@@ -19,8 +19,12 @@ from pathlib import Path, PurePosixPath
 import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import delete
 
-from quiz.content.packs import import_pack
+from quiz.db.packs import import_pack, list_packs, stored_packs
+from quiz.db.store import Store
+from quiz.db.tables import content_pack_cards, content_pack_files, content_packs
+from tests.databases import sqlite_url
 from tests.pack_files import knowledge, scenario, zip_of
 
 pytestmark = pytest.mark.reliability
@@ -97,6 +101,16 @@ ALWAYS = ["../escape.yaml", "cards/../../escape.yaml", "..\\escape.yaml", "/tmp/
           "c:escape.yaml", "\\\\server\\share\\escape.yaml", "//server/escape.yaml"]
 
 
+_STORES: list[Store] = []
+
+
+def _store(tmp_path_factory) -> Store:
+    """One SQLite database for every example (a new one each costs its migrations)."""
+    if not _STORES:
+        _STORES.append(Store(sqlite_url(tmp_path_factory.mktemp("db"))))
+    return _STORES[0]
+
+
 def with_examples(test):
     for name in ALWAYS:
         test = example(pack=("pack.zip", {"pack/good.yaml": scenario("fuzz-good"), name: scenario("fuzz-out")}))(test)
@@ -115,13 +129,15 @@ def test_a_fuzzed_pack_is_imported_whole_or_not_at_all_and_only_inside(tmp_path_
     (sandbox / "escape.yaml").write_text("# a file a '..' entry might overwrite\n", encoding="utf-8")
     before = tree(sandbox)
 
-    report = import_pack(upload, zip_of(entries), folder)
+    store = _store(tmp_path_factory)
+    report = import_pack(store, None, upload, zip_of(entries), store_id=None, local=folder)
+    stored = stored_packs(store)
+    with store.engine.begin() as conn:  # the next example starts from no pack
+        for table in (content_pack_cards, content_pack_files, content_packs):
+            conn.execute(delete(table))
 
-    around = {k: v for k, v in tree(sandbox).items() if not (k + "/").startswith("site/content/")}
-    assert around == before  # nothing written, changed or removed outside the content folder
-    written = [p for p in folder.rglob("*")] if folder.exists() else []
-    assert not any(p.is_symlink() for p in written)
-    assert all(p.resolve().is_relative_to(folder.resolve()) for p in written)
+    assert tree(sandbox) == before  # nothing written, changed or removed on disk
+    assert not folder.exists()
 
     # ".zip" alone is a hidden file without a suffix: refused as "not a card file or a zip"
     a_zip = PurePosixPath(upload.replace("\\", "/")).suffix.lower() == ".zip"
@@ -135,35 +151,36 @@ def test_a_fuzzed_pack_is_imported_whole_or_not_at_all_and_only_inside(tmp_path_
     event("imported" if valid else "refused")
     assert report.ok == valid, report.problems
     if valid:
-        pack_folder = report.imported_to
-        assert pack_folder is not None and pack_folder.parent == folder
-        files = sorted(p for p in folder.rglob("*") if p.is_file())
-        assert len(files) == len(entries) and all(p.is_relative_to(pack_folder) for p in files)
-        assert sorted(p.read_text(encoding="utf-8") for p in files) == sorted(entries.values())
+        [pack] = stored
+        assert pack.name == report.imported and len(pack.files) == len(entries)
+        assert sorted(text for _, text in pack.files) == sorted(entries.values())
     else:
-        assert report.imported_to is None
-        assert [p for p in written if p.is_file()] == []  # not one file of a refused pack, no staging left
+        assert report.imported is None and stored == []  # not one file of a refused pack
 
 
 def test_concurrent_imports_of_the_same_card_import_it_once(tmp_path):
     folder = tmp_path / "content"
     data = zip_of({"late.yaml": scenario("race-card"), "piles.yaml": knowledge("race-knowledge")})
     reports, start = [], threading.Barrier(6)
+    store = Store(sqlite_url(tmp_path))
 
     def upload(number: int) -> None:
         start.wait(timeout=30)
-        reports.append(import_pack(f"race-{number}.zip", data, folder))
+        reports.append(import_pack(store, None, f"race-{number}.zip", data, store_id=None, local=folder))
 
-    threads = [threading.Thread(target=upload, args=(n,)) for n in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    imported = [r for r in reports if r.imported_to is not None]
-    assert len(reports) == 6 and len(imported) == 1
-    for refused in (r for r in reports if r.imported_to is None):
-        assert {p.field for p in refused.problems} == {"cards[0].id"}
-        assert all("already used by" in p.message for p in refused.problems)
-    assert [p.name for p in folder.iterdir()] == [imported[0].imported_to.name]  # no staging folder left
-    assert len(list(folder.rglob("*.yaml"))) == 2
+    try:
+        threads = [threading.Thread(target=upload, args=(n,)) for n in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+        assert not any(thread.is_alive() for thread in threads)
+        imported = [r for r in reports if r.imported is not None]
+        assert len(reports) == 6 and len(imported) == 1
+        for refused in (r for r in reports if r.imported is None):
+            assert {p.field for p in refused.problems} == {"cards[0].id"}
+            assert all("already used by" in p.message for p in refused.problems)
+        assert [p.name for p in list_packs(store, None, every_store=True)] == [imported[0].imported]
+        assert not folder.exists()
+    finally:
+        store.dispose()
