@@ -1,32 +1,19 @@
 """Streamlit entry point: the sidebar shared by every page, and the page router."""
 
 import base64
-from pathlib import Path
 
 import streamlit as st
 
 from quiz.report.i18n import t
 from quiz.ui.errors import database_guard
+from quiz.ui.page_table import PAGE_TABLE, PAGES_DIR
 from quiz.ui.rerun_limit import install as install_rerun_limit
 from quiz.ui.shell import page_language, render_sidebar
 from quiz.ui.sign_in import signed_in
 
-PAGES = Path(__file__).resolve().parent / "quiz" / "ui" / "pages"
 # A data URL, read once: a file path would be read and registered again on every rerun.
-FAVICON = "data:image/png;base64," + base64.b64encode((PAGES.parent / "static" / "favicon.png").read_bytes()).decode()
-
-# (file, title key, icon, URL path): the router's pages, the first the default
-PAGE_TABLE = (
-    ("practice.py", "nav.practice", ":material/style:", None),
-    ("review.py", "review.nav", ":material/event_repeat:", "review"),
-    ("exam.py", "exam.nav", ":material/timer:", "exam"),
-    ("progress.py", "nav.progress", ":material/monitoring:", "progress"),
-    ("reference.py", "nav.reference", ":material/menu_book:", "reference"),
-    ("team.py", "nav.team", ":material/groups:", "team"),
-    ("assignments.py", "assign.nav", ":material/assignment:", "assignments"),
-    ("content.py", "nav.content", ":material/upload_file:", "content"),
-    ("items.py", "nav.items", ":material/fact_check:", "items"),
-)
+FAVICON_FILE = PAGES_DIR.parent / "static" / "favicon.png"
+FAVICON = "data:image/png;base64," + base64.b64encode(FAVICON_FILE.read_bytes()).decode()
 
 PAGES_KEY = "router_pages"
 
@@ -39,7 +26,7 @@ def router_pages(language: str) -> list:
     made = st.session_state.get(PAGES_KEY)
     if not (isinstance(made, tuple) and made[0] == language):
         made = (language, [
-            st.Page(PAGES / file, title=t(title, language), icon=icon, default=url_path is None, url_path=url_path)
+            st.Page(PAGES_DIR / file, title=t(title, language), icon=icon, default=url_path is None, url_path=url_path)
             for file, title, icon, url_path in PAGE_TABLE
         ])
         st.session_state[PAGES_KEY] = made

@@ -1,0 +1,30 @@
+"""The app's pages, in one table: ``app.py`` routes to them and the benchmark reads them
+(its floors' router, and which pages it measures), so a new page cannot fall out of it.
+Importing this module draws nothing and imports no Streamlit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+PAGES_DIR = Path(__file__).resolve().parent / "pages"
+
+
+class PageEntry(NamedTuple):
+    file: str  # under quiz/ui/pages
+    title: str  # its key in the string tables
+    icon: str
+    url_path: str | None  # None: the default page, at the app's root
+
+
+PAGE_TABLE: tuple[PageEntry, ...] = (  # the router's order; the first is the default
+    PageEntry("practice.py", "nav.practice", ":material/style:", None),
+    PageEntry("review.py", "review.nav", ":material/event_repeat:", "review"),
+    PageEntry("exam.py", "exam.nav", ":material/timer:", "exam"),
+    PageEntry("progress.py", "nav.progress", ":material/monitoring:", "progress"),
+    PageEntry("reference.py", "nav.reference", ":material/menu_book:", "reference"),
+    PageEntry("team.py", "nav.team", ":material/groups:", "team"),
+    PageEntry("assignments.py", "assign.nav", ":material/assignment:", "assignments"),
+    PageEntry("content.py", "nav.content", ":material/upload_file:", "content"),
+    PageEntry("items.py", "nav.items", ":material/fact_check:", "items"),
+)
