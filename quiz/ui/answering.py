@@ -85,7 +85,7 @@ def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
     def card_area() -> None:
         forget_stale_widgets()  # the cards before this one: their widgets' metadata
         alone = running_alone()  # else a full run: app.py checked the PIN in this run already
-        with database_guard():
+        with database_guard(retry=widgets.give_again):
             answer_given = widgets.answer_pending()  # its PIN check is made where it is stored
             st.session_state.pop(PIN_CHECKED_KEY, None)
             if alone and not answer_given and not still_signed_in(shell.store):

@@ -3,9 +3,9 @@
 A database that cannot be opened, reached or written (a corrupt SQLite file, a PostgreSQL
 server that is down, a read-only or full disk) gets a page that says what is wrong and what
 to do, in both languages; the detail (the exception, its traceback, the URL) goes only to the
-server's log. An answer whose saving failed is said to be unsaved, and its feedback is never
-drawn. Anything else is a bug and is left to Streamlit (which shows no detail either,
-``client.showErrorDetails = "none"``).
+server's log. An answer whose saving failed is said to be unsaved, its feedback is never
+drawn, and a "Try again" button sends the same answer again. Anything else is a bug and is
+left to Streamlit (which shows no detail either, ``client.showErrorDetails = "none"``).
 
 ``app.py`` runs the sidebar and the page inside ``database_guard``. An answer is recognised
 as unsaved when its failure passed through ``quiz.db.submissions.submit_answer`` (the one
@@ -15,7 +15,7 @@ path from an answer to the database).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import TracebackType
 
@@ -49,12 +49,25 @@ def _languages() -> tuple[str, ...]:
     return (chosen, *(other for other in LANGUAGES if other != chosen))
 
 
-def show_database_error(error: BaseException) -> None:
-    """Log ``error`` with its traceback and draw the page that explains it."""
+def database_failure_words(error: BaseException) -> str | None:
+    """For a widget's callback, which runs before the page and outside ``database_guard``: log
+    a failure of the database and give the key of the words that explain it (the form shows
+    them), or None for anything else (a bug, which the caller raises again)."""
+    kind = storage_problem(error)
+    if kind is None:
+        return None
+    log.error("database failure (%s) in a form's callback", kind, exc_info=error)
+    return f"errors.database_{kind}"
+
+
+def show_database_error(error: BaseException, retry: Callable[[], None] | None = None) -> None:
+    """Log ``error`` with its traceback and draw the page that explains it; for an answer
+    not saved, a "Try again" button whose callback ``retry`` gives the same answer again."""
     kind = storage_problem(error) or "unreachable"
     lost = answer_lost(error)
     log.error("database failure (%s)%s", kind, "; an answer was not saved" if lost else "", exc_info=error)
-    for language in _languages():
+    languages = _languages()
+    for language in languages:
         lines = []
         if lost:
             lines.append(f"**{t('errors.answer_not_saved', language)}** {t('errors.answer_not_saved_help', language)}")
@@ -62,11 +75,15 @@ def show_database_error(error: BaseException) -> None:
         lines.append(t(f"errors.database_{kind}", language))
         lines.append(t("errors.what_to_do", language))
         st.error("\n\n".join(lines), icon=":material/database:")
+    if lost and retry is not None:  # the same answer sent again, once the database works: nothing to choose again
+        st.button(t("errors.try_again", languages[0]), icon=":material/refresh:", key="try-again-unsaved",
+                  on_click=retry)
 
 
 @contextmanager
-def database_guard() -> Iterator[None]:
-    """Run the sidebar and the page; a database failure shows its page and ends the run.
+def database_guard(retry: Callable[[], None] | None = None) -> Iterator[None]:
+    """Run the sidebar and the page; a database failure shows its page (``retry``: see
+    ``show_database_error``) and ends the run.
 
     Streamlit's own control flow (``st.stop``, ``st.rerun``, page switches) passes through:
     it is not an ``Exception`` failure of the database.
@@ -76,5 +93,5 @@ def database_guard() -> Iterator[None]:
     except Exception as error:
         if storage_problem(error) is None:
             raise
-        show_database_error(error)
+        show_database_error(error, retry)
         st.stop()

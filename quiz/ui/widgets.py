@@ -91,11 +91,20 @@ class Given:
 
 
 GIVEN_KEY = "given_answer"  # form key -> the answer its submit button gave, for the run it started
+TAKEN_KEY = "taken_answer"  # the same, once a run took it: given again by "Try again" (give_again)
 
 
 def give(form_key: str, answer: ScenarioAnswer | str | None) -> None:
     """Keep ``answer`` as given to the form ``form_key``, for the run that follows (a callback)."""
     st.session_state[GIVEN_KEY] = {form_key: Given(answer)}
+
+
+def give_again() -> None:
+    """Give the answer this session took last once more (a callback: "Try again" after the
+    database failed to save it); its run grades and saves it as if the form were sent again."""
+    taken = st.session_state.pop(TAKEN_KEY, None)
+    if isinstance(taken, dict):
+        st.session_state[GIVEN_KEY] = taken
 
 
 def answer_pending() -> bool:
@@ -109,8 +118,10 @@ def take_given(form_key: str) -> Given | None:
     The form's submit button reads the answer in its callback, before the run: the run that
     grades it then need not draw the form again (under load, every element is server time).
     One answer is pending at most: taking drops one given to another form (a page left before
-    its run could take it)."""
+    its run could take it). The answer taken is kept aside until the next is given, so that
+    one whose saving failed can be given again (``give_again``)."""
     pending = st.session_state.pop(GIVEN_KEY, None)
+    st.session_state[TAKEN_KEY] = pending
     given = pending.get(form_key) if isinstance(pending, dict) else None
     return given if isinstance(given, Given) else None
 
