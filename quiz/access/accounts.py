@@ -27,14 +27,18 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from quiz.access.pins import PIN_INPUT_MAX, check_new_pin, hash_pin, pin_matches
+from quiz.access.scope import Supervisor
 from quiz.access.throttles import Clock, LoginResult, LoginThrottle, StoredThrottle, ThrottlePolicy, attempt
 from quiz.db.answers import WriteGuard
+from quiz.db.audit import record
+from quiz.db.scoped import refuse_unseen, sees_store
 from quiz.db.store import Store, Trainee
 from quiz.db.tables import trainee_name_keys, trainee_pins, trainees
 from quiz.db.watched import changed, notify
 from quiz.model.attempt import utc_now
 from quiz.model.errors import CredentialChangedError, NameTakenError
 from quiz.model.names import HIDDEN_CATEGORIES, NAME_INPUT_MAX, NAME_MAX, mixed_scripts, name_key, valid_name
+from quiz.model.scope import Scope
 
 CREDENTIALS = "quiz_credentials"  # the channel set_pin notifies on (quiz.db.watched)
 NAME_CEILING = 60.0  # per name, across sessions and servers: the longest wait between two guesses
@@ -112,19 +116,31 @@ def add_trainee(store: Store, name: str, pin: str) -> Trainee:
     return found
 
 
-def set_pin(store: Store, trainee_id: int, pin: str) -> None:
-    """Give the trainee a new PIN (replacing any old one): a supervisor's reset, the server's
-    ``set-pin`` or the trainee's own change. Lifts any lock-out of the name, and ends the
-    trainee's other signed-in sessions (their ``credential_version`` changes). Raises
-    ``PinRuleError`` for a bad or weak PIN."""
+def set_pin(store: Store, trainee_id: int, pin: str, actor: Supervisor | None) -> None:
+    """Give the trainee a new PIN (replacing any old one): a supervisor's reset (``actor``),
+    or the server's ``set-pin`` (None), recorded in the audit log (``pin_reset``) in the same
+    transaction. Lifts any lock-out of the name, and ends the trainee's other signed-in
+    sessions (their ``credential_version`` changes). Raises ``PinRuleError`` for a bad or
+    weak PIN, ``OutOfScopeError`` for a trainee ``actor`` does not see."""
+    _refuse_unseen(store, actor, trainee_id)
+    _replace_pin(store, trainee_id, pin, actor, audited=True)
+
+
+def _replace_pin(store: Store, trainee_id: int, pin: str, actor: Supervisor | None, audited: bool) -> None:
+    """The new PIN's hash stored, the name's lock-out lifted and, when ``audited``, the audit
+    row written, in one transaction; every server told the credential changed."""
     check_new_pin(pin)
     pin_hash = hash_pin(pin)
+    trainee = _trainee(store, trainee_id)
     with store.engine.begin() as conn:
         conn.execute(delete(trainee_pins).where(trainee_pins.c.trainee_id == trainee_id))
         conn.execute(insert(trainee_pins).values(trainee_id=trainee_id, pin_hash=pin_hash, updated_at=utc_now()))
+        if trainee is not None:
+            name_throttles().for_key(store, throttle_key(trainee.name)).lift(conn)
+            if audited:
+                record(conn, actor, "pin_reset", trainee.name, trainee.store_id)
         notify(conn, CREDENTIALS, trainee_id)  # every server's kept credential_version, at commit
     changed(CREDENTIALS, trainee_id)  # this process's at once
-    lift_lockout(store, trainee_id)
 
 
 def has_pin(store: Store, trainee_id: int) -> bool:
@@ -221,7 +237,7 @@ def change_pin(store: Store, trainee: Trainee, current: str, new: str, names: Na
 
     result = attempt(check, [session, names.for_key(store, throttle_key(trainee.name))])
     if result.unlocked:
-        set_pin(store, trainee.id, new)
+        _replace_pin(store, trainee.id, new, None, audited=False)  # the trainee's own change: not audited
     return result
 
 
@@ -236,13 +252,20 @@ def lockout_of(store: Store, trainee_id: int, names: NameThrottles | None = None
     return Lockout(state.failures, state.locked_at)
 
 
-def lift_lockout(store: Store, trainee_id: int, names: NameThrottles | None = None) -> bool:
+def lift_lockout(store: Store, trainee_id: int, actor: Supervisor, names: NameThrottles | None = None) -> bool:
     """Let the trainee sign in again after a lock-out (a supervisor's decision): forgets the
-    name's wrong PINs and its lock. Whether there was anything to lift."""
+    name's wrong PINs and its lock, recorded in the audit log (``lock_lifted``) in the same
+    transaction. Whether there was anything to lift (nothing is recorded otherwise).
+    ``OutOfScopeError`` for a trainee ``actor`` does not see."""
+    _refuse_unseen(store, actor, trainee_id)
     trainee = _trainee(store, trainee_id)
     if trainee is None:
         return False
-    return (names or name_throttles()).for_key(store, throttle_key(trainee.name)).lift()
+    with store.engine.begin() as conn:
+        lifted = (names or name_throttles()).for_key(store, throttle_key(trainee.name)).lift(conn)
+        if lifted:
+            record(conn, actor, "lock_lifted", trainee.name, trainee.store_id)
+    return lifted
 
 
 # Cyrillic and Greek letters (case-folded) that look like Latin ones, for spotting look-alikes.
@@ -259,14 +282,15 @@ def look_alike_key(name: str) -> str:
     return name_key(name).translate(_LOOK_ALIKES)
 
 
-def look_alike_groups(store: Store) -> list[list[Trainee]]:
-    """Trainees whose names look alike (same ``look_alike_key``: differing only in case, width,
+def look_alike_groups(store: Store, scope: Scope) -> list[list[Trainee]]:
+    """``scope``'s trainees whose names look alike (same ``look_alike_key``: differing only in case, width,
     spacing, hidden characters, or Cyrillic/Greek letters that look Latin), each group ordered
     by id, groups by their first id. Names made under today's rules cannot share a canonical
     form; these are older trainees, or whole words in look-alike letters (for the Team page)."""
     groups: dict[str, list[Trainee]] = {}
     with store.engine.connect() as conn:
-        for row in conn.execute(select(trainees).order_by(trainees.c.id)):
+        seen = select(trainees).where(sees_store(trainees.c.store_id, scope)).order_by(trainees.c.id)
+        for row in conn.execute(seen):
             trainee = Trainee(**row._mapping)
             groups.setdefault(look_alike_key(trainee.name), []).append(trainee)
     return [group for group in groups.values() if len(group) > 1]
@@ -285,6 +309,14 @@ def visible_name(name: str) -> str:
 def _too_long(name: str, pin: str) -> bool:
     """Whether the input is longer than any name or PIN can be (checked before any work)."""
     return len(name) > NAME_INPUT_MAX or len(name.strip()) > NAME_MAX or len(pin) > PIN_INPUT_MAX
+
+
+def _refuse_unseen(store: Store, actor: Supervisor | None, trainee_id: int) -> None:
+    """A supervisor's action on a trainee of a store they do not see is refused (``actor``
+    None: the server's console, every store)."""
+    if actor is not None:
+        with store.engine.connect() as conn:
+            refuse_unseen(conn, actor.scope(), trainee_id)
 
 
 def _trainee(store: Store, trainee_id: int) -> Trainee | None:

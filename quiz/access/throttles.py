@@ -7,7 +7,7 @@ Two kinds of throttle, with the same methods:
   It is a courtesy to the person at the keyboard, not a defence: a client resets it by opening
   a new session or sending ``BackMsg.clear_cache`` (which also empties the session's state).
 - ``StoredThrottle`` lives in the database (``quiz.db.tables.login_throttles``): one per trainee
-  name and one for the supervisor password. Every server of a deployment shares it, and
+  name and one per supervisor account. Every server of a deployment shares it, and
   nothing a client sends resets it (no ``st.cache_data``/``st.cache_resource``, no process
   memory). These are the throttles that bound guessing.
 
@@ -16,7 +16,7 @@ and otherwise records a failure at once (the wait it imposes is in force before 
 checked). A right secret then clears the throttles. So attempts sent at the same moment from
 many sessions or servers are checked one at a time, never all before the first failure counts.
 
-Used by the supervisor password (``quiz.access.supervisor``) and trainee PINs
+Used by supervisor accounts (``quiz.access.supervisors``) and trainee PINs
 (``quiz.access.accounts``).
 """
 

@@ -1,50 +1,44 @@
-"""The lock in front of the Team page: the password form, throttled, kept for the session.
+"""The sign-in in front of the supervisor pages: an account's name and password, throttled;
+the session keeps the account and is signed out when its password changes or it is disabled.
 
-Two throttles hold wrong guesses back: one in the browser session's state (a courtesy: a new
-session or a client's ``BackMsg.clear_cache`` starts it afresh) and ``server_throttle``, kept
-in the database, which every session of every server shares and nothing a client sends
-resets. Its failures fade (``quiz.access.supervisor.SUPERVISOR_POLICY``), so a slow guesser
-cannot keep the supervisor out.
+``supervisor_scope(shell, purpose)`` is the one call a page makes: the ``Scope`` the page
+shows (a supervisor's store; for an admin, the store picked in the sidebar, or every store),
+or None after drawing the sign-in form. Wrong passwords are held back per account in the
+database (``quiz.access.supervisors``) and per browser session (a courtesy: a new session or a
+client's ``BackMsg.clear_cache`` starts that one afresh).
 """
 
 from __future__ import annotations
 
 import math
 import os
+import time
 from typing import Any, Mapping
 
 import streamlit as st
 
-from quiz.access.supervisor import (
+from quiz.access.scope import Scope, Supervisor
+from quiz.access.stores import list_stores, store_name
+from quiz.access.supervisors import (
     PASSWORD_MAX,
     PASSWORD_SECRET,
-    SUPERVISOR_POLICY,
-    LoginThrottle,
-    attempt_login,
     configured_password,
-    supervisor_throttle,
-    unlock_token,
+    credential_version,
+    has_admin,
+    sign_in,
 )
-from quiz.access.throttles import StoredThrottle, ThrottlePolicy
-from quiz.db.store import Store
+from quiz.access.throttles import LoginThrottle
+from quiz.model.names import NAME_MAX
+from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell
 
-UNLOCK_KEY = "supervisor_unlock"
+ACCOUNT_KEY = "supervisor_account"  # (Supervisor, credential_version) of this session
 THROTTLE_KEY = "supervisor_throttle"
+PICK_KEY = "supervisor_store_pick"
+NOTICE_KEY = "supervisor_notice"
 SESSION_CEILING = 300.0  # one browser session: the wait grows to five minutes
-PROCESS_CEILING = SUPERVISOR_POLICY.ceiling  # every session of every server together (in the database)
-
-
-@st.cache_resource(show_spinner=False)
-def process_throttle() -> ThrottlePolicy:
-    """The rules of the server-wide throttle. Its state is in the database, not here: clearing
-    this cache (as any client can) resets nothing."""
-    return SUPERVISOR_POLICY
-
-
-def server_throttle(store: Store) -> StoredThrottle:
-    """The throttle every session of every server on ``store``'s database shares."""
-    return supervisor_throttle(store, policy=process_throttle())
+EVERY_STORE = 0  # the picker's value for every store (store ids start at 1)
+throttle_clock = time.time  # the accounts' throttles' clock (wall time, which every server shares)
 
 
 def _secrets() -> Mapping[str, Any]:
@@ -55,38 +49,92 @@ def _secrets() -> Mapping[str, Any]:
         return {}
 
 
-def supervisor_unlocked(shell: Shell, purpose: str = "team") -> bool:
-    """True once this session gave the right password; otherwise draw the lock and say why.
-
-    ``purpose`` names the page (``team`` or ``content``) whose explanations are shown.
-    """
-    expected = configured_password(os.environ, _secrets())
-    if expected is None:
-        st.info(shell.t(f"{purpose}.not_configured"))
-        return False
-    token = unlock_token(expected)
-    if st.session_state.get(UNLOCK_KEY) == token:
-        return True
-    st.caption(shell.t(f"{purpose}.locked"))
-    with st.form("supervisor-login", clear_on_submit=True):
-        given = st.text_input(shell.t("team.password"), type="password", max_chars=PASSWORD_MAX)
-        pressed = st.form_submit_button(shell.t("team.unlock"), type="primary")
-    if pressed:
-        session = st.session_state.setdefault(THROTTLE_KEY, LoginThrottle(ceiling=SESSION_CEILING))
-        result = attempt_login(given or "", expected, [session, server_throttle(shell.store)])
-        if result.unlocked:
-            st.session_state[UNLOCK_KEY] = token
-            st.rerun()
-        if result.too_long:
-            st.error(shell.t("accounts.password_too_long", max=PASSWORD_MAX))
-        else:
-            seconds = math.ceil(result.retry_after)
-            st.error(shell.t("team.throttled" if result.throttled else "team.wrong_password", seconds=seconds))
-    return False
+def shared_password() -> str | None:
+    """The old shared password, when the deployment still sets one (it bootstraps the first admin)."""
+    return configured_password(os.environ, _secrets())
 
 
-def lock(shell: Shell) -> None:
-    """A button that locks the page again for this session."""
-    if st.button(shell.t("team.lock"), icon=":material/lock:"):
-        st.session_state.pop(UNLOCK_KEY, None)
+def signed_in_supervisor(shell: Shell) -> Supervisor | None:
+    """This session's account, or None; a session whose account's password changed, or which
+    was disabled, since it signed in is signed out here (one primary-key query per run)."""
+    kept = st.session_state.get(ACCOUNT_KEY)
+    if kept is None:
+        return None
+    supervisor, credential = kept
+    if credential_version(shell.store, supervisor.id) != credential:
+        sign_out()
+        st.session_state[NOTICE_KEY] = "gate.signed_out_changed"
+        return None
+    return supervisor
+
+
+def sign_out() -> None:
+    st.session_state.pop(ACCOUNT_KEY, None)
+    st.session_state.pop(PICK_KEY, None)
+
+
+def supervisor_scope(shell: Shell, purpose: str = "team") -> Scope | None:
+    """The scope this page shows once an account signed in; otherwise draw the sign-in form,
+    with ``purpose``'s explanation (``team``, ``items``, ``content`` or ``stores``), and None."""
+    supervisor = signed_in_supervisor(shell)
+    if supervisor is None:
+        _sign_in_form(shell, purpose)
+        return None
+    _account_bar(shell, supervisor)
+    return _picked_scope(shell, supervisor)
+
+
+def _account_bar(shell: Shell, supervisor: Supervisor) -> None:
+    """Who is signed in, and the button that signs out."""
+    where = shell.t("gate.every_store") if supervisor.is_admin else store_name(shell.store, supervisor.store_id)
+    who, button = st.columns([4, 1], vertical_alignment="center")
+    who.caption(shell.t("gate.signed_in_as", name=escape_markdown(supervisor.name),
+                        store=escape_markdown(where or "")))
+    if button.button(shell.t("gate.sign_out"), icon=":material/logout:", key="supervisor-sign-out"):
+        sign_out()
         st.rerun()
+
+
+def _picked_scope(shell: Shell, supervisor: Supervisor) -> Scope:
+    """A supervisor's own store; an admin's pick from the sidebar (every store, or one). The
+    pick is checked by ``Supervisor.scope``: a value the browser sends reaches no other store."""
+    if not supervisor.is_admin:
+        return supervisor.scope()
+    names = {info.id: info.name for info in list_stores(shell.store)}
+    picked = st.sidebar.selectbox(
+        shell.t("gate.store_picker"), [EVERY_STORE, *names], key=PICK_KEY,
+        format_func=lambda store_id: names.get(store_id, shell.t("gate.every_store")))
+    return supervisor.scope(picked if picked in names else None)
+
+
+def _sign_in_form(shell: Shell, purpose: str) -> None:
+    notice = st.session_state.pop(NOTICE_KEY, None)
+    if notice:
+        st.info(shell.t(notice))
+    shared = shared_password()
+    any_admin = has_admin(shell.store)
+    if not any_admin and shared is None:
+        st.info(shell.t("gate.no_accounts"))
+        return
+    st.caption(shell.t(f"{purpose}.locked"))
+    if shared is not None:
+        st.caption(shell.t("gate.shared_retired" if any_admin else "gate.bootstrap"))
+    with st.form("supervisor-login", clear_on_submit=True):
+        name = st.text_input(shell.t("gate.name"), max_chars=NAME_MAX, key="supervisor-name")
+        password = st.text_input(shell.t("gate.password"), type="password", max_chars=PASSWORD_MAX,
+                                 key="supervisor-password")
+        pressed = st.form_submit_button(shell.t("gate.sign_in"), type="primary", key="supervisor-sign-in")
+    if not pressed:
+        return
+    session = st.session_state.setdefault(THROTTLE_KEY, LoginThrottle(ceiling=SESSION_CEILING))
+    result = sign_in(shell.store, name or "", password or "", session, bootstrap=shared, clock=throttle_clock)
+    if result.supervisor is not None:
+        st.session_state[ACCOUNT_KEY] = (result.supervisor, result.credential)
+        st.rerun()
+    if result.too_long:
+        st.error(shell.t("accounts.password_too_long", max=PASSWORD_MAX))
+    elif result.shared_password:
+        st.error(shell.t("gate.shared_refused"))
+    else:
+        seconds = math.ceil(result.retry_after)
+        st.error(shell.t("team.throttled" if result.throttled else "gate.wrong", seconds=seconds))

@@ -72,7 +72,7 @@ def run_bench(quick: bool = False, json_path: Path | None = None, log=print, dat
         figures["history_write_s"] = time.perf_counter() - start
         figures["answer_write_ms"] = _answer_write_ms(store, content, trainee_ids[-1], card_ids)
         heavy = next(t for t in store.trainees() if t.id == trainee_ids[0])
-        set_pin(store, heavy.id, BENCH_PIN)
+        set_pin(store, heavy.id, BENCH_PIN, None)
         env = {"QUIZ_DATABASE_URL": url, "QUIZ_CONTENT_DIR": str(folder / "cards"),
                "QUIZ_SUPERVISOR_PASSWORD": "bench-password"}
         log("measuring pages ...")
@@ -184,11 +184,12 @@ def _page_figures(heavy: Trainee, repeats: int) -> dict:
 
 
 def _unlock(app) -> None:
-    """Log in on a supervisor's page (Team, Card review) as a supervisor would."""
-    password = next((w for w in app.text_input if w.proto.type == w.proto.PASSWORD), None)
-    if password is None:
+    """Sign in on a supervisor's page (Team, Card review) as a supervisor would: as "admin"
+    with the deployment's old shared password, which makes that account at the first run."""
+    if not any(w.key == "supervisor-password" for w in app.text_input):
         return
-    password.set_value(os.environ["QUIZ_SUPERVISOR_PASSWORD"])
+    app.text_input(key="supervisor-name").set_value("admin")
+    app.text_input(key="supervisor-password").set_value(os.environ["QUIZ_SUPERVISOR_PASSWORD"])
     next(b for b in app.button if b.label).click()
     app.run()
 

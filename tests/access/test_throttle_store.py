@@ -1,6 +1,6 @@
 """Throttles kept in the database: shared by every server of a deployment, reset by nothing a
-client sends, a lock-out after ten wrong PINs that a supervisor lifts, and a supervisor throttle
-whose failures fade so that a slow guesser cannot lock the supervisor out.
+client sends, a lock-out after ten wrong PINs that a supervisor lifts, and a throttle per
+supervisor account whose failures fade so that a slow guesser cannot lock the supervisor out.
 
 Each test runs on SQLite and (when ``QUIZ_TEST_DATABASE_URL`` is set) PostgreSQL; "two
 servers" are two ``Store`` instances on one database, each with its own fresh throttle
@@ -25,14 +25,33 @@ from quiz.access.accounts import (
     set_pin,
     sign_in,
 )
-from quiz.access.supervisor import SUPERVISOR_POLICY, attempt_login, supervisor_throttle
+from quiz.access.supervisors import ACCOUNT_POLICY, create_account
+from quiz.access.supervisors import sign_in as account_sign_in
 from quiz.access.throttles import LoginThrottle
 from quiz.db.store import Store
+from tests.access.cheap_hash import cheap_hashing
 from tests.fake_clock import FakeClock
 
 PIN = "2468"
 WRONG = "9999"
 PASSWORD = "店長-throttle"
+ACCOUNT = "Tencho"
+
+
+@pytest.fixture
+def account(store, monkeypatch):
+    """An admin account of ``PASSWORD`` on ``store``'s database (hashed cheaply)."""
+    cheap_hashing(monkeypatch)
+    return create_account(store, ACCOUNT, PASSWORD, "admin", None, None)
+
+
+def supervisor_login(store, password, clock=None):
+    """An account sign-in from a fresh session: whether it was let in, throttled, and the wait."""
+    if clock is None:
+        result = account_sign_in(store, ACCOUNT, password, LoginThrottle())
+    else:
+        result = account_sign_in(store, ACCOUNT, password, LoginThrottle(clock), clock=clock)
+    return result
 
 
 @pytest.fixture
@@ -53,15 +72,15 @@ def test_two_servers_on_one_database_share_the_pin_throttle(two_servers):
     assert refused.throttled and refused.trainee is None
 
 
-def test_clearing_streamlits_caches_resets_no_throttle(store):
+def test_clearing_streamlits_caches_resets_no_throttle(store, account):
     """What a client's ``BackMsg.clear_cache`` does on the server, done here by hand."""
     add_trainee(store, "Aiko", PIN)
     assert sign_in(store, "Aiko", WRONG, name_throttles(), LoginThrottle()).trainee is None
-    assert not attempt_login("guess", PASSWORD, [LoginThrottle(), supervisor_throttle(store)]).unlocked
+    assert supervisor_login(store, "guess-guess").supervisor is None
     st.cache_data.clear()
     st.cache_resource.clear()
     assert sign_in(store, "Aiko", PIN, name_throttles(), LoginThrottle()).throttled
-    assert attempt_login(PASSWORD, PASSWORD, [LoginThrottle(), supervisor_throttle(store)]).throttled
+    assert supervisor_login(store, PASSWORD).throttled
 
 
 def guess_until_locked(store: Store, name: str, clock: FakeClock) -> list[float]:
@@ -85,7 +104,7 @@ def test_ten_wrong_pins_lock_the_name_until_a_supervisor_lifts_it(store):
     clock.advance(7 * 24 * 3600)  # a week later: still locked, even with the right PIN
     assert sign_in(store, "aiko", PIN, name_throttles(clock), LoginThrottle(clock)).locked
     assert lockout_of(store, aiko.id).failures == LOCK_AFTER
-    assert lift_lockout(store, aiko.id)
+    assert lift_lockout(store, aiko.id, None)
     assert lockout_of(store, aiko.id) is None
     assert sign_in(store, "Aiko", PIN, name_throttles(clock), LoginThrottle(clock)).trainee == aiko
 
@@ -94,7 +113,7 @@ def test_a_new_pin_from_a_supervisor_lifts_the_lockout(store):
     clock = FakeClock()
     aiko = add_trainee(store, "Aiko", PIN)
     guess_until_locked(store, "Aiko", clock)
-    set_pin(store, aiko.id, "5820")
+    set_pin(store, aiko.id, "5820", None)
     assert sign_in(store, "Aiko", "5820", name_throttles(clock), LoginThrottle(clock)).trainee == aiko
 
 
@@ -163,36 +182,38 @@ def test_guesses_sent_at_once_from_many_sessions_are_checked_one_at_a_time(two_s
     assert sum(not r.throttled for r in results) == 1 and sum(r.throttled for r in results) == 15
 
 
-def test_the_supervisor_throttle_is_shared_by_two_servers(two_servers):
+def test_the_supervisor_throttle_is_shared_by_two_servers(two_servers, monkeypatch):
     first, second = two_servers
-    assert attempt_login("guess", PASSWORD, [LoginThrottle(), supervisor_throttle(first)]).retry_after == 1.0
-    assert attempt_login(PASSWORD, PASSWORD, [LoginThrottle(), supervisor_throttle(second)]).throttled
+    cheap_hashing(monkeypatch)
+    create_account(first, ACCOUNT, PASSWORD, "admin", None, None)
+    assert supervisor_login(first, "guess-guess").retry_after == 1.0
+    assert supervisor_login(second, PASSWORD).throttled
 
 
-def test_a_guess_every_30_s_does_not_lock_the_supervisor_out(store):
+def test_a_guess_every_30_s_does_not_lock_the_supervisor_out(store, account):
     """Before: the server-wide wait grew to its 30 s ceiling and every guess renewed it, so a
     guess every 30 s kept the page throttled for good. Now failures fade (half-life 30 s):
-    such a guesser holds the page for about 2 s of each 30."""
+    such a guesser holds the account for about 2 s of each 30."""
     clock = FakeClock()
     for _ in range(120):  # an hour of guesses, one every 30 s, each from a new session
-        result = attempt_login("guess", PASSWORD, [LoginThrottle(clock), supervisor_throttle(store, clock)])
+        result = supervisor_login(store, "guess-guess", clock)
         assert not result.throttled and result.retry_after <= 2.5
         clock.advance(30.0)
     clock.advance(-25.0)  # the supervisor comes 5 s after the guesser's latest guess
-    assert attempt_login(PASSWORD, PASSWORD, [LoginThrottle(clock), supervisor_throttle(store, clock)]).unlocked
+    assert supervisor_login(store, PASSWORD, clock).supervisor == account
 
 
-def test_a_fast_guesser_still_meets_the_supervisor_throttle(store):
+def test_a_fast_guesser_still_meets_the_supervisor_throttle(store, account):
     clock = FakeClock()
     waits = []
     for _ in range(12):  # as fast as the throttle lets anyone guess
-        result = attempt_login("guess", PASSWORD, [LoginThrottle(clock), supervisor_throttle(store, clock)])
+        result = supervisor_login(store, "guess-guess", clock)
         assert not result.throttled
         waits.append(result.retry_after)
         clock.advance(result.retry_after)
-    assert waits[0] == 1.0 and max(waits) <= SUPERVISOR_POLICY.ceiling
+    assert waits[0] == 1.0 and max(waits) <= ACCOUNT_POLICY.ceiling
     assert sum(waits) > 60.0  # twelve guesses take over a minute
-    assert attempt_login(PASSWORD, PASSWORD, [LoginThrottle(clock), supervisor_throttle(store, clock)]).unlocked
+    assert supervisor_login(store, PASSWORD, clock).supervisor == account
 
 
 def test_old_rows_of_made_up_names_are_forgotten_but_an_accounts_lock_out_is_kept(store):

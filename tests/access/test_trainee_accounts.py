@@ -71,9 +71,9 @@ def test_a_trainee_without_a_pin_cannot_sign_in(store):
 
 def test_a_new_pin_replaces_the_old_one(store):
     legacy = store.trainee("Chie")
-    set_pin(store, legacy.id, "9753")
+    set_pin(store, legacy.id, "9753", None)
     assert has_pin(store, legacy.id)
-    set_pin(store, legacy.id, "8642")
+    set_pin(store, legacy.id, "8642", None)
     book = name_throttles()
     assert sign_in(store, "Chie", "8642", book, fresh_session()).trainee == legacy
     old = sign_in(store, "Chie", "9753", name_throttles(), fresh_session())
@@ -157,7 +157,7 @@ def test_the_credential_guard_lets_an_answer_be_stored_only_while_the_pin_holds(
     guard = credential_guard(store, aiko.id, credential_version(store, aiko.id))
     save_answer(store, answer(aiko.id, True, T0), guard)
     schedule = review_store.schedule(store, aiko.id, "pkm-k-cut-vs-shuffle")
-    set_pin(store, aiko.id, "5820")  # a supervisor's new PIN, or the trainee's own elsewhere
+    set_pin(store, aiko.id, "5820", None)  # a supervisor's new PIN, or the trainee's own elsewhere
 
     with pytest.raises(CredentialChangedError):
         save_answer(store, answer(aiko.id, False, T0 + timedelta(days=1)), guard)
@@ -212,7 +212,7 @@ def test_on_postgres_the_pin_check_is_kept_until_a_new_pin_is_set_anywhere(postg
         assert len(store.attempts()) == 1
 
         seen = credential_version(store, aiko.id)
-        set_pin(store, aiko.id, "3079")  # in this process: seen at the next check, no waiting
+        set_pin(store, aiko.id, "3079", None)  # in this process: seen at the next check, no waiting
         assert credential_version(store, aiko.id) not in (seen, None)
     finally:
         store.dispose()

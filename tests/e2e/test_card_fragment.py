@@ -78,7 +78,7 @@ def test_a_pin_changed_elsewhere_signs_out_at_the_next_check(server: AppServer) 
     def change_pin() -> None:
         store = Store(server.database_url)
         try:
-            set_pin(store, store.trainee(name).id, "changed-1357")
+            set_pin(store, store.trainee(name).id, "changed-1357", None)
         finally:
             store.dispose()
 

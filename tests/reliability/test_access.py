@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from quiz.access.supervisor import PASSWORD_ENV, LoginThrottle, supervisor_throttle
+from quiz.access.supervisors import account_throttle, create_account
+from quiz.access.throttles import LoginThrottle
 from quiz.db.store import Store
 from quiz.model.attempt import AttemptRecord
 from quiz.ui import supervisor_gate
@@ -32,6 +33,8 @@ from tests.e2e import driver
 from tests.e2e.configured_server import running
 from tests.e2e.server import AppServer
 from tests.recording import record
+from tests.ui import supervisor
+from tests.ui.supervisor import ACCOUNT
 
 pytestmark = pytest.mark.reliability
 
@@ -39,7 +42,7 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = {"team": "quiz/ui/pages/team.py", "content": "quiz/ui/pages/content.py"}
 PASSWORD = "店長-reliability-2024"
 TRAINEES = ("Aiko Tanaka", "Ben Ishikawa")
-WRONG = "That password is not right. You can try again in 1 s."
+WRONG = "That name and password do not match an account. You can try again in 1 s."
 THROTTLED = "Too many wrong attempts. Wait 1 s, then try again."
 PINS = {"Aiko": "2468", "Ben": "1357"}  # the trainees of the browser tests, each with one answer
 NOT_MATCHING = "That name and PIN do not match. Try again in 1 s."
@@ -60,15 +63,15 @@ class FakeClock:
 
 
 @pytest.fixture(autouse=True)
-def configured(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+def configured(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    yield from supervisor.fresh_gate(monkeypatch)
 
 
 def forget_server_throttle(url: str) -> None:
-    """Lift the server-wide wait, kept in the database (a fresh guess for the next check)."""
+    """Lift the account's wait, kept in the database (a fresh guess for the next check)."""
     store = Store(url)
     try:
-        supervisor_throttle(store).lift()
+        account_throttle(store, ACCOUNT).lift()
     finally:
         store.dispose()
 
@@ -87,6 +90,7 @@ def database(folder: Path, with_trainees: bool) -> str:
     url = f"sqlite:///{folder / ('team.db' if with_trainees else 'empty.db')}"
     store = Store(url)
     try:
+        create_account(store, ACCOUNT, PASSWORD, "admin", None, None)
         for name in TRAINEES if with_trainees else ():
             record(store, right_answer(store.trainee(name).id))
     finally:
@@ -110,8 +114,7 @@ def main_text(at: AppTest) -> str:
 
 
 def give(at: AppTest, password: str) -> AppTest:
-    at.main.text_input[0].input(password)
-    at.main.button[0].click().run()
+    supervisor.unlock(at, password)
     assert not at.exception, at.exception
     return at
 
@@ -139,10 +142,10 @@ def test_the_locked_page_answers_alike_with_or_without_trainees(tmp_path, monkey
 
 def test_a_second_attempt_right_after_a_wrong_one_is_refused_with_a_wait(tmp_path, monkeypatch):
     clock = FakeClock()
-    monkeypatch.setattr(supervisor_gate, "server_throttle", lambda store: supervisor_throttle(store, clock))
+    monkeypatch.setattr(supervisor_gate, "throttle_clock", clock)
     url = database(tmp_path, with_trainees=True)
     store = Store(url)
-    throttle = supervisor_throttle(store, clock)  # the server-wide one, in the database
+    throttle = account_throttle(store, ACCOUNT, clock)  # the account's, in the database
 
     first = open_page(url, "team", monkeypatch)
     give(first, "wrong-1")

@@ -1,30 +1,52 @@
-"""The supervisor's password gate, as AppTests pass it."""
+"""Supervisor accounts as AppTests use them: one made in the app's database, and the sign-in
+form filled as a supervisor would."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from quiz.access.supervisor import PASSWORD_ENV
-from quiz.ui.supervisor_gate import process_throttle
+from quiz.access import supervisors
+from quiz.access.supervisors import PASSWORD_ENV, create_account
+from quiz.db.store import Store
+from quiz.model.scope import Role, Supervisor
+from tests.access.cheap_hash import CHEAP
+
+ACCOUNT = "Tencho"
 
 
-def unlock(at: AppTest, password: str) -> AppTest:
-    """Type ``password`` into the page's supervisor gate and press Unlock."""
-    at.main.text_input[0].input(password)
-    at.main.button[0].click().run()
+def make_account(password: str, name: str = ACCOUNT, role: Role = "admin", store_id: int | None = None) -> Supervisor:
+    """An account in the app's database (``$QUIZ_DATABASE_URL``, as the ``database_url``
+    fixture sets it): an admin by default."""
+    store = Store(os.environ["QUIZ_DATABASE_URL"])
+    try:
+        return create_account(store, name, password, role, store_id, None)
+    finally:
+        store.dispose()
+
+
+def unlock(at: AppTest, password: str, name: str = ACCOUNT) -> AppTest:
+    """Type ``name`` and ``password`` into the page's sign-in form and press Sign in."""
+    at.text_input(key="supervisor-name").input(name)
+    at.text_input(key="supervisor-password").input(password)
+    at.button(key="supervisor-sign-in").click().run()
     return at
 
 
 def fresh_gate(monkeypatch: pytest.MonkeyPatch, password: str | None = None) -> Iterator[None]:
-    """For an autouse fixture: the supervisor password set to ``password`` (none by default),
-    and no wait left in the gate's throttle by another test, before and after."""
+    """For an autouse fixture: ``prepare``, undone after the test."""
+    prepare(monkeypatch, password)
+    yield
+
+
+def prepare(monkeypatch: pytest.MonkeyPatch, password: str | None = None) -> None:
+    """The old shared password set to ``password`` (none by default), and account passwords
+    hashed cheaply (argon2's parameters are kept in each hash)."""
     if password is None:
         monkeypatch.delenv(PASSWORD_ENV, raising=False)
     else:
         monkeypatch.setenv(PASSWORD_ENV, password)
-    process_throttle.clear()
-    yield
-    process_throttle.clear()
+    monkeypatch.setattr(supervisors, "hasher", lambda: CHEAP)

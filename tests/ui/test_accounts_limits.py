@@ -15,20 +15,25 @@ from streamlit.testing.v1 import AppTest
 
 from quiz.access.accounts import LOCK_AFTER, add_trainee, name_throttles, set_pin
 from quiz.access.accounts import sign_in as core_sign_in
-from quiz.access.supervisor import PASSWORD_ENV, supervisor_throttle
 from quiz.access.throttles import LoginThrottle
 from quiz.content.loader import load_content
+from quiz.db import audit
 from quiz.model.attempt import utc_now
 from quiz.ui import sign_in as sign_in_module
 from quiz.ui import supervisor_gate
 from tests.fake_clock import FakeClock
 from tests.scopes import EVERY_STORE
-from tests.ui import seeding
+from tests.ui import seeding, supervisor
 from tests.ui.test_sign_in import add_me, change_my_pin, sign_in, signed_in_name
 
 PIN = "2468"
 PASSWORD = "店長-accounts"
 TEAM = "quiz/ui/pages/team.py"
+
+
+@pytest.fixture(autouse=True)
+def fresh_gate(monkeypatch):
+    yield from supervisor.fresh_gate(monkeypatch)
 
 
 @pytest.fixture
@@ -59,13 +64,12 @@ def errors(at: AppTest) -> list[str]:
 
 @pytest.fixture
 def still_clock(monkeypatch) -> FakeClock:
-    """The server-wide throttles (per name, and the supervisor password's) on a clock that
+    """The server-wide throttles (per trainee name, and per supervisor account) on a clock that
     stands still: "at once" then holds however long a loaded machine takes between two
     AppTest sessions (their first wait is 1 s)."""
     clock = FakeClock()
     monkeypatch.setattr(sign_in_module, "name_throttles", lambda: name_throttles(clock))
-    monkeypatch.setattr(supervisor_gate, "supervisor_throttle",
-                        lambda store, policy: supervisor_throttle(store, clock, policy))
+    monkeypatch.setattr(supervisor_gate, "throttle_clock", clock)
     clear_cache()  # the throttles the app keeps are made again, on this clock
     return clock
 
@@ -79,15 +83,14 @@ def test_clearing_the_caches_between_guesses_resets_no_pin_throttle(aiko, visito
 
 
 def give_password(at: AppTest, password: str) -> AppTest:
-    at.main.text_input[0].input(password)
-    at.main.button[0].click().run()
+    supervisor.unlock(at, password)
     assert not at.exception, at.exception
     return at
 
 
 def test_clearing_the_caches_between_guesses_resets_no_supervisor_throttle(aiko, visitor, monkeypatch, still_clock):
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
-    assert "not right" in errors(give_password(visitor(TEAM), "a-guess"))[0]
+    supervisor.make_account(PASSWORD)
+    assert "do not match" in errors(give_password(visitor(TEAM), "a-guess"))[0]
     clear_cache()
     at = give_password(visitor(TEAM), PASSWORD)
     assert "Too many wrong attempts" in errors(at)[0]
@@ -110,7 +113,7 @@ def test_changing_the_pin_signs_the_other_session_out(aiko, visitor):
 
 def test_a_new_pin_from_a_supervisor_signs_the_trainee_out_everywhere(aiko, store, visitor):
     elsewhere = sign_in(visitor(), "Aiko", PIN)
-    set_pin(store, aiko.id, "5820")
+    set_pin(store, aiko.id, "5820", None)
     elsewhere.run()
     assert signed_in_name(elsewhere) is None
 
@@ -133,7 +136,7 @@ def test_a_weak_pin_is_refused_in_every_form(aiko, store, visitor, weak, monkeyp
     assert "too easy to guess" in errors(at)[0] and store.find_trainee("Chie") is None
     at = change_my_pin(sign_in(visitor(), "Aiko", PIN), PIN, weak)
     assert "too easy to guess" in errors(at)[0]
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     team = give_password(visitor(TEAM), PASSWORD)
     team.selectbox(key="team-trainee").select("Aiko").run()
     team.text_input(key="new-pin").set_value(weak)
@@ -150,10 +153,12 @@ def test_a_locked_name_is_told_so_and_a_supervisor_unlocks_it(aiko, store, visit
     at = sign_in(visitor(), "Aiko", PIN)
     assert signed_in_name(at) is None
     assert "locked" in errors(at)[0] and "supervisor" in errors(at)[0]
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     team = give_password(visitor(TEAM), PASSWORD)
     team.selectbox(key="team-trainee").select("Aiko").run()
     assert any("locked" in w.value for w in team.warning)
     team.button(key=f"unlock-{aiko.id}").click().run()
     assert not team.exception and not team.warning
+    lifted = [(e.actor, e.target) for e in audit.entries(store, EVERY_STORE) if e.action == "lock_lifted"]
+    assert lifted == [(supervisor.ACCOUNT, "Aiko")]  # the audit log names who lifted it
     assert signed_in_name(sign_in(visitor(), "Aiko", PIN)) == "Aiko"

@@ -9,8 +9,8 @@ import pytest
 
 from quiz.content.loader import load_content
 from quiz.content.packs import CONTENT_DIR_ENV
-from quiz.ui.supervisor_gate import process_throttle
 from tests.pack_files import knowledge, scenario, zip_of
+from tests.ui import supervisor
 
 PAGE = "quiz/ui/pages/content.py"
 SHIPPED = load_content()
@@ -20,20 +20,27 @@ PASSWORD = "pack-supervisor"
 
 
 @pytest.fixture
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def bare_folder(tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch):
+    """The content folder, with no supervisor account yet."""
     folder = tmp_path / "content"
     monkeypatch.setenv(CONTENT_DIR_ENV, str(folder))
-    monkeypatch.setenv("QUIZ_SUPERVISOR_PASSWORD", PASSWORD)
-    process_throttle.clear()  # no wait left over from another test's wrong password
-    yield folder
-    process_throttle.clear()
+    supervisor.prepare(monkeypatch)
+    return folder
+
+
+@pytest.fixture
+def folder(tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch):
+    """The content folder, and an admin account of ``PASSWORD``."""
+    folder = tmp_path / "content"
+    monkeypatch.setenv(CONTENT_DIR_ENV, str(folder))
+    supervisor.prepare(monkeypatch)
+    supervisor.make_account(PASSWORD)
+    return folder
 
 
 def unlock(at, password: str = PASSWORD):
-    """Give the supervisor password on the page, as a supervisor would."""
-    next(w for w in at.text_input if w.label == "Supervisor password").set_value(password)
-    next(b for b in at.button if b.label == "Unlock").click().run()
-    return at
+    """Sign in on the page, as a supervisor would."""
+    return supervisor.unlock(at, password)
 
 
 def test_anyone_can_check_a_pack_but_importing_needs_the_supervisor_password(open_app, folder):
@@ -43,8 +50,8 @@ def test_anyone_can_check_a_pack_but_importing_needs_the_supervisor_password(ope
     assert at.success[-1].value == "The card is valid: 1 card ready to import."
     assert at.dataframe[-1].value.iloc[0]["Title"] == "Seated fifteen minutes in"  # the preview too
     assert not [b for b in at.button if b.label.startswith("Import")]
-    assert at.info[0].value.startswith("The pack is valid. Importing it needs the supervisor password")
-    assert any("needs the supervisor password" in c.value for c in at.caption)
+    assert at.info[0].value.startswith("The pack is valid. Importing it needs a supervisor account")
+    assert any("needs a supervisor account" in c.value for c in at.caption)
     unlock(at)  # the pack checked stays checked
     assert [b.label for b in at.button if b.label.startswith("Import")] == ["Import 1 card"]
 
@@ -53,14 +60,13 @@ def test_a_wrong_password_unlocks_nothing(open_app, folder):
     at = open_app(page=PAGE)
     at.file_uploader[0].set_value(("late.yaml", scenario().encode("utf-8"), "application/x-yaml")).run()
     unlock(at, "wrong")
-    assert at.error[0].value.startswith("That password is not right.")
+    assert at.error[0].value.startswith("That name and password do not match an account.")
     assert not [b for b in at.button if b.label.startswith(("Import", "Remove"))]
 
 
-def test_without_a_password_nobody_can_import(open_app, folder, monkeypatch):
-    monkeypatch.delenv("QUIZ_SUPERVISOR_PASSWORD")
+def test_without_an_account_nobody_can_import(open_app, bare_folder):
     at = open_app(page=PAGE)
-    assert "needs a supervisor password, and none is set" in at.info[0].value
+    assert "No supervisor account exists yet" in at.info[0].value
     at.file_uploader[0].set_value(("late.yaml", scenario().encode("utf-8"), "application/x-yaml")).run()
     assert at.success[-1].value == "The card is valid: 1 card ready to import."
     assert not [b for b in at.button if b.label.startswith("Import")]

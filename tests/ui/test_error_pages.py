@@ -111,12 +111,15 @@ def test_crafted_or_cleared_session_values_raise_no_key_error(open_app, key, cra
 
 
 def test_no_uploader_for_an_anonymous_visitor(open_app, monkeypatch):
-    """Checking a pack needs a signed-in trainee (or the supervisor password), importing the
-    password: an anonymous visitor gets no uploader, so no upload URL to flood."""
-    monkeypatch.setenv("QUIZ_SUPERVISOR_PASSWORD", "correct horse battery")
+    """Checking a pack needs a signed-in trainee (or a supervisor account), importing the
+    account: an anonymous visitor gets no uploader, so no upload URL to flood."""
+    from tests.ui import supervisor
+
+    supervisor.prepare(monkeypatch)
+    supervisor.make_account("correct horse battery")
     at = open_app(trainee=None, page="quiz/ui/pages/content.py")
     assert not at.file_uploader
-    assert any("needs the supervisor password" in c.value for c in at.caption)
+    assert any("needs a supervisor account" in c.value for c in at.caption)
     assert any("Sign in" in i.value for i in at.info)
     signed_in = open_app(trainee="Aiko", page="quiz/ui/pages/content.py")
     assert signed_in.file_uploader  # an author checks a pack; the Import button waits for the password
