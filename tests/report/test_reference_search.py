@@ -26,8 +26,9 @@ def test_draw_said_as_people_say_it_finds_the_extra_draw_lines(content, ygo, pkm
     assert list(hits)[:2] == [("pokemon-card-ja", "extra_draw"), ("yugioh-ocg", "extra_draw")]  # best first
 
 
-def test_drawing_too_many_finds_both_games_extra_draw_and_nothing_else(content):
-    hits = found(content, "引きすぎ")
+@pytest.mark.parametrize("query", ["引きすぎ", "引き過ぎ", "ヒキスギ"])
+def test_drawing_too_many_finds_both_games_extra_draw_and_nothing_else(content, query):
+    hits = found(content, query)
     assert set(hits) == {("yugioh-ocg", "extra_draw"), ("pokemon-card-ja", "extra_draw")}
     assert 52 in hits[("yugioh-ocg", "extra_draw")] and 25 in hits[("pokemon-card-ja", "extra_draw")]
 
