@@ -24,6 +24,7 @@ from quiz.rules import engine
 from quiz.rules.variants import seed_facts
 from quizbench.bench import cold_start, synthetic
 from quizbench.bench.database import bench_database
+from quizbench.bench.pages import MEASURED
 from quizbench.bench.scripts import APP, FLOORS
 from quizbench.bench.timing import alternating_medians, median_seconds, peak_rss_mb
 
@@ -169,17 +170,17 @@ def _saver(store: Store):
 
 
 def _page_figures(heavy: Trainee, repeats: int) -> dict:
-    from quizbench.bench import page_timer as pages  # AppTest: only the page figures need Streamlit
+    """Each page of ``pages.MEASURED`` against its floor: a trainee's page signed in as
+    ``heavy``, a supervisor's signed in on the page."""
+    from quizbench.bench import page_timer  # AppTest: only the page figures need Streamlit
 
     query = {"lang": "en"}
     return {
-        "practice": pages.measure_page("quiz/ui/pages/practice.py", "practice.py", query, repeats,
-                                       trainee=heavy).to_json(),
-        "progress": pages.measure_page("quiz/ui/pages/progress.py", "progress.py", query, repeats,
-                                       trainee=heavy).to_json(),
-        "team": pages.measure_page("quiz/ui/pages/team.py", "team.py", query, repeats, prepare=_unlock).to_json(),
-        "items": pages.measure_page("quiz/ui/pages/items.py", "items.py", query, repeats, prepare=_unlock,
-                                    cold=True).to_json(),
+        page.name: page_timer.measure_page(
+            f"quiz/ui/pages/{page.file}", page.file, query, repeats, trainee=heavy if page.signed_in else None,
+            prepare=None if page.signed_in else _unlock, cold=page.cold,
+        ).to_json()
+        for page in MEASURED
     }
 
 

@@ -2,8 +2,8 @@
 
 The same shape as the app's practice page, with constant content and no database: a
 sidebar with the language radio, the sign-in form (any name and PIN sign in), the New
-trainee form and the game filters; a router with seven pages; a card (title, caption,
-situation in a box) and its answer form (Infraction selectbox, Penalty radio, Fix
+trainee form and the game filters; a router with the app's pages (``quiz.ui.page_table``);
+a card (title, caption, situation in a box) and its answer form (Infraction selectbox, Penalty radio, Fix
 multiselect, Check); after Check the right/wrong banner and a feedback of about the app's
 length, then Next card. Each click costs one script run: the buttons act in their
 callbacks, so nothing needs ``st.rerun``; and as in the app, the card is a fragment that
@@ -28,8 +28,10 @@ from datetime import timedelta
 
 import streamlit as st
 
+from quiz.model.words import t
 from quiz.training.exams import clock_text
 from quiz.ui.exam_clock import exam_clock
+from quiz.ui.page_table import PAGE_TABLE
 
 SITUATION = (
     "Store tournament, round 4. Ando won duel 1. In duel 2, after drawing for the turn, Ando "
@@ -39,7 +41,6 @@ SITUATION = (
 INFRACTIONS = [f"Category {n // 6 + 1} › Infraction {n + 1}" for n in range(18)]
 PENALTIES = ["Caution", "Warning", "Duel Loss", "Match Loss", "Disqualification", "Game Loss"]
 FIXES = [f"Fix {n + 1}" for n in range(9)]
-PAGE_TITLES = ("Review", "Progress", "Reference", "Team", "Content")
 EXAM_QUESTIONS, EXAM_MINUTES = 20, 30  # the app's custom exam as the load tool starts it
 
 
@@ -258,7 +259,8 @@ def other_page(title: str):
 
 st.set_page_config(page_title="Judge Trainer floor", layout="wide")
 sidebar()
-pages = [st.Page(practice, title="Practice", icon=":material/style:", default=True)]
-pages += [st.Page(other_page(title), title=title, url_path=title.lower().replace(" ", "-")) for title in PAGE_TITLES]
-pages.insert(2, st.Page(exam_page, title="Mock exam", url_path="exam"))
+OWN_PAGES = {"practice.py": practice, "exam.py": exam_page}  # the others only ask to sign in
+pages = [st.Page(OWN_PAGES.get(entry.file) or other_page(t(entry.title, "en")), title=t(entry.title, "en"),
+                 icon=entry.icon, default=entry.url_path is None, url_path=entry.url_path)
+         for entry in PAGE_TABLE]
 st.navigation(pages, position="top").run()

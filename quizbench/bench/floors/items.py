@@ -38,4 +38,4 @@ def items() -> None:
     st.selectbox("Card", CARDS, index=None)
 
 
-run_floor(items, "Card review", needs_trainee=False)  # a supervisor's page, signed out
+run_floor(items, "items.py", needs_trainee=False)  # a supervisor's page, signed out

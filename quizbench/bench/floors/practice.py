@@ -18,4 +18,4 @@ def practice() -> None:
         st.form_submit_button("Check")
 
 
-run_floor(practice, "Practice")
+run_floor(practice, "practice.py")

@@ -37,4 +37,4 @@ def progress() -> None:
     st.dataframe(pd.DataFrame({"exam": ["ygo-20"] * 5, "score": 16}), hide_index=True)
 
 
-run_floor(progress, "Progress")
+run_floor(progress, "progress.py")

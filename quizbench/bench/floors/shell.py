@@ -13,14 +13,14 @@ from typing import Callable
 import streamlit as st
 
 from quiz.content.loader import Content, load_content
+from quiz.model.words import t
+from quiz.ui.page_table import PAGE_TABLE
 from quiz.ui.shell import SidebarData, render_sidebar
 
-PAGE_TITLES = ("Practice", "Review", "Mock exam", "Progress", "Reference", "Team", "Content", "Card review")
-# The other pages are files, as the app's are: Streamlit resolves and checks a file page's
-# path on every run, which a callable page does not cost.
-PAGE_FILES = Path(__file__).resolve().parent / "router_pages"  # not pages/: Streamlit would list it itself
-
-
+# The router's other pages are one file, as the app's pages are files: Streamlit resolves and
+# checks a file page's path on every run, which a callable page does not cost.
+ROUTER_PAGE = Path(__file__).resolve().parent / "router_page.py"
+FLOOR_LANGUAGE = "en"  # the benchmark opens every page with ?lang=en
 
 
 @lru_cache(maxsize=1)
@@ -32,9 +32,24 @@ def _constant_content() -> Content:
 FLOOR_SIDEBAR = SidebarData(content=_constant_content, due=lambda *_: 3)
 
 
-def run_floor(body: Callable[[], None], title: str, needs_trainee: bool = True) -> None:
+def router_entries(page: str) -> list[tuple[Path | None, str, str, str]]:
+    """The floor router's pages, as the app's page table lists them: (script, title, icon, URL
+    path), the floor's own ``page`` (a file of the table) first, with None for its script."""
+    entries: list[tuple[Path | None, str, str, str]] = []
+    for entry in PAGE_TABLE:
+        title = t(entry.title, FLOOR_LANGUAGE)
+        if entry.file == page:
+            entries.insert(0, (None, title, entry.icon, "floor"))
+        else:
+            entries.append((ROUTER_PAGE, title, entry.icon, entry.url_path or Path(entry.file).stem))
+    assert entries and entries[0][0] is None, f"{page} is not a page of quiz.ui.page_table"
+    return entries
+
+
+def run_floor(body: Callable[[], None], page: str, needs_trainee: bool = True) -> None:
     """Draw the app's own sidebar (``quiz.ui.shell.render_sidebar``) over constant content and
-    a constant due count, then route to ``body`` as the app routes to a page.
+    a constant due count, then route to ``body`` as the app routes to ``page`` (its file in
+    ``quiz.ui.page_table``), among as many pages as the app has.
 
     The sidebar's trainee panel is the app's too: a floor opened signed out shows the app's
     sign-in form (a cold start types the PIN into it, on the same database as the app), and a
@@ -42,10 +57,10 @@ def run_floor(body: Callable[[], None], title: str, needs_trainee: bool = True) 
     """
     st.set_page_config(page_title="Floor", layout="wide")
     shell = render_sidebar(FLOOR_SIDEBAR)
+    (_, title, icon, url_path), *others = router_entries(page)
     shown = body if shell.trainee is not None or not needs_trainee else lambda: _ask_to_sign_in(title)
-    pages = [st.Page(shown, title=title, url_path="floor", default=True)]
-    pages += [st.Page(PAGE_FILES / f"floor_{n}.py", title=name, url_path=f"floor-{n}")
-              for n, name in enumerate(PAGE_TITLES) if name != title]
+    pages = [st.Page(shown, title=title, icon=icon, url_path=url_path, default=True)]
+    pages += [st.Page(script, title=name, icon=mark, url_path=path) for script, name, mark, path in others]
     st.navigation(pages, position="top").run()
 
 

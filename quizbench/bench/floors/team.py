@@ -25,4 +25,4 @@ def team() -> None:
         st.selectbox("Trainee", [f"t-{n}" for n in range(200)], index=None)
 
 
-run_floor(team, "Team", needs_trainee=False)  # the Team page is a supervisor's, signed out
+run_floor(team, "team.py", needs_trainee=False)  # the Team page is a supervisor's, signed out

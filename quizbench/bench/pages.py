@@ -1,0 +1,32 @@
+"""Which of the app's pages the benchmark measures, each against the floor of the same file
+name in ``floors/``, and why each other page is not measured. Both are keyed by the app's
+own page table (``quiz.ui.page_table``): tests/quizbench/test_bench_pages.py fails on a page
+that is in neither, so a new page cannot fall out of the benchmark unnoticed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class BenchPage:
+    name: str  # its figures' key in the benchmark's JSON
+    file: str  # the app's page, and its floor's file name
+    signed_in: bool = False  # measured signed in as the trainee with the most answers; else a supervisor's page
+    cold: bool = False  # also the first render after its cached figures are dropped
+
+
+MEASURED = (
+    BenchPage("practice", "practice.py", signed_in=True),
+    BenchPage("progress", "progress.py", signed_in=True),
+    BenchPage("team", "team.py"),
+    BenchPage("items", "items.py", cold=True),
+)
+
+NOT_MEASURED = {
+    "review.py": "the practice page's card fragment (quiz.ui.answering) over the due cards: measured as Practice",
+    "exam.py": "its answer loop is measured under load against the capacity floor's Mock exam page (make capacity)",
+    "reference.py": "the rulesets in tables: nothing on it grows with the answers or trainees",
+    "content.py": "its work is checking content, measured by the content load figures",
+    "assignments.py": "new with issue 27 (a store's plans and standings): to be measured once its queries settle",
+}
