@@ -20,7 +20,13 @@ from quiz.ui.page_state import CardState
 from quiz.ui.shell import Shell, count_answer, draw_due
 from quiz.ui.sign_in import answer_guard, still_signed_in
 from quiz.ui.stale_widgets import forget_stale_widgets
+from quiz.ui.streamlit_words import draw_style
 
+NEXT_BAR_KEY = "next-card-bar"
+# Sticky below Streamlit's header (3.75rem) while the feedback under it is in view; the
+# button's own fill hides what scrolls beneath it.
+NEXT_BAR_CSS = (f'[data-testid="stLayoutWrapper"]:has(> .st-key-{NEXT_BAR_KEY})'  # the container's own box
+                " {position: sticky; top: 3.75rem; z-index: 5}")
 PIN_CHECKED_KEY = "answer_pin_checked"  # this run stored an answer with its PIN check (card_fragment)
 
 
@@ -104,9 +110,13 @@ def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
 
 def next_card_button(shell: Shell, key: str, on_click: Callable[[], None]) -> None:
     """The "Next card" button, drawn between the card and its feedback (where the Check
-    button was), so it is reached without scrolling past a long explanation; the N key presses it.
-    ``on_click`` deals the next card before the run that draws it (one run, not two)."""
-    st.button(shell.t("practice.next"), type="primary", key=key, icon=":material/arrow_forward:",
-              icon_position="right", shortcut="N", on_click=on_click)
+    button was); the N key presses it. It stays in view while the feedback below is read
+    (``NEXT_BAR_CSS``: sticky under the page's header), so a phone's reader, ~2 screens down,
+    never scrolls back up for it. ``on_click`` deals the next card before the run that draws
+    it (one run, not two)."""
+    draw_style(NEXT_BAR_CSS)
+    with st.container(key=NEXT_BAR_KEY, width="content"):
+        st.button(shell.t("practice.next"), type="primary", key=key, icon=":material/arrow_forward:",
+                  icon_position="right", shortcut="N", on_click=on_click)
 
 

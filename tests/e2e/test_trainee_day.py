@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from quiz.report.i18n import t
 from tests.e2e import driver
 from tests.e2e.driver import assert_no_exception, main, settle, sidebar
 
@@ -187,7 +188,8 @@ class Day:
         settle(self.page)
         bar = sidebar(self.page)
         if bar.get_attribute("data-collapsed") == "true":
-            self.page.get_by_role("button", name="Expand sidebar", exact=True).click()
+            name = t("streamlit.label_expand_sidebar", self.w.lang)  # a screen reader's name, in the page's language
+            self.page.get_by_role("button", name=name, exact=True).click()
         expect(bar).to_have_attribute("data-collapsed", "false")
         expect(bar.get_by_test_id("stSidebarUserContent")).to_be_in_viewport()
 
@@ -198,7 +200,8 @@ class Day:
         settle(self.page)
         bar = sidebar(self.page)
         if bar.get_attribute("data-collapsed") == "false":
-            bar.get_by_role("button", name="Collapse sidebar", exact=True).click()
+            name = t("streamlit.label_collapse_sidebar", self.w.lang)
+            bar.get_by_role("button", name=name, exact=True).click()
         expect(bar).to_have_attribute("data-collapsed", "true")
         expect(main(self.page).get_by_role("heading", level=1)).to_be_in_viewport()
 

@@ -1,0 +1,47 @@
+"""On a phone the feedback runs ~2 screens below the card: Next card stays in view while it is
+read (issue 30), in both languages, on Practice; and it still answers the N key on a desktop."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from quiz.report.i18n import t
+from tests.e2e import driver
+from tests.e2e.driver import main, settle
+from tests.e2e.test_trainee_day import PHONE
+
+driver.require_browser()
+pytestmark = pytest.mark.e2e
+
+from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
+
+PIN = "next-2468"
+IN_VIEW = "(e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; }"
+
+
+@pytest.fixture
+def new_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Callable[..., Any]]:
+    with driver.page_maker(request, browser, [server]) as make:
+        yield make
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_next_card_stays_in_view_down_to_the_end_of_the_feedback_on_a_phone(new_page, server, lang: str) -> None:
+    trainee = f"Next bar {lang}"
+    driver.seed_trainee(server.database_url, trainee, PIN)
+    page = new_page(PHONE, "ja-JP" if lang == "ja" else "en-US", phone=True)
+    driver.open_page(page, server.url, "", lang=lang)
+    driver.sign_in(page, trainee, PIN, lang)
+    main(page).get_by_role("button", name=driver.label(t("answer.dont_know", lang))).click()
+    next_card = main(page).get_by_role("button", name=driver.label(t("practice.next", lang)))
+    expect(next_card).to_be_visible()
+    settle(page)
+    end = main(page).get_by_test_id("stExpander").last  # the last thing of the feedback: report a problem
+    end.scroll_into_view_if_needed()
+    assert end.evaluate(IN_VIEW), "the end of the feedback is on screen"
+    assert next_card.evaluate(IN_VIEW), "and Next card with it, without scrolling back up"
+    next_card.tap()
+    expect(main(page).get_by_role("button", name=driver.label(t("answer.dont_know", lang)))).to_be_visible()
