@@ -148,6 +148,14 @@ def exam_answers(store: Store, exam_id: int) -> list[AttemptRecord]:
         return _answers(conn, exam_id)
 
 
+def seen_cards(store: Store, trainee_id: int) -> frozenset[str]:
+    """The cards the trainee has ever answered, in practice, review or an exam: what an exam
+    that draws the unseen first keeps for last."""
+    query = select(attempts.c.card_id).where(attempts.c.trainee_id == trainee_id).distinct()
+    with store.engine.connect() as conn:
+        return frozenset(conn.execute(query).scalars())
+
+
 def exam_history(store: Store, trainee_id: int | None = None) -> pd.DataFrame:
     """Exams (of one trainee if given), newest first: ``HISTORY_COLUMNS``; score and passed empty while open."""
     import pandas as pd  # here only: answering an exam question must not import it (cold start)

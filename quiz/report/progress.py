@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Callable, Iterable, Literal
 
@@ -145,12 +145,13 @@ class ProgressFigures:
 
 def progress_figures(
     store: Store, trainee_id: int, rulesets: Iterable[str], today: date, time_zone: str = stats_sql.UTC,
-    goal: int = 1,
+    goal: int = 1, source: str = "all",
 ) -> ProgressFigures:
     """A trainee's figures in the chosen games, days counted in ``time_zone`` (``today`` is a
-    day of that zone), a day in the streak when ``goal`` cards were answered on it; only
+    day of that zone), a day in the streak when ``goal`` cards were answered on it, of the
+    answers from ``source`` (``statistics.ANSWER_SOURCES``: all, practice or exam); only
     aggregated rows leave the database."""
-    scope = stats_sql.Scope(trainee_id, tuple(rulesets), time_zone)
+    scope = stats_sql.Scope(trainee_id, tuple(rulesets), time_zone, modes=stats_sql.ANSWER_SOURCES[source])
     counts = stats_sql.daily_counts(store, scope)
     return ProgressFigures(
         summary=stats_sql.summary(store, scope),
@@ -173,7 +174,7 @@ def penalty_confusion_by_game(store: Store, scope: stats_sql.Scope) -> pd.DataFr
     """``ruleset, standard_penalty, chosen_penalty, count``: the penalty confusion of each game of
     the scope on its own (each game has its own ladder)."""
     frames = [
-        stats_sql.penalty_confusion(store, stats_sql.Scope(scope.trainee_id, (ruleset,), scope.time_zone))
+        stats_sql.penalty_confusion(store, replace(scope, rulesets=(ruleset,)))
         .assign(ruleset=ruleset)
         for ruleset in scope.rulesets or ()
     ]

@@ -80,16 +80,23 @@ class FindingsSplit:
         return self.misjudged + self.misapplied
 
 
+# Where answers come from, as Progress tells them apart: exam answers are given without
+# feedback against the clock, so a trainee may count them apart from practice and review.
+ANSWER_SOURCES: dict[str, tuple[str, ...] | None] = {"all": None, "practice": ("practice", "review"), "exam": ("exam",)}
+
+
 @dataclass(frozen=True)
 class Scope:
     """Which attempts: one trainee's (or everyone's), in some rulesets (or all), of the
-    trainees a supervisor sees (``seen_by``; None: a trainee's own figures); and the time zone
-    whose calendar days count them (an IANA name, e.g. ``Asia/Tokyo``)."""
+    trainees a supervisor sees (``seen_by``; None: a trainee's own figures), given in some
+    modes (or all); and the time zone whose calendar days count them (an IANA name, e.g.
+    ``Asia/Tokyo``)."""
 
     trainee_id: int | None = None
     rulesets: tuple[str, ...] | None = None
     time_zone: str = UTC
     seen_by: StoreScope | None = None
+    modes: tuple[str, ...] | None = None  # answers given in these modes (``ANSWER_SOURCES``); None: all
 
     def where(self) -> ColumnElement[bool]:
         clauses = []
@@ -99,6 +106,8 @@ class Scope:
             clauses.append(A.ruleset.in_(self.rulesets))
         if self.seen_by is not None:
             clauses.append(sees_trainee(A.trainee_id, self.seen_by))
+        if self.modes is not None:
+            clauses.append(A.mode.in_(self.modes))
         return and_(true(), *clauses)
 
 

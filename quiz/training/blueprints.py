@@ -44,16 +44,33 @@ def shortfalls(blueprint: Blueprint, grouped: Mapping[str, Sequence[str]]) -> li
             if count > len(grouped.get(key, ()))]
 
 
-def draw_stratified(blueprint: Blueprint, grouped: Mapping[str, Sequence[str]], rng: random.Random) -> tuple[str, ...]:
-    """Exactly each section's count of different cards from its category, shuffled together.
+def sample_unseen_first(
+    cards: Sequence[str], count: int, rng: random.Random, seen: Collection[str] = frozenset(),
+) -> list[str]:
+    """``count`` different cards of ``cards`` (all if fewer) at random, every card not in
+    ``seen`` before any in it: a trainee who asks for cards not met yet gets them while they
+    last. With nothing seen, a plain random sample."""
+    unique = list(dict.fromkeys(cards))
+    fresh = [card for card in unique if card not in seen]
+    met = [card for card in unique if card in seen]
+    count = min(count, len(unique))
+    drawn = rng.sample(fresh, min(count, len(fresh)))
+    return drawn + rng.sample(met, count - len(drawn))
+
+
+def draw_stratified(
+    blueprint: Blueprint, grouped: Mapping[str, Sequence[str]], rng: random.Random,
+    seen: Collection[str] = frozenset(),
+) -> tuple[str, ...]:
+    """Exactly each section's count of different cards from its category, shuffled together;
+    within a section, cards not in ``seen`` first (``sample_unseen_first``).
 
     A section the pool cannot fill gives every card it has (validation refuses such a preset;
     a custom exam's blueprint is made to fit, see ``balanced_blueprint``).
     """
     drawn: list[str] = []
     for key, count in blueprint:
-        cards = list(grouped.get(key, ()))
-        drawn += rng.sample(cards, min(count, len(cards)))
+        drawn += sample_unseen_first(grouped.get(key, ()), count, rng, seen)
     rng.shuffle(drawn)
     return tuple(drawn)
 

@@ -60,6 +60,12 @@ def exam_questions(content: Content, exam: Exam, records: Iterable[AttemptRecord
     return questions
 
 
+def shown_questions(questions: Iterable[ExamQuestion], every: bool = False) -> list[ExamQuestion]:
+    """The questions a results list shows: only the wrong or unanswered ones (what there is
+    to learn from), or ``every`` one, to check a right answer was not a guess."""
+    return [question for question in questions if every or not question.correct]
+
+
 @dataclass(frozen=True, slots=True)
 class SectionScore:
     """The score of one blueprint section (a ``ruleset/category`` key) of an exam."""

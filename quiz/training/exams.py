@@ -25,6 +25,7 @@ from quiz.training.blueprints import (
     draw_stratified,
     exam_material,
     pool_by_category,
+    sample_unseen_first,
 )
 
 CUSTOM = "custom"
@@ -48,6 +49,10 @@ class ExamSpec:
             most ``questions`` in all; None for a draw from the whole pool.
         findings_only: draw only cards with findings (floor style: the trainee finds the
             facts from evidence), not cards that state their facts.
+        closed_book: while the exam runs, Practice, Reference and Progress wait for it
+            (``closed_book_running``), as in an exam room without the document.
+        unseen_first: the draw takes cards the trainee has never answered before any they
+            have (within each blueprint section).
     """
 
     questions: int
@@ -57,6 +62,8 @@ class ExamSpec:
     categories: tuple[str, ...] | None = None
     blueprint: Blueprint | None = None
     findings_only: bool = False
+    closed_book: bool = False
+    unseen_first: bool = False
 
     def __post_init__(self) -> None:
         problems = _spec_problems(self)
@@ -73,6 +80,8 @@ class ExamSpec:
             "categories": None if self.categories is None else list(self.categories),
             "blueprint": None if self.blueprint is None else [[key, count] for key, count in self.blueprint],
             "findings_only": self.findings_only,
+            "closed_book": self.closed_book,
+            "unseen_first": self.unseen_first,
         }
 
     @classmethod
@@ -88,6 +97,8 @@ class ExamSpec:
             categories=None if categories is None else tuple(categories),
             blueprint=None if blueprint is None else tuple((str(key), int(count)) for key, count in blueprint),
             findings_only=bool(data.get("findings_only", False)),  # absent in exams stored before findings
+            closed_book=bool(data.get("closed_book", False)),  # these two absent in exams stored before them
+            unseen_first=bool(data.get("unseen_first", False)),
         )
 
 
@@ -185,10 +196,15 @@ def passes(correct: int, total: int, pass_percent: int) -> bool:
     return total > 0 and correct * 100 >= pass_percent * total
 
 
-def draw_questions(pool: Sequence[str], count: int, rng: random.Random) -> tuple[str, ...]:
-    """``count`` different card ids from ``pool`` in random order (all of them if fewer)."""
-    unique = list(dict.fromkeys(pool))
-    return tuple(rng.sample(unique, min(count, len(unique))))
+def draw_questions(
+    pool: Sequence[str], count: int, rng: random.Random, seen: Collection[str] = frozenset(),
+) -> tuple[str, ...]:
+    """``count`` different card ids from ``pool`` in random order (all of them if fewer); the
+    cards not in ``seen`` are taken first."""
+    drawn = sample_unseen_first(pool, count, rng, seen)
+    if seen:  # the unseen come first: mixed, so where a question stands tells nothing
+        rng.shuffle(drawn)
+    return tuple(drawn)
 
 
 def draw_seeds(count: int, rng: random.Random) -> tuple[int, ...]:
@@ -211,16 +227,20 @@ def exam_pool(content: Content, rulesets: Iterable[str], categories: Iterable[st
     return [card_id for card_id in pool if card_id in floor]
 
 
-def draw_exam(content: Content, spec: ExamSpec, rng: random.Random) -> tuple[tuple[str, ...], tuple[int, ...]]:
+def draw_exam(
+    content: Content, spec: ExamSpec, rng: random.Random, seen: Collection[str] = frozenset(),
+) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """The questions of a new exam (cards of the spec's exam pool, retired ones never) and their seeds.
 
-    With a blueprint, each category gives exactly its count (``draw_stratified``).
+    With a blueprint, each category gives exactly its count (``draw_stratified``). ``seen``
+    holds the cards the trainee has answered: with ``unseen_first`` the others come first.
     """
     pool = exam_pool(content, spec.rulesets, spec.categories, spec.findings_only)
+    met = seen if spec.unseen_first else frozenset()
     if spec.blueprint is not None:
-        card_ids = draw_stratified(spec.blueprint, pool_by_category(pool, category_keys(content)), rng)
+        card_ids = draw_stratified(spec.blueprint, pool_by_category(pool, category_keys(content)), rng, met)
     else:
-        card_ids = draw_questions(pool, spec.questions, rng)
+        card_ids = draw_questions(pool, spec.questions, rng, met)
     return card_ids, draw_seeds(len(card_ids), rng)
 
 
@@ -246,6 +266,12 @@ def time_left(deadline: datetime, now: datetime) -> timedelta:
 def is_over(exam: Exam, now: datetime) -> bool:
     """Closed already, or its time is up."""
     return not exam.is_open or now >= exam.deadline
+
+
+def closed_book_running(exam: Exam | None, now: datetime) -> bool:
+    """Whether ``exam`` (the trainee's open one, if any) keeps the study pages closed now: a
+    closed-book exam still running. Once handed in or out of time, they open again."""
+    return exam is not None and exam.spec.closed_book and not is_over(exam, now)
 
 
 def accepts_answer(exam: Exam, card_id: str, now: datetime) -> bool:

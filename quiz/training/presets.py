@@ -48,6 +48,10 @@ class ExamPreset(StrictModel):
         default=None, description="Questions per ruleset/category key, in all as many as questions")
     findings_only: bool = Field(
         default=False, description="Draw only cards with findings (floor style), not cards that state their facts")
+    closed_book: bool = Field(
+        default=False, description="While the exam runs, Practice, Reference and Progress wait for it")
+    unseen_first: bool = Field(
+        default=False, description="Draw the cards the trainee has never answered before any they have")
 
     @property
     def sections(self) -> Blueprint | None:
@@ -64,6 +68,8 @@ class ExamPreset(StrictModel):
             categories=None if self.categories is None else tuple(self.categories),
             blueprint=self.sections,
             findings_only=self.findings_only,
+            closed_book=self.closed_book,
+            unseen_first=self.unseen_first,
         )
 
 

@@ -16,8 +16,23 @@ from quiz.model.attempt import AttemptRecord, utc_now
 from quiz.model.errors import Problem
 from quiz.model.local_time import local_text
 from quiz.training.answering import ScenarioOutcome
-from quiz.training.exam_results import exam_questions, history_table, section_scores, section_table
-from quiz.training.exams import CUSTOM, Exam, clock_text, score_exam, time_left
+from quiz.training.exam_results import (
+    exam_questions,
+    history_table,
+    section_scores,
+    section_table,
+    shown_questions,
+)
+from quiz.training.exams import (
+    CUSTOM,
+    Exam,
+    answers_by_card,
+    clock_text,
+    closed_book_running,
+    next_unanswered,
+    score_exam,
+    time_left,
+)
 from quiz.training.presets import ExamPreset, load_presets
 from quiz.ui import card_views, widgets
 from quiz.ui.exam_clock import exam_clock
@@ -49,6 +64,29 @@ def exam_name(shell: Shell, preset_id: str) -> str:
     return names.get(preset_id, preset_id)
 
 
+def wait_for_closed_book_exam(shell: Shell) -> None:
+    """On a study page (Practice, Review, Reference, Progress) while the signed-in trainee's
+    closed-book exam runs: say so, offer the way back to it, and stop the page before its
+    content is drawn, so the server never sends it."""
+    if shell.trainee is None:
+        return
+    now = utc_now()
+    running = exam_store.open_exam(shell.store, shell.trainee.id, now)
+    if running is None or not closed_book_running(running, now):
+        return
+    st.info(shell.t("exam.closed_book_wait", name=exam_name(shell, running.preset),
+                    left=clock_text(time_left(running.deadline, now))), icon=":material/menu_book:")
+    if st.button(shell.t("exam.back_to_exam"), key="exam-closed-book-back", type="primary",
+                 icon=":material/play_arrow:"):
+        state = st.session_state.get(EXAM_STATE_KEY)
+        if not isinstance(state, ExamState) or state.exam_id != running.id:  # at its first unanswered question
+            answered = answers_by_card(running, exam_store.exam_answers(shell.store, running.id))
+            state = st.session_state[EXAM_STATE_KEY] = ExamState()
+            state.show(running.id, index=next_unanswered(running.card_ids, answered, -1) or 0)
+        switch_page(EXAM_PAGE)
+    st.stop()
+
+
 def countdown(shell: Shell, deadline: datetime) -> None:
     """The time left, counted down in the browser (``exam_clock``): no server run a second;
     at zero one run of the whole page, which closes the exam."""
@@ -77,7 +115,8 @@ def navigator(
 
 
 def results(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:
-    """Score, pass or fail, and every wrong or unanswered question explained as in practice."""
+    """Score, pass or fail, and every wrong or unanswered question (or, asked for, every
+    question) explained as in practice."""
     score = score_exam(exam, records)
     if exam.timed_out:
         st.warning(shell.t("exam.time_up"))
@@ -96,18 +135,24 @@ def results(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:
     labels = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
     sections(shell, exam, records, labels)
     keys = category_keys(shell.content)
-    wrong = [q for q in exam_questions(shell.content, exam, records) if not q.correct]
-    st.subheader(shell.t("exam.wrong_answers", n=len(wrong)), anchor=False)
-    if not wrong:
+    every = st.segmented_control(
+        shell.t("exam.results_show"), [False, True], default=False, key=f"exam-results-every-{exam.id}",
+        format_func=lambda on: shell.t("exam.show_all" if on else "exam.show_wrong"),
+    ) is True
+    shown = shown_questions(exam_questions(shell.content, exam, records), every)
+    st.subheader(shell.t("exam.all_answers" if every else "exam.wrong_answers", n=len(shown)), anchor=False)
+    if not shown:
         st.caption(shell.t("exam.no_wrong"))
     else:
-        st.caption(shell.t("exam.wrong_help"))
-    for question in wrong:  # each closed until opened: a 50-question exam is not one long wall
+        st.caption(shell.t("exam.all_help" if every else "exam.wrong_help"))
+    for question in shown:  # each closed until opened: a 50-question exam is not one long wall
         showing = question.outcome.showing if isinstance(question.outcome, ScenarioOutcome) else None
         title = widgets.shown_title(shell, question.card, showing)
         label = shell.t("exam.wrong_label", n=question.number, title=title,
                         category=labels.get(keys.get(question.card.id, ""), ""))
-        with st.expander(label, icon=":material/close:" if question.answered else ":material/remove:"):
+        icon = ":material/check:" if question.correct else ":material/close:" if question.answered else (
+            ":material/remove:")
+        with st.expander(label, icon=icon):
             widgets.card_header(shell, question.card, answered=True, showing=showing)
             widgets.card_body(shell, question.card, showing)
             card_views.feedback(shell, question.card, question.outcome, answered=question.answered)

@@ -45,7 +45,11 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
         zone = _time_zone(shell, trainee, own, key)
     with goal_column:
         goal = _goal(shell, trainee, own, key)
-    view = _view(shell, trainee.id, zone, goal)
+    source = st.segmented_control(
+        shell.t("progress.answers_from"), list(stats_sql.ANSWER_SOURCES), default="all", key=f"{key}-source",
+        format_func=lambda name: shell.t(f"progress.from_{name}"), help=shell.t("progress.from_help"),
+    ) or "all"  # a click on the chosen one unselects it: all answers again
+    view = _view(shell, trainee.id, zone, goal, source)
     figures = view.figures
     if figures.summary.answered == 0:
         st.info(shell.t("progress.empty"))
@@ -204,18 +208,18 @@ def _chart(spec: Spec | None, width: Literal["stretch", "content"] = "stretch") 
         st.vega_lite_chart(spec=spec, width=width)
 
 
-def _view(shell: Shell, trainee_id: int, zone: str, goal: int) -> _View:
+def _view(shell: Shell, trainee_id: int, zone: str, goal: int, source: str) -> _View:
     """Figures and charts, recomputed only when the trainee has answered since, the day, the
-    zone or the language changed, or other content was loaded."""
+    zone, the answers' source or the language changed, or other content was loaded."""
     today = dt.datetime.now(ZoneInfo(zone)).date()
     version = stats_sql.version(shell.store, stats_sql.Scope(trainee_id))
     return _cached_view(shell.store, shell.content, str(shell.store.url), trainee_id, shell.rulesets, today, zone,
-                        goal, version, shell.language, shell.content.fingerprint())
+                        goal, source, version, shell.language, shell.content.fingerprint())
 
 
 @st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
 def _cached_view(_store: Store, _content: Content, url: str, trainee_id: int, rulesets: tuple[str, ...],
-                 today: dt.date, zone: str, goal: int, version: tuple[int, int], language: str,
+                 today: dt.date, zone: str, goal: int, source: str, version: tuple[int, int], language: str,
                  content_fingerprint: str) -> _View:
-    figures = progress_figures(_store, trainee_id, rulesets, today, zone, goal)
+    figures = progress_figures(_store, trainee_id, rulesets, today, zone, goal, source)
     return _View(figures, progress_charts(figures, _content, language))

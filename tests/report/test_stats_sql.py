@@ -27,6 +27,7 @@ def history(db_url):
     """A seeded, varied history of two trainees over 40 days, stored in the database."""
     store = Store(db_url)
     rng = random.Random(5)
+    modes = random.Random(6)  # apart, so the rest of the history stays as it was
     ids = [store.trainee("Aiko").id, store.trainee("Ben").id]
     for _ in range(400):
         standard = rng.choice(LADDER)
@@ -44,7 +45,7 @@ def history(db_url):
             penalty_result=None if knowledge else ("correct" if steps == 0 else rng.choice(["wrong", "accepted"])),
             fixes_result=None if knowledge else rng.choice(["correct", "wrong"]),
             penalty_steps=None if knowledge else steps,
-            correct=rng.random() < 0.6, seconds=3.0,
+            correct=rng.random() < 0.6, seconds=3.0, mode=modes.choice(["practice", "practice", "review", "exam"]),
             answered_at=dt.datetime(2026, 2, 8, tzinfo=dt.UTC)
             + dt.timedelta(days=rng.choice(list(range(0, 40, 1)) + [41, 41]), hours=rng.uniform(0, 23.9)),
         ))
@@ -56,6 +57,8 @@ SCOPES = [
     lambda ids: (stats_sql.Scope(ids[0], ("yugioh-ocg", "pokemon-card-ja")), [ids[0]], None),
     lambda ids: (stats_sql.Scope(ids[1], ("pokemon-card-ja",)), [ids[1]], ["pokemon-card-ja"]),
     lambda ids: (stats_sql.Scope(), ids, None),
+    lambda ids: (stats_sql.Scope(ids[0], modes=stats_sql.ANSWER_SOURCES["exam"]), [ids[0]], None),
+    lambda ids: (stats_sql.Scope(modes=stats_sql.ANSWER_SOURCES["practice"]), ids, None),
 ]
 
 
@@ -67,7 +70,9 @@ def test_every_figure_matches_pandas(history, make_scope):
     frame = frame[frame["trainee_id"].isin(trainees)]
     if rulesets:
         frame = frame[frame["ruleset"].isin(rulesets)]
-    assert len(frame) > 50
+    if scope.modes is not None:
+        frame = frame[frame["mode"].isin(scope.modes)]
+    assert len(frame) > 40
     assert stats_sql.summary(store, scope) == stats.summary(frame)
     pd.testing.assert_frame_equal(stats_sql.daily_accuracy(store, scope), stats.daily_accuracy(frame),
                                   check_dtype=False)
@@ -137,3 +142,15 @@ def test_version_changes_with_a_regrade(history):
         ))
     after = stats_sql.version(store, scope)
     assert after[0] == before[0] and after > before
+
+
+def test_exam_and_practice_answers_are_counted_apart(history):
+    """Progress tells exam answers from practice ones: each source counts only its own, and
+    the two together are every answer."""
+    store, ids = history
+    frame = store.attempts(ids[0])
+    counts = {name: stats_sql.summary(store, stats_sql.Scope(ids[0], modes=modes)).answered
+              for name, modes in stats_sql.ANSWER_SOURCES.items()}
+    assert counts["exam"] == int((frame["mode"] == "exam").sum()) > 0
+    assert counts["practice"] == int(frame["mode"].isin(["practice", "review"]).sum()) > 0
+    assert counts["exam"] + counts["practice"] == counts["all"] == len(frame)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from quiz.training.exams import (
     accepts_answer,
     answers_by_card,
     clock_text,
+    closed_book_running,
     deadline_for,
     draw_exam,
     draw_questions,
@@ -289,3 +291,66 @@ def test_time_that_ran_out_with_no_exam_shown_opens_the_newest_results():
 
 def test_the_results_of_an_open_exam_are_not_shown():
     assert screen_after((None, 1), [make_exam(["a"])]) == ExamScreen(None, None)
+
+
+# Closed book and unseen first
+
+
+def test_closed_book_and_unseen_first_are_kept_with_the_exams_settings():
+    spec = ExamSpec(questions=5, minutes=10, pass_percent=80, rulesets=("yugioh-ocg",), closed_book=True,
+                    unseen_first=True)
+    assert ExamSpec.from_json(spec.to_json()) == spec
+    older = {k: v for k, v in spec.to_json().items() if k not in ("closed_book", "unseen_first")}
+    assert not ExamSpec.from_json(older).closed_book and not ExamSpec.from_json(older).unseen_first
+
+
+def test_a_closed_book_exam_closes_the_study_pages_only_while_it_runs():
+    closed_book = make_exam(["a"], spec=ExamSpec(questions=1, minutes=30, pass_percent=80, rulesets=("yugioh-ocg",),
+                                                 closed_book=True))
+    assert closed_book_running(closed_book, START + timedelta(minutes=5))
+    assert not closed_book_running(closed_book, START + timedelta(minutes=30))  # out of time
+    assert not closed_book_running(replace(closed_book, finished_at=START + timedelta(minutes=5)),
+                                   START + timedelta(minutes=6))  # handed in
+    assert not closed_book_running(make_exam(["a"]), START + timedelta(minutes=5))  # an open-book exam
+    assert not closed_book_running(None, START)
+
+
+@given(st.integers(0, 2**32), st.integers(1, 12), st.integers(0, 12))
+def test_an_unseen_first_draw_takes_every_unseen_card_before_a_seen_one(seed, count, seen_count):
+    pool = [f"c{i}" for i in range(12)]
+    seen = set(pool[:seen_count])
+    drawn = draw_questions(pool, count, random.Random(seed), seen)
+    assert len(set(drawn)) == len(drawn) == count
+    unseen_drawn = [card for card in drawn if card not in seen]
+    assert len(unseen_drawn) == min(count, len(pool) - seen_count)
+
+
+def test_unseen_first_holds_within_each_blueprint_section(content):
+    tardiness, knowledge = "yugioh-ocg/tardiness", "yugioh-ocg/knowledge"
+    spec = ExamSpec(questions=4, minutes=30, pass_percent=80, rulesets=("yugioh-ocg",),
+                    blueprint=((tardiness, 2), (knowledge, 2)), unseen_first=True)
+    pool = card_pool(content, ["yugioh-ocg"], [tardiness])
+    seen = set(pool[:-2])  # all but two tardiness cards answered before
+    for seed in range(20):
+        drawn, _ = draw_exam(content, spec, random.Random(seed), seen)
+        assert set(pool[-2:]) <= set(drawn)
+        assert len(drawn) == 4
+    plain = replace(spec, unseen_first=False)  # without the option, what was seen is no matter
+    assert any(not set(pool[-2:]) <= set(draw_exam(content, plain, random.Random(seed), seen)[0])
+               for seed in range(20))
+
+
+def test_a_preset_states_closed_book_and_unseen_first_and_they_are_checked(tmp_path: Path):
+    path = tmp_path / "presets.yaml"
+    text = PRESETS_FILE.read_text(encoding="utf-8")
+    path.write_text(text.replace("    questions: 20\n", "    closed_book: true\n    unseen_first: true\n"
+                                 "    questions: 20\n", 1), encoding="utf-8")
+    presets, problems = load_presets({"yugioh-ocg", "pokemon-card-ja"}, path, tmp_path)
+    assert not problems
+    first = presets[0].spec
+    assert (first.closed_book, first.unseen_first) == (True, True)
+    assert not presets[1].spec.closed_book and not presets[1].spec.unseen_first  # both off unless stated
+    path.write_text(text.replace("    questions: 20\n", "    closed_book: sometimes\n    questions: 20\n", 1),
+                    encoding="utf-8")
+    presets, problems = load_presets({"yugioh-ocg", "pokemon-card-ja"}, path, tmp_path)
+    assert [p.field for p in problems] == ["presets[0].closed_book"]

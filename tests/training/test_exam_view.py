@@ -11,7 +11,7 @@ from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import JudgementCallCard
 from quiz.rules.variants import show_card
 from quiz.training.answering import answer_knowledge, answer_scenario, asks_players, verdict_for
-from quiz.training.exam_results import HISTORY_TABLE_COLUMNS, exam_questions, history_table
+from quiz.training.exam_results import HISTORY_TABLE_COLUMNS, exam_questions, history_table, shown_questions
 from quiz.training.exams import Exam, ExamSpec, deadline_for
 from quiz.training.kinds import answer_card
 from tests.ui.answering import right_answer
@@ -45,6 +45,8 @@ def test_questions_keep_their_exam_numbers_and_grades(content):
     assert [q.answered for q in questions] == [True, True, False]
     assert [q.correct for q in questions] == [True, False, False]
     assert questions[1].outcome.record.chosen_choice == wrong_choice
+    assert [q.number for q in shown_questions(questions)] == [3, 4]  # the results' list: wrong and unanswered
+    assert [q.number for q in shown_questions(questions, every=True)] == [1, 3, 4]  # or every question
     blank = questions[2].outcome.record
     assert (blank.chosen_infraction, blank.chosen_penalty, blank.infraction_result) == (None, None, "wrong")
 

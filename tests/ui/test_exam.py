@@ -336,3 +336,73 @@ def test_handing_in_moves_the_answered_cards_on_and_the_sidebar_counts_again(ope
     assert answering.sidebar_due(at).endswith(due)  # stored, but the schedule waits for the exam's end
     hand_in_confirmed(at)
     assert answering.sidebar_due(at).endswith(f"Due for review: {len(tardiness) - 1}")
+
+
+def test_the_results_show_every_answer_when_asked(open_app, store):
+    at = open_app(page=PAGE)
+    start_custom(at)
+    exam, _ = shown_card(at, store)
+    answer_right(at, store)
+    hand_in_confirmed(at)
+    assert "Wrong answers (1)" in [s.value for s in at.subheader]  # at first, what there is to learn from
+    shown = next(b for b in at.get("button_group") if b.label == "Show")
+    assert list(shown.options) == ["Wrong only", "Every answer"]
+    shown.set_value(True).run()
+    assert not at.exception, at.exception
+    assert "Every answer (2)" in [s.value for s in at.subheader]
+    labels = [e.label for e in at.expander if e.label.startswith("Question ")]
+    assert [label.split(" · ")[0] for label in labels] == ["Question 1", "Question 2"]  # the right one too
+    assert [c.value for c in at.caption if c.value.startswith("Open a question to see your answer marked")]
+
+
+def closed_book_exam(store, minutes_ago: int = 0):
+    """A running closed-book exam of one Yu-Gi-Oh! card, started ``minutes_ago``."""
+    spec = ExamSpec(questions=1, minutes=30, pass_percent=80, rulesets=("yugioh-ocg",), closed_book=True)
+    card = CONTENT.scenario_cards[0].id
+    return start_exam(store, store.trainee("Aiko").id, "custom", spec, (card,), (1,),
+                      utc_now() - timedelta(minutes=minutes_ago))
+
+
+CLOSED_BOOK = "A closed-book exam is running: Custom exam"
+
+
+def test_a_closed_book_exam_keeps_the_study_pages_closed_until_it_ends(open_app, store):
+    """Practice, Review, Reference and Progress say the exam runs and draw nothing of their own."""
+    exam = closed_book_exam(store)
+    for page, own in (("practice", "answer-"), ("review", "answer-"), ("reference", "reference-"),
+                      ("progress", "progress-")):
+        at = open_app(page=f"quiz/ui/pages/{page}.py")
+        assert [i.value for i in at.info if i.value.startswith(CLOSED_BOOK)], page
+        assert not [w for w in at.main if getattr(w, "key", None) and str(w.key).startswith(own)], page
+        assert not at.metric and not at.dataframe and not at.main.radio, page
+    at.button(key="exam-closed-book-back").click().run()  # back to the exam, at its question
+    assert not at.exception, at.exception
+    assert at.session_state["mock_exam"].exam_id == exam.id
+    assert any(m.value.startswith("**Question 1 of 1") for m in at.markdown)
+    at.switch_page(PAGE).run()  # (AppTest's next run would be the page it came from)
+    hand_in_confirmed(at)
+    practice = open_app(page="quiz/ui/pages/practice.py")  # handed in: open again
+    assert not [i for i in practice.info if i.value.startswith(CLOSED_BOOK)]
+
+
+def test_an_open_book_exam_or_one_out_of_time_leaves_the_study_pages_open(open_app, store):
+    closed_book_exam(store, minutes_ago=31)  # its time ran out
+    at = open_app(page="quiz/ui/pages/reference.py")
+    assert not [i for i in at.info if i.value.startswith(CLOSED_BOOK)]
+    at = open_app(page=PAGE)  # closes it, and shows its results
+    at.button(key="exam-back").click().run()
+    start_custom(at)  # a custom exam is open book
+    reference = open_app(page="quiz/ui/pages/reference.py")
+    assert not [i for i in reference.info if i.value.startswith("A closed-book exam")]
+
+
+def test_a_custom_exam_can_draw_the_cards_not_answered_yet_first(open_app, store):
+    trainee = store.trainee("Aiko")
+    tardiness = card_pool(CONTENT, ["yugioh-ocg"], [TARDINESS])
+    for card_id in tardiness[:-2]:  # all but two answered before
+        seeding.seed(store, CONTENT, trainee.id, CONTENT.cards[card_id], True, utc_now() - timedelta(days=1))
+    at = open_app(page=PAGE)
+    at.toggle(key="exam-custom-unseen-first").set_value(True)
+    start_custom(at, questions=2)
+    exam, _ = shown_card(at, store)
+    assert set(exam.card_ids) == set(tardiness[-2:]) and exam.spec.unseen_first

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 from quiz.content.loader import load_content
@@ -160,3 +161,24 @@ def test_findings_in_japanese(open_app, store):
     assert (metrics["認定の正答率"], metrics["事実の見誤り"], metrics["規定の当てはめの誤り"]) == ("0%", "1", "0")
     by_fact = chart_with(at, "fact")
     assert list(by_fact["fact"]) == [_fact("intentional", "ja")]
+
+
+def test_exam_answers_are_counted_apart_from_practice(open_app, store):
+    """Progress counts every answer, or only practice (and review), or only mock exams."""
+    trainee = store.trainee("Aiko")
+    cards = [c.id for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg"][:3]
+    record(store, _record(trainee.id, cards[0], True, 0, "warning", "warning"))
+    record(store, _record(trainee.id, cards[1], False, 0, "warning", "duel_loss"))
+    exam_answer = _record(trainee.id, cards[2], False, 0, "caution", "warning")
+    record(store, dataclasses.replace(exam_answer, mode="exam"))
+    at = open_app(page="quiz/ui/pages/progress.py")
+    source = next(b for b in at.get("button_group") if b.label == "Answers from")
+    assert list(source.options) == ["Practice and exams", "Practice and review", "Mock exams"]
+    assert {m.label: m.value for m in at.metric}["Answered"] == "3"
+    source.set_value("exam").run()
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["Answered"], metrics["Accuracy"]) == ("1", "0%")
+    source = next(b for b in at.get("button_group") if b.label == "Answers from")
+    source.set_value("practice").run()
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["Answered"], metrics["Accuracy"]) == ("2", "50%")

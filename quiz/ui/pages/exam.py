@@ -51,7 +51,8 @@ trainee = shell_module.require_trainee(shell)
 
 def start(state: ExamState, preset_id: str, spec: ExamSpec) -> None:
     """Draw and store a new exam, and take it (one exam open at a time)."""
-    questions, seeds = draw_exam(shell.content, spec, random.Random())
+    seen = exam_store.seen_cards(shell.store, trainee.id) if spec.unseen_first else frozenset()
+    questions, seeds = draw_exam(shell.content, spec, random.Random(), seen)
     try:
         exam = exam_store.start_exam(shell.store, trainee.id, preset_id, spec, questions, seeds, utc_now())
     except exam_store.ExamInProgressError:
@@ -85,6 +86,9 @@ def choose_exam(state: ExamState, assigned: str | None = None) -> None:
             facts = shell.t("exam.preset_facts", questions=preset.questions, minutes=preset.minutes,
                             pass_percent=preset.pass_percent)
             st.markdown(escape_markdown(facts))
+            for on, words in ((preset.closed_book, "exam.closed_book"), (preset.unseen_first, "exam.unseen_first")):
+                if on:
+                    st.caption(shell.t(words))
             st.caption(escape_markdown(preset.basis.get(shell.language)))
             if st.button(shell.t("exam.start"), key=f"exam-start-{preset.id}", type="primary"):
                 start(state, preset.id, preset.spec)
@@ -119,9 +123,11 @@ def custom_exam(state: ExamState) -> None:
             st.caption(shell.t("exam.pool_size", n=len(pool)))
         balance = st.toggle(shell.t("exam.custom_balance"), key="exam-custom-balance",
                             help=shell.t("exam.custom_balance_help"))
+        unseen_first = st.toggle(shell.t("exam.custom_unseen_first"), key="exam-custom-unseen-first",
+                                 help=shell.t("exam.custom_unseen_first_help"))
         if st.button(shell.t("exam.start"), key="exam-start-custom", type="primary", disabled=not pool):
             spec = ExamSpec(int(questions), int(minutes), int(pass_percent), tuple(games),
-                            tuple(categories) if categories else None)
+                            tuple(categories) if categories else None, unseen_first=unseen_first)
             start(state, CUSTOM, balanced_by_category(shell.content, spec) if balance else spec)
 
 

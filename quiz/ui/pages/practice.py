@@ -9,7 +9,7 @@ import streamlit as st
 from quiz.training.answering import card_pool
 from quiz.training.kinds import showing_of
 from quiz.training.selection import RECENT, RECENT_ANSWERS, next_card
-from quiz.ui import answering, assignment_views, card_views, first_visit
+from quiz.ui import answering, assignment_views, card_views, exam_widgets, first_visit
 from quiz.ui import shell as shell_module
 from quiz.ui.page_state import PracticeState
 from quiz.ui.time_zone import viewer_zone
@@ -19,6 +19,7 @@ ROUND_KEY = assignment_views.ROUND_KEY  # card ids of a round started elsewhere 
 shell = shell_module.current()
 st.title(shell.t("practice.title"), anchor=False)
 trainee = shell_module.require_trainee(shell)
+exam_widgets.wait_for_closed_book_exam(shell)  # a closed-book exam running: not drawn
 assignment_views.my_assignments(shell, trainee, viewer_zone(shell))  # first: what a supervisor asked of them
 first_visit.ask_first(shell)  # a first visit: which game, how many cards a day
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from quiz.ui import exam_widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.trainee_report import render_trainee_report
 
 shell = shell_module.current()
 st.title(shell.t("progress.title"), anchor=False)
-render_trainee_report(shell, shell_module.require_trainee(shell))
+trainee = shell_module.require_trainee(shell)
+exam_widgets.wait_for_closed_book_exam(shell)  # a closed-book exam running: not drawn
+render_trainee_report(shell, trainee)

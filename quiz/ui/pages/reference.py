@@ -15,12 +15,14 @@ from quiz.report.reference import (
     ladder_table,
     search_entries,
 )
+from quiz.ui import exam_widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown, quote_block
 
 shell = shell_module.current()
 lang = shell.language
 st.title(shell.t("reference.title"), anchor=False)
+exam_widgets.wait_for_closed_book_exam(shell)  # a closed-book exam running: not drawn
 rulesets = [shell.content.rulesets[r] for r in shell.rulesets]
 scopes = {s: shell.t(f"scope.{s}") for s in
           ("current_game", "next_game", "current_match", "next_match", "event", "future_events")}

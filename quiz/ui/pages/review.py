@@ -12,13 +12,14 @@ from quiz.model.attempt import utc_now
 from quiz.training import scheduling as review
 from quiz.training.answering import card_pool
 from quiz.training.kinds import showing_of
-from quiz.ui import answering, card_views
+from quiz.ui import answering, card_views, exam_widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.page_state import ReviewState
 
 shell = shell_module.current()
 st.title(shell.t("review.title"), anchor=False)
 trainee = shell_module.require_trainee(shell)
+exam_widgets.wait_for_closed_book_exam(shell)  # a closed-book exam running: not drawn
 pool = card_pool(shell.content, shell.rulesets, shell.categories)
 if not pool:
     st.warning(shell.t("practice.empty_pool"))
