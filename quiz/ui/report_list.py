@@ -1,29 +1,34 @@
 """Problem reports on the Card review page: one page of them at a time, filtered, and
 several resolved with one note.
 
-Whatever the table holds, a run reads one page of rows (``report_page``: counted in SQL) and
-draws a fixed handful of widgets: the page's rows are one table, the open ones a multiselect.
-A flood of reports once drew 16,318 elements and sent 45 MB per run.
+Whatever the table holds, a run draws a fixed handful of widgets: the page's rows are one
+table (``report_page`` reads only them and counts the rest in SQL), the open ones a
+multiselect. A page is kept (``st.cache_data``) until a report is filed or resolved
+(``reports_version``), so a rerun asks the database nothing more. A flood of reports once
+drew 16,318 elements and sent 45 MB per run.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 
 from quiz.db.problem_reports import (
     ReportFilter,
-    ReportPage,
     Status,
     answer_text,
     matching_reports,
     report_page,
     resolve_reports,
 )
+from quiz.db.store import Store
 from quiz.db.tables import REPORT_TEXT_MAX
 from quiz.model.errors import OutOfScopeError, ReportError
 from quiz.model.local_time import local_texts
 from quiz.model.scope import Scope
+from quiz.report.i18n import t
 from quiz.ui import tables
 from quiz.ui.shell import Shell
 
@@ -31,11 +36,23 @@ STATUSES: tuple[Status, ...] = ("open", "resolved", "all")
 SHOWN_COLUMNS = ("id", "card_id", "trainee", "reason", "text", "answer", "created_at", "resolved", "resolution")
 
 
-def report_list(shell: Shell, scope: Scope, zone: str, key: str, cards: list[str] | None = None,
-                card_id: str | None = None) -> None:
+@dataclass(frozen=True)
+class ShownPage:
+    """A page of reports as drawn: the table, the open ones' labels by id, and where it is."""
+
+    table: pd.DataFrame
+    open_labels: dict[int, str]
+    total: int
+    page: int  # from 0
+    pages: int
+
+
+def report_list(shell: Shell, scope: Scope, zone: str, key: str, version: tuple[int, int, str],
+                cards: list[str] | None = None, card_id: str | None = None) -> None:
     """The reports of ``scope``'s trainees: a status filter, a card filter over ``cards`` (or
     only ``card_id``'s reports), one page, its CSV (every report the filters match, made when
-    pressed) and the bulk resolve form. ``key`` sets the widgets apart."""
+    pressed) and the bulk resolve form. ``key`` sets the widgets apart; ``version`` is
+    ``reports_version`` of this run."""
     status: Status = st.radio(shell.t("items.status"), STATUSES, horizontal=True, key=f"{key}-status",
                               format_func=lambda s: shell.t(f"items.status_{s}"))
     if card_id is None and cards is not None:
@@ -43,7 +60,9 @@ def report_list(shell: Shell, scope: Scope, zone: str, key: str, cards: list[str
                                placeholder=shell.t("items.every_card"))
     wanted = ReportFilter(status, card_id)
     page_key = f"{key}-page-{status}-{card_id}"  # each filter keeps its own page
-    page = report_page(shell.store, scope, wanted, int(st.session_state.get(page_key, 1)) - 1)
+    asked = int(st.session_state.get(page_key, 1)) - 1
+    page = _page(shell.store, scope, str(shell.store.url), scope.store_id, wanted, asked, version, shell.language,
+                 zone)
     if page.total == 0:
         st.info(shell.t("items.no_open_reports" if status == "open" else "items.no_reports_at_all"))
         return
@@ -51,36 +70,42 @@ def report_list(shell: Shell, scope: Scope, zone: str, key: str, cards: list[str
         st.session_state[page_key] = page.page + 1  # within the pages there are now
         st.number_input(shell.t("items.page"), min_value=1, max_value=page.pages, step=1, key=page_key)
     st.caption(shell.t("items.page_count", total=page.total, page=page.page + 1, pages=page.pages))
-    _page_table(shell, page, zone)
-    tables.csv_download(shell.t("items.download"), lambda: _shown(shell, matching_reports(shell.store, scope, wanted),
-                                                                  zone), "problem-reports.csv", key=f"{key}-csv")
+    st.dataframe(page.table, hide_index=True, width="stretch")  # text shown literally, never as markup
+    tables.csv_download(shell.t("items.download"),
+                        lambda: _shown(matching_reports(shell.store, scope, wanted), shell.language, zone),
+                        "problem-reports.csv", key=f"{key}-csv")
     _bulk_resolve(shell, scope, page, key)
 
 
-def _shown(shell: Shell, frame: pd.DataFrame, zone: str) -> pd.DataFrame:
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def _page(_store: Store, _scope: Scope, url: str, store_id: int | None, wanted: ReportFilter, page: int,
+          version: tuple[int, int, str], language: str, zone: str) -> ShownPage:
+    """Page ``page`` of the reports ``wanted``, as drawn; kept under ``_scope``'s ``store_id``
+    (None: every store, an admin's alone) until ``version`` changes."""
+    found = report_page(_store, _scope, wanted, page)
+    open_rows = found.frame[~found.frame["resolved"].astype(bool)]
+    labels = {int(row.id): f"#{row.id} · {row.card_id} · {row.trainee}" for row in open_rows.itertuples()}
+    return ShownPage(_shown(found.frame, language, zone), labels, found.total, found.page, found.pages)
+
+
+def _shown(frame: pd.DataFrame, language: str, zone: str) -> pd.DataFrame:
     """The reports as a page shows them: reasons and answers in words, times in ``zone``,
-    headers in the viewer's language."""
+    headers in ``language``."""
     shown = frame[list(SHOWN_COLUMNS)].copy()
-    shown["reason"] = shown["reason"].map(lambda r: shell.t(f"report.reason_{r}"))
+    shown["reason"] = shown["reason"].map(lambda r: t(f"report.reason_{r}", language))
     shown["answer"] = shown["answer"].map(answer_text)
     shown["created_at"] = local_texts(shown["created_at"], zone)
-    shown.columns = [shell.t(f"items.col_{column}") for column in SHOWN_COLUMNS]
+    shown.columns = [t(f"items.col_{column}", language) for column in SHOWN_COLUMNS]
     return shown
 
 
-def _page_table(shell: Shell, page: ReportPage, zone: str) -> None:
-    st.dataframe(_shown(shell, page.frame, zone), hide_index=True, width="stretch")  # text shown literally
-
-
-def _bulk_resolve(shell: Shell, scope: Scope, page: ReportPage, key: str) -> None:
+def _bulk_resolve(shell: Shell, scope: Scope, page: ShownPage, key: str) -> None:
     """Several open reports of the page resolved with one note, in one transaction."""
-    open_rows = page.frame[~page.frame["resolved"].astype(bool)]
-    if open_rows.empty:
+    if not page.open_labels:
         return
-    labels = {int(row.id): f"#{row.id} · {row.card_id} · {row.trainee}" for row in open_rows.itertuples()}
     with st.form(f"{key}-form", clear_on_submit=True, border=True):
-        chosen = st.multiselect(shell.t("items.bulk_pick"), list(labels), format_func=labels.__getitem__,
-                                key=f"{key}-chosen")
+        chosen = st.multiselect(shell.t("items.bulk_pick"), list(page.open_labels),
+                                format_func=page.open_labels.__getitem__, key=f"{key}-chosen")
         note = st.text_input(shell.t("items.resolve_note"), max_chars=REPORT_TEXT_MAX, key=f"{key}-note")
         pressed = st.form_submit_button(shell.t("items.bulk_resolve"), icon=":material/task_alt:", key=f"{key}-resolve")
     if not pressed:

@@ -65,11 +65,12 @@ def show_table(table: pd.DataFrame, name: str) -> None:
     tables.show_table(table, lambda column: shell.t(f"items.col_{column}"), shell.t("items.download"), name)
 
 
+version = reports_version(shell.store)  # changes with every report filed or resolved
 with st.spinner(shell.t("team.computing")):
     computed_at, queue, stats, reported = _figures(
         shell.store, shell.content, scope, str(shell.store.url), scope.store_id, shell.content.fingerprint(),
         shell.rulesets,
-        _period(utc_now()), reports_version(shell.store), shell.language,
+        _period(utc_now()), version, shell.language,
     )
 freshness, refresh = st.columns([4, 1], vertical_alignment="center")
 zone = viewer_zone(shell)
@@ -96,7 +97,7 @@ with cards_tab:
             shown[column] = shown[column].round(digits)
         show_table(shown, "card-statistics")
 with reports_tab:
-    report_list(shell, scope, zone, "items-reports", cards=reported)
+    report_list(shell, scope, zone, "items-reports", version, cards=reported)
 
 st.divider()
 choices = list(dict.fromkeys([*queue["card_id"], *stats["card_id"], *reported]))
@@ -128,4 +129,4 @@ if not row.empty:
         show_table(chosen[["part", "chosen", "count", "wrong"]], f"choices-{picked}")
 
 st.markdown(f"**{shell.t('items.reports')}**")
-report_list(shell, scope, zone, "items-card-reports", card_id=picked)  # one page at a time, whatever the card has
+report_list(shell, scope, zone, "items-card-reports", version, card_id=picked)  # a page at a time, however many
