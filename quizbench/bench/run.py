@@ -20,6 +20,7 @@ from quiz.db.store import Store, Trainee
 from quiz.model.attempt import AttemptRecord
 from quiz.model.facts import resolve_facts
 from quiz.model.safe_yaml import safe_load
+from quiz.model.scope import Supervisor
 from quiz.rules import engine
 from quiz.rules.variants import seed_facts
 from quizbench.bench import cold_start, synthetic
@@ -72,7 +73,7 @@ def run_bench(quick: bool = False, json_path: Path | None = None, log=print, dat
         )
         figures["history_write_s"] = time.perf_counter() - start
         figures["answer_write_ms"] = _answer_write_ms(store, content, trainee_ids[-1], card_ids)
-        heavy = next(t for t in store.trainees() if t.id == trainee_ids[0])
+        heavy = next(t for t in store.trainees(Supervisor(0, "bench", "admin", None).scope()) if t.id == trainee_ids[0])
         set_pin(store, heavy.id, BENCH_PIN, None)
         env = {"QUIZ_DATABASE_URL": url, "QUIZ_CONTENT_DIR": str(folder / "cards"),
                "QUIZ_SUPERVISOR_PASSWORD": "bench-password"}
