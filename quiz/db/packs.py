@@ -190,18 +190,23 @@ class ServedContent:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._kept: tuple[Content, Version, Content] | None = None
+        self._kept: tuple[Store, Content, Version, Content] | None = None
 
     def get(self, store: Store, base: Content) -> Content:
         """``base`` with the stored packs of ``store``'s database as they are now."""
         version = packs_version(store)
-        kept = self._kept
-        if kept is not None and kept[0] is base and kept[1] == version:
-            return kept[2]
+        found = self._found(store, base, version)
+        if found is not None:
+            return found
         with self._lock:  # one load for every session that finds it out of date
-            kept = self._kept
-            if kept is not None and kept[0] is base and kept[1] == version:
-                return kept[2]
-            content = with_packs(base, stored_packs(store))
-            self._kept = (base, version, content)
-            return content
+            found = self._found(store, base, version)
+            if found is None:
+                found = with_packs(base, stored_packs(store))
+                self._kept = (store, base, version, found)
+            return found
+
+    def _found(self, store: Store, base: Content, version: Version) -> Content | None:
+        kept = self._kept
+        if kept is not None and kept[0] is store and kept[1] is base and kept[2] == version:
+            return kept[3]
+        return None

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import pytest
+from sqlalchemy import insert
 
 from quiz.content.loader import load_content
 from quiz.content.packs import CONTENT_DIR_ENV
+from quiz.db.packs import import_pack
+from quiz.db.store import Store
+from quiz.db.tables import stores
+from quiz.model.attempt import utc_now
+from quiz.ui.markdown import escape_markdown
 from tests.pack_files import knowledge, scenario, zip_of
 from tests.ui import supervisor
 
@@ -98,28 +105,64 @@ def test_the_authoring_guide_is_on_the_page(open_app, folder):
     assert guide.caption[0].value == "このガイドは英語で書かれています。"
 
 
+def stored(upload: str, card_id: str, store_id: int | None = None) -> str:
+    """A pack imported into the app's database (``$QUIZ_DATABASE_URL``) as the command line
+    would; its name."""
+    store = Store(os.environ["QUIZ_DATABASE_URL"])
+    try:
+        report = import_pack(store, None, upload, scenario(card_id).encode("utf-8"), store_id=store_id)
+    finally:
+        store.dispose()
+    assert report.imported is not None, report.problems
+    return report.imported
+
+
 def test_a_supervisor_removes_a_pack_after_confirming(open_app, folder):
-    for name in ("old-pack", "kept-pack"):
-        games = folder / name / "yugioh-ocg"
-        games.mkdir(parents=True)
-        (games / "cards.yaml").write_text(scenario(f"pack-{name}"), encoding="utf-8")
+    old, kept = stored("old-pack.yaml", "pack-old-pack"), stored("kept-pack.yaml", "pack-kept-pack")
     at = open_app(page=PAGE)
     assert {"pack-old-pack", "pack-kept-pack"} <= set(loaded_cards(at))
     assert not [b for b in at.button if b.label.startswith("Remove")]  # supervisors only
     unlock(at)
-    next(b for b in at.button if b.label == "Remove: old-pack").click().run()
-    assert at.warning[-1].value.startswith("Remove the pack old\\-pack (1 file)?")
+    next(b for b in at.button if b.label == f"Remove: {old}").click().run()
+    assert at.warning[-1].value.startswith(f"Remove the pack {escape_markdown(old)} (1 file)?")
     next(b for b in at.button if b.label == "Cancel").click().run()
-    assert (folder / "old-pack").is_dir() and not at.warning
-    next(b for b in at.button if b.label == "Remove: old-pack").click().run()
+    assert not at.warning and "pack-old-pack" in loaded_cards(at)
+    next(b for b in at.button if b.label == f"Remove: {old}").click().run()
     next(b for b in at.button if b.label == "Yes, remove it").click().run()
     assert not at.exception
-    assert at.success[-1].value == "Removed the pack old\\-pack."
-    assert not (folder / "old-pack").exists() and (folder / "kept-pack").is_dir()
-    assert [p.name for p in folder.iterdir()] == ["kept-pack"]  # nothing left behind, hidden or not
-    cards = loaded_cards(at)
+    assert at.success[-1].value == f"Removed the pack {escape_markdown(old)}."
+    cards = loaded_cards(at)  # no reload asked for: the packs' version moved
     assert "pack-old-pack" not in cards and "pack-kept-pack" in cards
-    assert list(at.dataframe[-1].value["Pack"]) == ["kept-pack"]
+    assert list(at.dataframe[-1].value["Pack"]) == [kept]
+    assert not folder.exists()  # the local folder is never written
+
+
+def test_a_stores_supervisor_imports_for_their_store_and_removes_only_its_packs(open_app, folder):
+    store_a, store_b = make_stores("A", "B")
+    supervisor.make_account("store-a-password", "Sato", "supervisor", store_a)
+    theirs, everyone = stored("b.yaml", "pack-b-card", store_b), stored("all.yaml", "pack-all-card")
+    at = supervisor.unlock(open_app(page=PAGE), "store-a-password", "Sato")
+    packs = at.dataframe[-1].value
+    assert list(packs["Pack"]) == [everyone] and list(packs["Store"]) == ["every store"]  # not B's
+    assert not [b for b in at.button if b.label.startswith("Remove")]  # every store's pack: an admin's
+    at.file_uploader[0].set_value(("mine.yaml", scenario().encode("utf-8"), "application/x-yaml")).run()
+    next(b for b in at.button if b.label == "Import 1 card").click().run()
+    assert not at.exception
+    rows = at.dataframe[-1].value
+    assert list(rows["Store"]) == ["A", "every store"]
+    assert [b.label for b in at.button if b.label.startswith("Remove")] == [f"Remove: {rows.iloc[0]['Pack']}"]
+    assert theirs not in set(rows["Pack"])
+
+
+def make_stores(*names: str) -> list[int]:
+    """Stores in the app's database; their ids."""
+    store = Store(os.environ["QUIZ_DATABASE_URL"])
+    try:
+        with store.engine.begin() as conn:
+            return [int(conn.execute(insert(stores).values(name=name, created_at=utc_now()).returning(stores.c.id))
+                        .scalar_one()) for name in names]
+    finally:
+        store.dispose()
 
 
 def loaded_cards(at) -> dict:
@@ -181,9 +224,10 @@ def test_a_valid_pack_is_previewed_imported_and_playable_at_once(open_app, folde
     assert {"pack-ygo-late-15", "pack-pkm-k-piles"} <= set(loaded_cards(at))
     assert at.file_uploader[0].value is None  # a fresh uploader: the same pack is not offered again
     packs = at.dataframe[-1].value
-    assert list(packs["Files"]) == [2] and packs.iloc[0]["Pack"].startswith("my-pack-")
+    assert list(packs["Files"]) == [2] and list(packs["Cards"]) == [2] and packs.iloc[0]["Pack"].startswith("my-pack-")
+    assert list(packs["Store"]) == ["every store"]  # an admin with every store picked
     assert [b.label for b in at.button if b.label.startswith("Remove")] == [f"Remove: {packs.iloc[0]['Pack']}"]
-    assert len(list(folder.rglob("*.yaml"))) == 2
+    assert not folder.exists()  # stored in the database, not in the local folder
 
 
 def test_content_page_in_japanese(open_app, folder):

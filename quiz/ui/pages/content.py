@@ -1,31 +1,25 @@
 """Content: the health of the loaded content; checking an author's card pack (anyone) and
-importing it (a supervisor); the imported packs, which a supervisor can remove; the guide."""
+importing it (a supervisor, for their store; an admin, for the store picked or every store);
+the packs stored in the database, which a supervisor can remove; the guide."""
 
 from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
 
-from quiz.content.packs import (
-    PackRemovalError,
-    authoring_guide,
-    check_pack,
-    content_dir,
-    import_pack,
-    imported_packs,
-    problems_frame,
-    remove_pack,
-    shown_folder,
-)
+from quiz.access.stores import store_name
+from quiz.content.packs import authoring_guide, problems_frame
 from quiz.content.previews import preview_table
 from quiz.content.uploads import MIB, UploadLimits
+from quiz.db.packs import PackInfo, PackRemovalError, check_upload, import_pack, list_packs, remove_pack
 from quiz.model.cards import CARD_KINDS
+from quiz.model.errors import OutOfScopeError
 from quiz.model.local_time import local_texts
-from quiz.ui import resources
+from quiz.model.scope import Scope
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.streamlit_words import file_uploader
-from quiz.ui.supervisor_gate import supervisor_unlocked
+from quiz.ui.supervisor_gate import supervisor_scope
 from quiz.ui.time_zone import viewer_zone
 
 LIMITS = UploadLimits()
@@ -35,7 +29,6 @@ REMOVED = "content_removed"  # the same after a removal
 REMOVING = "content_removing"  # the pack whose removal waits for the supervisor's confirmation
 
 shell = shell_module.current()
-folder = content_dir()
 st.title(shell.t("content.title"), anchor=False)
 
 
@@ -52,23 +45,36 @@ def show_message(key: str) -> None:
         (st.success if kind == "success" else st.error)(message)
 
 
-def confirm_removal(pack: str, files: int) -> None:
-    """Ask before a pack's cards leave every trainee's deck; remove it and reload on yes."""
-    st.warning(shell.t("content.remove_confirm", pack=escape_markdown(pack), count=files))
+def confirm_removal(scope: Scope, pack: PackInfo) -> None:
+    """Ask before a pack's cards leave every trainee's deck; remove it on yes (every server
+    drops its cards at once)."""
+    st.warning(shell.t("content.remove_confirm", pack=escape_markdown(pack.name), count=pack.files))
     yes, no, _ = st.columns([1, 1, 2])
-    if yes.button(shell.t("content.remove_yes"), type="primary", key=f"remove-yes-{pack}"):
+    if yes.button(shell.t("content.remove_yes"), type="primary", key=f"remove-yes-{pack.id}"):
         st.session_state.pop(REMOVING, None)
         try:
-            remove_pack(folder, pack)
-        except PackRemovalError:
-            st.session_state[REMOVED] = ("error", shell.t("content.remove_failed", pack=escape_markdown(pack)))
+            remove_pack(shell.store, scope.supervisor, pack.id)
+        except (PackRemovalError, OutOfScopeError):
+            st.session_state[REMOVED] = ("error", shell.t("content.remove_failed", pack=escape_markdown(pack.name)))
         else:
-            st.session_state[REMOVED] = ("success", shell.t("content.removed", pack=escape_markdown(pack)))
-        resources.reload_content()
+            st.session_state[REMOVED] = ("success", shell.t("content.removed", pack=escape_markdown(pack.name)))
         st.rerun()
-    if no.button(shell.t("content.remove_cancel"), key=f"remove-no-{pack}"):
+    if no.button(shell.t("content.remove_cancel"), key=f"remove-no-{pack.id}"):
         st.session_state.pop(REMOVING, None)
         st.rerun()
+
+
+def packs_table(packs: list[PackInfo]) -> pd.DataFrame:
+    """The packs listed: name, store (every store's: none named), cards, files, when imported."""
+    every = shell.t("gate.every_store")
+    return pd.DataFrame({
+        "pack": [p.name for p in packs],
+        "store": [store_name(shell.store, p.store_id) or every for p in packs],
+        "cards": [p.cards for p in packs],
+        "files": [p.files for p in packs],
+        "imported_at": local_texts(pd.Series([p.imported_at for p in packs], dtype="datetime64[ns, UTC]"),
+                                   viewer_zone(shell)),
+    })
 
 
 st.subheader(shell.t("content.health"), anchor=False)
@@ -81,22 +87,26 @@ else:
 checking, packs_area = st.container(), st.container()
 with packs_area:  # drawn below the check, decided first: the check's Import button needs it
     st.subheader(shell.t("content.packs"), anchor=False)
-    unlocked = supervisor_unlocked(shell, "content")  # importing and removing reach every trainee
+    scope = supervisor_scope(shell, "content")  # importing and removing reach every trainee
+    unlocked = scope is not None
     show_message(REMOVED)
-    packs = imported_packs(folder)
-    if packs.empty:
-        st.caption(shell.t("content.no_packs", folder=escape_markdown(shown_folder(folder))))
+    if scope is not None:  # a supervisor's store's packs and every store's; an admin's pick
+        packs = list_packs(shell.store, scope.store_id, scope.every_store)
+    else:  # what the viewer's store draws
+        packs = list_packs(shell.store, shell.trainee.store_id if shell.trainee is not None else None)
+    if not packs:
+        st.caption(shell.t("content.no_packs"))
     else:
-        shown = packs.copy()
-        shown["imported_at"] = local_texts(shown["imported_at"], viewer_zone(shell))
-        show(shown)
-        if unlocked:
-            for row in packs.itertuples():
-                name, files = str(row.pack), int(row.files)
-                if st.session_state.get(REMOVING) == name:
-                    confirm_removal(name, files)
-                elif st.button(f"{shell.t('content.remove')}: {name}", icon=":material/delete:", key=f"remove-{name}"):
-                    st.session_state[REMOVING] = name
+        show(packs_table(packs))
+        if scope is not None:
+            for pack in packs:
+                if not scope.supervisor.sees(pack.store_id):  # every store's pack: an admin's to remove
+                    continue
+                if st.session_state.get(REMOVING) == pack.id:
+                    confirm_removal(scope, pack)
+                elif st.button(f"{shell.t('content.remove')}: {pack.name}", icon=":material/delete:",
+                               key=f"remove-{pack.id}"):
+                    st.session_state[REMOVING] = pack.id
                     st.rerun()
 
 with checking:
@@ -121,7 +131,7 @@ with checking:
     )
     if upload is not None:
         data = upload.getvalue()
-        report = check_pack(upload.name, data, folder, limits=LIMITS)
+        report = check_upload(shell.store, upload.name, data, limits=LIMITS)
         if report.problems:  # every problem at once, file by file: the upload's, the schema's, the checks'
             st.error(shell.t("content.pack_problems", count=len(report.problems)))
             show(problems_frame(report.problems, shell.language))
@@ -136,11 +146,13 @@ with checking:
         if report.ok and not unlocked:
             st.info(shell.t("content.import_locked"), icon=":material/lock:")
         elif report.ok and st.button(shell.t("content.import_button", count=len(report.cards)), type="primary"):
-            imported = import_pack(upload.name, data, folder, limits=LIMITS)
-            if imported.imported_to is not None:
-                resources.reload_content()
+            assert scope is not None  # unlocked
+            # the scope's store's pack; an admin's of every store when every store is picked
+            imported = import_pack(shell.store, scope.supervisor, upload.name, data, store_id=scope.store_id,
+                                   limits=LIMITS)
+            if imported.imported is not None:
                 st.session_state[IMPORTED] = ("success", shell.t(
-                    "content.imported", count=len(imported.cards), pack=escape_markdown(imported.imported_to.name)))
+                    "content.imported", count=len(imported.cards), pack=escape_markdown(imported.imported)))
                 st.session_state[UPLOAD_ROUND] = st.session_state.get(UPLOAD_ROUND, 0) + 1
                 st.rerun()
             st.error(shell.t("content.import_failed"))
