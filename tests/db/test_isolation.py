@@ -1,6 +1,7 @@
 """Isolation (issue 27): a supervisor of store A sees and touches nothing of store B, in every
 query behind the Team and Card review pages and in every CSV made of them; an admin sees
-both, and with a pick one; a trainee, report or PIN of B asked for by id as A is refused.
+both, and with a pick one; a trainee, report, PIN, lock or pack of B asked for by id as A is
+refused.
 
 Both databases (``store`` runs on SQLite and, when given, PostgreSQL). The asks by id stand
 for the websocket messages a browser would never send: the pages offer only what these
@@ -23,6 +24,7 @@ from quiz.access.accounts import (
     sign_in,
 )
 from quiz.access.throttles import LoginThrottle
+from quiz.db.packs import import_pack, list_packs, remove_pack
 from quiz.db.problem_reports import card_reports, get_report, reports_frame, resolve_report
 from quiz.db.store import Store
 from quiz.db.tables import trainee_pins, trainees
@@ -37,6 +39,7 @@ from quiz.report.team_findings import team_findings
 from quiz.report.team_tables import card_table, overview_table
 from tests.access.cheap_hash import cheap_hashing
 from tests.fake_clock import FakeClock
+from tests.pack_files import scenario
 from tests.two_stores import NOW, ONLY_B_CARD, SHARED_CARD, TwoStores, b_leaks, seed_two_stores
 
 RULES = QueueRules(min_answers=1, strong_min_answers=1, min_strong_answers=1)
@@ -167,3 +170,20 @@ def test_look_alike_names_are_listed_only_within_the_scope(store, two):
         conn.execute(insert(trainees).values(name="BEN-OF-UMEDA", created_at=NOW, store_id=two.b))
     assert look_alike_groups(store, two.scope_a) == []
     assert [len(group) for group in look_alike_groups(store, two.scope_b)] == [2]
+
+
+def test_a_supervisor_removes_only_their_stores_packs(store, two, tmp_path):
+    local = tmp_path / "content"  # an empty local content folder
+    ids = {}
+    for who, store_id, card_id in ((two.supervisor_b, two.b, "pack-ygo-b"), (two.admin, None, "pack-ygo-all"),
+                                   (two.supervisor_a, two.a, "pack-ygo-a")):
+        imported = import_pack(store, who, f"{card_id}.yaml", scenario(card_id).encode("utf-8"), store_id=store_id,
+                               local=local).imported
+        ids[store_id] = next(pack.id for pack in list_packs(store, None, every_store=True) if pack.name == imported)
+    for store_id in (two.b, None):  # another store's pack, and every store's (an admin's to remove)
+        with pytest.raises(OutOfScopeError):
+            remove_pack(store, two.supervisor_a, ids[store_id])
+    assert {pack.id for pack in list_packs(store, None, every_store=True)} == set(ids.values())  # none removed
+    remove_pack(store, two.supervisor_a, ids[two.a])
+    remove_pack(store, two.admin, ids[two.b])
+    assert [pack.id for pack in list_packs(store, None, every_store=True)] == [ids[None]]
