@@ -1,5 +1,5 @@
 """Card packs in a real browser: anyone checks one; a refused zip writes nothing; a supervisor
-imports a valid one, playable at once, and removes it again."""
+imports a valid one into the database, playable at once, and removes it again."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from collections.abc import Iterator
 import pytest
 
 from quiz.content.loader import load_content
+from quiz.db.packs import PackInfo, import_pack, list_packs
+from quiz.db.store import Store
 from tests.e2e import driver
-from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
+from tests.e2e.configured_server import ConfiguredServer, running, sign_in_as_supervisor
 from tests.e2e.driver import assert_no_exception, main, open_page, settle
 from tests.pack_files import knowledge, scenario, zip_of
 
@@ -30,16 +32,34 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServe
 
 
 def log_in(page) -> None:
-    """Importing and removing are for supervisors: give the password first."""
-    main(page).get_by_label("Supervisor password").fill(SUPERVISOR_PASSWORD)
-    main(page).get_by_role("button", name="Unlock", exact=True).click()
-    settle(page)
-    expect(main(page).get_by_label("Supervisor password")).to_have_count(0)
+    """Importing and removing are for supervisors: sign in with an account first."""
+    sign_in_as_supervisor(page)
 
 
 def as_author(page) -> None:
     """Checking a pack needs a signed-in trainee (an author), never an anonymous visitor."""
     driver.sign_in(page, AUTHOR, AUTHOR_PIN)
+
+
+def stored_packs(server: ConfiguredServer) -> list[PackInfo]:
+    """The packs in the server's database."""
+    store = Store(server.database_url)
+    try:
+        return list_packs(store, None, every_store=True)
+    finally:
+        store.dispose()
+
+
+def store_pack(server: ConfiguredServer, upload: str, card_id: str) -> str:
+    """A pack of every store imported into the server's database (as the command line would); its name."""
+    store = Store(server.database_url)
+    try:
+        report = import_pack(store, None, upload, scenario(card_id).encode("utf-8"), store_id=None,
+                             local=server.content_dir)
+    finally:
+        store.dispose()
+    assert report.imported is not None, report.problems
+    return report.imported
 
 
 def upload(page, name: str, data: bytes) -> None:
@@ -73,7 +93,8 @@ def test_a_valid_pack_is_imported_and_playable(page, server) -> None:
     settle(page)
     expect(main(page).get_by_text("Imported 2 cards as store-pack-")).to_be_visible()
     expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS + 2} cards")).to_be_visible()
-    assert len(list(server.content_dir.rglob("*.yaml"))) == 2
+    assert [pack.cards for pack in stored_packs(server) if pack.name.startswith("store-pack-")] == [2]
+    assert not server.content_dir.exists() or not list(server.content_dir.rglob("*.yaml"))  # never written
     driver.docs_screenshot(page, "content")
     # Playable at once, in another session too: a new page sees the new count.
     open_page(page, server.url, "content", title="Content", lang="en")
@@ -82,18 +103,16 @@ def test_a_valid_pack_is_imported_and_playable(page, server) -> None:
 
 
 def test_a_supervisor_removes_a_pack_after_confirming(page, server) -> None:
-    pack = server.content_dir / "old-pack" / "yugioh-ocg"
-    pack.mkdir(parents=True)
-    (pack / "late.yaml").write_text(scenario("pack-old-late"), encoding="utf-8")
+    old = store_pack(server, "old-pack.yaml", "pack-old-late")
     open_page(page, server.url, "content", title="Content", lang="en")
-    expect(main(page).get_by_role("button", name="Remove: old-pack")).to_have_count(0)  # supervisors only
+    expect(main(page).get_by_role("button", name=f"Remove: {old}")).to_have_count(0)  # supervisors only
     log_in(page)
-    main(page).get_by_role("button", name="Remove: old-pack").click()
-    expect(main(page).get_by_text("Remove the pack old-pack (1 file)?")).to_be_visible()
+    main(page).get_by_role("button", name=f"Remove: {old}").click()
+    expect(main(page).get_by_text(f"Remove the pack {old} (1 file)?")).to_be_visible()
     main(page).get_by_role("button", name="Yes, remove it").click()
     settle(page)
-    expect(main(page).get_by_text("Removed the pack old-pack.")).to_be_visible()
-    assert not (server.content_dir / "old-pack").exists()
-    left = len(list(server.content_dir.rglob("*.yaml")))  # one card a file: what other tests imported
-    expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS + left} cards")).to_be_visible()
+    expect(main(page).get_by_text(f"Removed the pack {old}.")).to_be_visible()
+    left = stored_packs(server)  # what other tests imported
+    assert old not in [pack.name for pack in left]
+    expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS + sum(pack.cards for pack in left)} cards")).to_be_visible()
     assert_no_exception(page)
