@@ -9,8 +9,8 @@ limit. For a ``rerun_script`` message, ``AppSession.request_rerun`` with
 ``runner.fastReruns`` on (the default) stops the session's running ``ScriptRunner`` and
 starts a new one: a thread per message, about 2 ms of the event loop each, and the loop
 reads the next frame without letting anything else in (the frames are already there). So
-2,000 messages of 11 bytes, sent in 0.05 s, held the health endpoint and every other tab
-off for 5.7 s; 20,000 (0.45 s of sending) for 45 s (docs/RELIABILITY.md, 17.3).
+a burst of tiny messages, sent in a fraction of a second, holds the health endpoint and
+every other tab off for seconds (figures in docs/RELIABILITY.md, 17.3).
 
 **What this does.** ``install`` replaces ``Runtime.handle_backmsg`` with a wrapper that
 passes every other message through and offers each ``rerun_script`` to a

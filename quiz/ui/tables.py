@@ -15,8 +15,8 @@ def csv_download(label: str, make: Callable[[], pd.DataFrame], file_name: str, k
     """A button that downloads the CSV of ``make()``, made when it is pressed.
 
     Pressing it does not run the page again (``on_click="ignore"``): a run started by the
-    press replaced the file the browser was about to fetch, and now and then a press
-    downloaded nothing (Streamlit's documentation warns of this race)."""
+    press can replace the file the browser is about to fetch, and the press then downloads
+    nothing (Streamlit's documentation warns of this race)."""
     st.download_button(label, data=lambda: csv_bytes(make()), file_name=file_name, mime="text/csv", key=key,
                        icon=":material/download:", on_click="ignore")
 
