@@ -1,0 +1,80 @@
+"""A closed-book mock exam in a real browser: the study pages wait for it, the way back leads
+to its question, and its results list every answer when asked, in English and in Japanese."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from quiz.content.loader import load_content
+from quiz.db.exams import start_exam
+from quiz.db.store import Store
+from quiz.model.attempt import utc_now
+from quiz.training.answering import card_pool
+from quiz.training.exams import ExamSpec
+from tests.e2e import driver
+from tests.e2e.driver import ARTIFACTS, assert_no_exception, go_to, main, open_page, settle
+
+driver.require_browser()
+pytestmark = pytest.mark.e2e
+
+from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
+
+TRAINEE, PIN = "Closed Book", "book-2468"
+WAITING = re.compile(r"^A closed-book exam is running: Custom exam, \d\d:\d\d left\.")
+
+
+def start_closed_book_exam(database_url: str) -> None:
+    """A running closed-book exam of two Yu-Gi-Oh! tardiness cards, for the seeded trainee."""
+    content = load_content()
+    cards = tuple(card_pool(content, ["yugioh-ocg"], ["yugioh-ocg/tardiness"])[:2])
+    spec = ExamSpec(questions=2, minutes=30, pass_percent=80, rulesets=("yugioh-ocg",), closed_book=True)
+    store = Store(database_url)
+    try:
+        start_exam(store, store.find_trainee(TRAINEE).id, "custom", spec, cards, (1, 2), utc_now())
+    finally:
+        store.dispose()
+
+
+def test_a_closed_book_exam_closes_the_study_pages_and_its_results_show_every_answer(page, server) -> None:
+    driver.seed_trainee(server.database_url, TRAINEE, PIN)
+    start_closed_book_exam(server.database_url)
+    open_page(page, server.url, "", title="Practice", lang="en")
+    driver.sign_in(page, TRAINEE, PIN)
+    expect(main(page).get_by_text(WAITING)).to_be_visible()
+    expect(main(page).get_by_test_id("stForm")).to_have_count(0)  # no card drawn
+    go_to(page, "Reference", "Reference")
+    expect(main(page).get_by_text(WAITING)).to_be_visible()
+    expect(main(page).get_by_role("textbox")).to_have_count(0)  # no search, no rules
+
+    main(page).get_by_role("button", name="Back to the exam").click()
+    expect(main(page).get_by_text("Question 1 of 2", exact=True)).to_be_visible()
+    driver.answer_with_first_choices(page, button="Save answer")
+    settle(page)
+    expect(main(page).get_by_text("1 of 2 answered", exact=True)).to_be_visible()
+    main(page).get_by_role("button", name="Hand in", exact=True).click()
+    expect(main(page).get_by_text(re.compile(r"^Hand in now\? Unanswered: 1"))).to_be_visible()  # asked first
+    settle(page)
+    main(page).get_by_role("button", name="Hand in", exact=True).nth(1).click()
+    expect(main(page).get_by_role("heading", name=re.compile(r"^Wrong answers \([12]\)$"))).to_be_visible()
+    main(page).get_by_role("radio", name="Every answer").click()  # a segmented control's button
+    expect(main(page).get_by_role("heading", name="Every answer (2)")).to_be_visible()
+    settle(page)
+    assert_no_exception(page)
+    if driver.screenshots_wanted():
+        driver.full_page_screenshot(page, ARTIFACTS / "exam-results-every-en.png")
+
+    driver.choose_language(page, "日本語")
+    expect(main(page).get_by_role("heading", name="模擬試験", level=1)).to_be_visible()
+    settle(page)
+    if not main(page).get_by_role("heading", name="すべての問題（2問）").count():
+        main(page).get_by_role("radio", name="すべての問題").click()
+    expect(main(page).get_by_role("heading", name="すべての問題（2問）")).to_be_visible()
+    settle(page)
+    assert_no_exception(page)
+    if driver.screenshots_wanted():
+        driver.full_page_screenshot(page, ARTIFACTS / "exam-results-every-ja.png")
+
+    go_to(page, "練習", "練習")  # handed in: the study pages are open again
+    expect(main(page).get_by_text(re.compile("持ち込み不可の模擬試験の最中です"))).to_have_count(0)
