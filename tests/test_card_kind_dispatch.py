@@ -19,15 +19,25 @@ DISPATCH_MODULES = {
 }
 
 
+def class_names(node: ast.AST) -> set[str]:
+    """The names a node mentions, ``Card`` and ``cards.Card`` alike."""
+    return {n.id if isinstance(n, ast.Name) else n.attr
+            for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute))}
+
+
 def kind_checks(tree: ast.AST) -> list[int]:
-    """Lines that test a value against a card class: isinstance(x, Card) or ``case Card():``."""
+    """Lines that test a value against a card class: ``isinstance(x, Card)``, ``case Card():``
+    or ``type(x) is Card``."""
     lines = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
-            named = [n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)] if len(node.args) > 1 else []
-            if CARD_CLASSES & set(named):
+            if len(node.args) > 1 and CARD_CLASSES & class_names(node.args[1]):
                 lines.append(node.lineno)
-        if isinstance(node, ast.MatchClass) and isinstance(node.cls, ast.Name) and node.cls.id in CARD_CLASSES:
+        if isinstance(node, ast.MatchClass) and CARD_CLASSES & class_names(node.cls):
+            lines.append(node.lineno)
+        if (isinstance(node, ast.Compare) and isinstance(node.left, ast.Call)
+                and isinstance(node.left.func, ast.Name) and node.left.func.id == "type"
+                and any(CARD_CLASSES & class_names(c) for c in node.comparators)):
             lines.append(node.lineno)
     return lines
 
@@ -48,6 +58,8 @@ def test_only_the_dispatch_modules_branch_on_the_kind_of_card():
     assert found == {}, f"branch on a card's kind in a dispatch module instead: {found}"
 
 
-def test_the_check_finds_both_spellings():
+def test_the_check_finds_every_spelling():
     code = "isinstance(card, (KnowledgeCard, str))\nmatch card:\n    case ScenarioCard():\n        pass\n"
     assert kind_checks(ast.parse(code)) == [1, 3]
+    code = "isinstance(card, cards.JudgementCallCard)\nif type(card) is ScenarioCard:\n    pass\nisinstance(x, str)\n"
+    assert kind_checks(ast.parse(code)) == [1, 2]

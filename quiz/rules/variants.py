@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterator, Mapping
 
-from quiz.model.cards import JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import AnyCard, ScenarioCard
 from quiz.model.facts import FactValue
 from quiz.model.parameters import FromParameter, Parameter, TextOption
 from quiz.model.text import LANGUAGES, Text
@@ -172,7 +172,7 @@ def range_text(parameter: Parameter, language: str) -> str:
     return "/".join(value_text(value, language) for value in parameter.values())
 
 
-def list_title(card: ScenarioCard | KnowledgeCard | JudgementCallCard) -> Text:
+def list_title(card: AnyCard) -> Text:
     """A card's title where no showing is at hand (lists of cards): placeholders show their ranges."""
     parameters: dict[str, Parameter] = getattr(card, "parameters", {})  # only scenario cards draw values
     if not parameters:

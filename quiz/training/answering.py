@@ -10,7 +10,7 @@ from typing import Iterable, Mapping
 from quiz.content.categories import card_category, category_keys
 from quiz.content.loader import Content
 from quiz.model.attempt import AttemptRecord
-from quiz.model.cards import JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.errors import QuizError
 from quiz.model.facts import FactValue, resolve_facts
 from quiz.model.rulesets import Ruleset
@@ -168,8 +168,8 @@ def answer_judgement_call(
 ) -> KnowledgeOutcome:
     """Grade the nearest line chosen for a judgement call (all the document decides of it)."""
     grade = grade_judgement_call(card, chosen)
-    return KnowledgeOutcome(grade, _choice_record(
-        card, "judgement_call", grade, trainee_id, seconds, mode, exam_id, content.fingerprint(),
+    return KnowledgeOutcome(grade, choice_record(
+        card, grade, trainee_id, seconds, mode, exam_id, content.fingerprint(),
         category=card_category(content, card),
     ))
 
@@ -180,20 +180,21 @@ def answer_knowledge(
 ) -> KnowledgeOutcome:
     grade = grade_knowledge(card, chosen)
     return KnowledgeOutcome(
-        grade, _choice_record(card, "knowledge", grade, trainee_id, seconds, mode, exam_id, fingerprint)
+        grade, choice_record(card, grade, trainee_id, seconds, mode, exam_id, fingerprint)
     )
 
 
-def _choice_record(
-    card: KnowledgeCard | JudgementCallCard, kind: str, grade: KnowledgeGrade, trainee_id: int, seconds: float,
+def choice_record(
+    card: AnyCard, grade: KnowledgeGrade, trainee_id: int, seconds: float,
     mode: str, exam_id: int | None, fingerprint: str | None, category: str | None = None,
 ) -> AttemptRecord:
+    """The record of a card answered by one choice (no infraction, penalty or fixes)."""
     return AttemptRecord(
         trainee_id=trainee_id,
         card_id=card.id,
         ruleset=card.ruleset,
         category=category,
-        card_kind=kind,  # type: ignore[arg-type]  # one of CARD_KINDS, checked by AttemptRecord
+        card_kind=card.kind,
         mode=mode,
         chosen_infraction=None,
         standard_infraction=None,
