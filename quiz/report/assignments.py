@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from quiz.content.categories import category_labels
 from quiz.content.loader import Content
 from quiz.db.assignments import Assignment, MemberStanding
 from quiz.model.errors import QuizError
-from quiz.model.local_time import local_text
+from quiz.model.local_time import local_text, local_time
 from quiz.model.words import t
 from quiz.training.assignments import Plan
 
@@ -45,6 +45,11 @@ def plan_lines(plan: Plan, content: Content, language: str, exam_names: Mapping[
     if plan.exam:
         lines.append(t("assign.plan_exam", language, name=exam_names.get(plan.exam, plan.exam)))
     return lines
+
+
+def due_day(due: datetime, zone: str) -> str:
+    """The day an assignment is due by, in ``zone`` (``due`` is that day's end: ``due_at``)."""
+    return local_time(due - timedelta(microseconds=1), zone).date().isoformat()
 
 
 def standing_rows(members: Sequence[MemberStanding], language: str, zone: str) -> list[dict[str, str]]:
@@ -86,7 +91,7 @@ def completion_pdf(
     pdf.set_font("jp", size=13)
     pdf.multi_cell(0, 8, assignment.title, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("jp", size=10)
-    for line in [*plan, t("assign.due_line", language, due=local_text(assignment.due, zone)),
+    for line in [*plan, t("assign.due_line", language, due=due_day(assignment.due, zone)),
                  t("assign.pdf_printed", language, time=f"{local_text(printed_at, zone)} ({zone})")]:
         pdf.multi_cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)

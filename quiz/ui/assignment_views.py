@@ -21,7 +21,14 @@ from quiz.model.attempt import utc_now
 from quiz.model.errors import OutOfScopeError
 from quiz.model.local_time import local_text, local_time
 from quiz.model.scope import Scope
-from quiz.report.assignments import PdfFontMissingError, completion_pdf, font_file, plan_lines, standing_rows
+from quiz.report.assignments import (
+    PdfFontMissingError,
+    completion_pdf,
+    due_day,
+    font_file,
+    plan_lines,
+    standing_rows,
+)
 from quiz.report.progress import safe_file_name
 from quiz.training.assignments import (
     DEFAULT_MASTERY,
@@ -116,7 +123,7 @@ def assignment_standings(shell: Shell, scope: Scope, assignment: Assignment, zon
     counts = {status: sum(m.standing.status == status for m in members) for status in ("done", "late")}
     with st.container(border=True, key=f"assignment-{assignment.id}"):
         st.subheader(escape_markdown(assignment.title), anchor=False)
-        due = shell.t("assign.due_line", due=local_text(assignment.due, zone))
+        due = shell.t("assign.due_line", due=due_day(assignment.due, zone))
         st.caption(escape_markdown(" · ".join([*plan, due])))
         st.markdown(shell.t("assign.summary", done=counts["done"], total=len(members), late=counts["late"]))
         rows = standing_rows(members, shell.language, zone)
@@ -171,7 +178,7 @@ def my_assignments(shell: Shell, trainee: Trainee, zone: str) -> None:
             words = "assign.mine_late" if standing.status == "late" else "assign.mine_due"
             percent = round(standing.progress * 100)
             st.markdown(title)
-            st.progress(standing.progress, text=shell.t(words, due=local_text(assignment.due, zone), percent=percent))
+            st.progress(standing.progress, text=shell.t(words, due=due_day(assignment.due, zone), percent=percent))
             practise, exam = st.columns(2)
             if assignment.plan.practice and practise.button(
                 shell.t("assign.start_practice"), key=f"my-assignment-practise-{assignment.id}",

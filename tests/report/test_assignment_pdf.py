@@ -43,7 +43,7 @@ def test_the_record_names_the_assignment_and_every_member_in_japanese(font, cont
     plan = plan_lines(PLAN, content, "ja", {"ygo-20": "遊戯王 20問"})
     text, fonts = read_back(completion_pdf(ASSIGNMENT, MEMBERS, plan, "ja", "Asia/Tokyo", NOW, font))
     for expected in ["修了記録", ASSIGNMENT.title, "田中愛子", "BenIshikawa", "石川千佳", "完了", "進行中",
-                     "期限切れ", "2026-12-0318:00", "模擬試験「遊戯王20問」に合格する", "50%"]:
+                     "期限切れ", "期限2026-12-04", "2026-12-0318:00", "模擬試験「遊戯王20問」に合格する", "50%"]:
         assert "".join(expected.split()) in text
     [japanese] = fonts
     descriptor = japanese["/DescendantFonts"][0].get_object()["/FontDescriptor"].get_object()

@@ -95,7 +95,7 @@ def test_the_page_in_japanese(open_app, store, shops):
     stored.create_assignment(store, shops[0].scope(), "新人研修", Plan(exam="ygo-20"), utc_now() + timedelta(days=2),
                              utc_now())
     at = as_supervisor(open_app, store, shops[0], lang="ja")
-    assert at.title[0].value == "課題" and list(at.dataframe[0].value.columns) == ["研修生", "状況", "進捗", "完了日時"]
+    assert at.title[0].value == "課題" and list(at.dataframe[0].value.columns) == ["受講者", "状況", "進捗", "完了日時"]
     assert set(at.dataframe[0].value["状況"]) == {"未着手"}
 
 
