@@ -12,7 +12,7 @@ from sqlalchemy import insert
 
 from quiz.content.loader import Content
 from quiz.db.store import Store
-from quiz.db.tables import attempts, trainees
+from quiz.db.tables import attempts, problem_reports, trainees
 from quiz.model.cards import ScenarioCard
 from quiz.rules.engine import judge
 from quiz.rules.variants import seed_facts
@@ -102,3 +102,14 @@ def _sample(content: Content, card: object) -> dict:
         "chosen_choice": None, "correct_choice": None,
         "infraction_result": "correct", "fixes_result": "correct", "exam_id": None,
     }
+
+
+def write_reports(store: Store, card_id: str, trainee_ids: list[int], count: int, rng: random.Random) -> None:
+    """``count`` problem reports on one card, as a flood from before the limits on filing left
+    them (any number per trainee, every tenth resolved), one a second over the last hours."""
+    now = dt.datetime.now(dt.UTC)
+    rows = [dict(trainee_id=rng.choice(trainee_ids), card_id=card_id, reason="other", text=f"report {n}",
+                 answer={"penalty": "warning"}, created_at=now - dt.timedelta(seconds=count - n),
+                 resolved=n % 10 == 0, resolution="duplicate" if n % 10 == 0 else None) for n in range(count)]
+    with store.engine.begin() as conn:
+        conn.execute(insert(problem_reports), rows)

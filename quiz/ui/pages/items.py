@@ -57,6 +57,14 @@ def _figures(_store: Store, _content: Content, _scope: Scope, url: str, store_id
     return utc_now(), queue_table(queue, reason_names), stats, reported_cards(_store, _scope)
 
 
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def _choices(_store: Store, _scope: Scope, url: str, store_id: int | None, rulesets: tuple[str, ...], card_id: str,
+             period: str) -> pd.DataFrame:
+    """What ``_scope``'s trainees chose on one card (``distractors``): read once per ``period``,
+    as the figures are, not on every rerun of the card's page."""
+    return distractors(_store, _scope, rulesets, [card_id])
+
+
 def _period(now: dt.datetime) -> str:
     return now.replace(minute=now.minute - now.minute % REFRESH_MINUTES, second=0, microsecond=0).isoformat()
 
@@ -77,6 +85,7 @@ zone = viewer_zone(shell)
 freshness.caption(shell.t("team.as_of", time=f"{local_text(computed_at, zone)} ({zone})", minutes=REFRESH_MINUTES))
 if refresh.button(shell.t("team.refresh"), icon=":material/refresh:", key="items-refresh"):
     _figures.clear()
+    _choices.clear()
     st.rerun()
 queue_tab, cards_tab, reports_tab = st.tabs(
     [shell.t("items.tab_queue"), shell.t("items.tab_cards"), shell.t("items.tab_reports")]
@@ -121,7 +130,8 @@ if not row.empty:
         discrimination="—" if pd.isna(figures["discrimination"]) else f"{figures['discrimination']:.2f}",
         seconds=f"{figures['median_seconds']:.1f}",
     )))
-    chosen = distractors(shell.store, scope, shell.rulesets, [picked])
+    chosen = _choices(shell.store, scope, str(shell.store.url), scope.store_id, shell.rulesets, picked,
+                      _period(utc_now()))
     if not chosen.empty:
         st.markdown(f"**{shell.t('items.distractors')}**")
         chosen["part"] = chosen["part"].map(lambda part: shell.t(f"items.part_{part}"))
