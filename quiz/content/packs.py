@@ -125,14 +125,6 @@ def check_pack(
     return report
 
 
-def shown_folder(folder: Path) -> str:
-    """The folder relative to the project when it is inside it (``content``), else as given."""
-    try:
-        return folder.resolve().relative_to(PROJECT_ROOT).as_posix()
-    except ValueError:
-        return str(folder)
-
-
 def existing_card_ids(roots: Iterable[Path]) -> dict[str, str]:
     """Card id -> the file that holds it, for every card file under ``roots``.
 
