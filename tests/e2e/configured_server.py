@@ -1,7 +1,7 @@
-"""An app server with a supervisor password and its own content folder (Team and Content tests).
+"""An app server with a supervisor account and its own content folder (Team and Content tests).
 
 The shared ``app_server`` runs without either; these tests start their own, so an import
-never reaches the project's ``content/`` folder and the password is known.
+never reaches the project's ``content/`` folder and the account is known.
 """
 
 from __future__ import annotations
@@ -13,13 +13,20 @@ from typing import Any
 
 import pytest
 
+from quiz.access.supervisors import create_account
+from quiz.db.store import Store
+from quiz.model.errors import NameTakenError
+from quiz.model.words import t
+from tests.e2e.driver import main, settle
 from tests.e2e.server import AppServer
 
+SUPERVISOR_NAME = "店長"  # Japanese: a page in Japanese shows it with no English left
 SUPERVISOR_PASSWORD = "e2e-supervisor-パス"
 
 
 class ConfiguredServer(AppServer):
-    """``AppServer`` with ``QUIZ_SUPERVISOR_PASSWORD`` and ``QUIZ_CONTENT_DIR`` set."""
+    """``AppServer`` with an admin account (``SUPERVISOR_NAME``, ``SUPERVISOR_PASSWORD``) in
+    its database and ``QUIZ_CONTENT_DIR`` set."""
 
     def __init__(self, workdir: Path) -> None:
         super().__init__(workdir)
@@ -27,9 +34,33 @@ class ConfiguredServer(AppServer):
 
     def environment(self) -> dict[str, str]:
         env = super().environment()
-        env["QUIZ_SUPERVISOR_PASSWORD"] = SUPERVISOR_PASSWORD
+        env.pop("QUIZ_SUPERVISOR_PASSWORD", None)
         env["QUIZ_CONTENT_DIR"] = str(self.content_dir)
         return env
+
+    def start(self) -> None:
+        store = Store(self.database_url)
+        try:
+            create_account(store, SUPERVISOR_NAME, SUPERVISOR_PASSWORD, "admin", None, None)
+        except NameTakenError:  # a restart, or another server on the same database made it
+            pass
+        finally:
+            store.dispose()
+        super().start()
+
+
+def sign_in_as_supervisor(page: Any, lang: str = "en", name: str = SUPERVISOR_NAME,
+                          password: str = SUPERVISOR_PASSWORD) -> None:
+    """Fill the supervisor sign-in form of the page open and wait until it signed in."""
+    area = main(page)
+    area.get_by_label(t("gate.name", lang), exact=True).fill(name)
+    area.get_by_label(t("gate.password", lang), exact=True).fill(password)
+    settle(page)
+    area.get_by_role("button", name=t("gate.sign_in", lang), exact=True).click()
+    from playwright.sync_api import expect
+
+    expect(main(page).get_by_role("button", name=t("gate.sign_out", lang))).to_be_visible()
+    settle(page)
 
 
 class SharedDatabaseServer(ConfiguredServer):

@@ -31,7 +31,7 @@ from quiz.training.answering import verdict_for
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.e2e import driver
-from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
+from tests.e2e.configured_server import ConfiguredServer, running, sign_in_as_supervisor
 from tests.e2e.driver import ARTIFACTS, assert_no_exception, main, settle, sidebar
 from tests.e2e.test_trainee_day import EN, JA, PHONE, Day
 from tests.recording import record
@@ -146,10 +146,8 @@ def test_every_page_fits_a_phone_in_japanese(phone_page, server) -> None:
     unlocked = False
     for title, name, supervised in PAGES:
         day.go_to(title)
-        if supervised and not unlocked:  # the password holds for the session
-            main(page).get_by_label("管理者パスワード", exact=True).fill(SUPERVISOR_PASSWORD)
-            main(page).get_by_role("button", name="ロックを解除", exact=True).click()
-            expect(main(page).get_by_label("管理者パスワード", exact=True)).to_have_count(0)
+        if supervised and not unlocked:  # the sign-in holds for the session
+            sign_in_as_supervisor(page, "ja")
             unlocked = True
         settle(page)
         assert_no_exception(page)

@@ -27,7 +27,7 @@ from quiz.training.answering import verdict_for
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.e2e import driver
-from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
+from tests.e2e.configured_server import ConfiguredServer, running, sign_in_as_supervisor
 from tests.e2e.driver import assert_no_exception, main, open_page, settle
 from tests.recording import record
 from tests.ui.answering import right_answer
@@ -123,8 +123,7 @@ def report_form(page):
 
 
 def unlock(page) -> None:
-    main(page).get_by_label("Supervisor password", exact=True).fill(SUPERVISOR_PASSWORD)
-    main(page).get_by_role("button", name="Unlock", exact=True).click()
+    sign_in_as_supervisor(page)
     expect(main(page).get_by_role("tab", name="Review queue")).to_be_visible()
     settle(page)
 

@@ -24,7 +24,7 @@ from quiz.training.answering import verdict_for
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.e2e import driver
-from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
+from tests.e2e.configured_server import ConfiguredServer, running, sign_in_as_supervisor
 from tests.e2e.driver import assert_no_exception, main, metric, open_page, settle
 from tests.recording import record
 
@@ -116,8 +116,7 @@ def test_six_weeks_of_a_store_s_staff_on_the_team_page(page, team_server) -> Non
         store.dispose()
 
     open_page(page, team_server.url, "team", title="Team", lang="en")
-    main(page).get_by_label("Supervisor password").fill(SUPERVISOR_PASSWORD)
-    main(page).get_by_role("button", name="Unlock", exact=True).click()
+    sign_in_as_supervisor(page)
     expect(main(page).get_by_test_id("stDataFrame").first).to_be_visible()
     settle(page)
     main(page).get_by_role("tab", name="One trainee").click()

@@ -1,4 +1,4 @@
-"""The supervisor's login in a real browser: a wrong password shows nothing, the right one the team."""
+"""The supervisor's sign-in in a real browser: a wrong password shows nothing, the account the team."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from quiz.access.supervisor import supervisor_throttle
+from quiz.access.supervisors import account_throttle
 from quiz.db.store import Store
 from quiz.model.attempt import AttemptRecord
+from quiz.model.words import t
 from tests.e2e import driver
-from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
+from tests.e2e.configured_server import SUPERVISOR_NAME, ConfiguredServer, running, sign_in_as_supervisor
 from tests.e2e.driver import assert_no_exception, main, open_page, settle
 from tests.recording import record
 from tests.waiting import wait_until
@@ -48,24 +49,25 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServe
 
 
 def wait_for_throttle_to_lift(server: ConfiguredServer) -> None:
-    """Until the server-wide throttle of the password (kept in the database) lets a guess be checked."""
+    """Until the account's throttle (kept in the database) lets a guess be checked."""
     store = Store(server.database_url)
     try:
-        wait_until(lambda: supervisor_throttle(store).wait() == 0.0, "the supervisor throttle lifts")
+        wait_until(lambda: account_throttle(store, SUPERVISOR_NAME).wait() == 0.0, "the account's throttle lifts")
     finally:
         store.dispose()
 
 
-def log_in(page, password: str, button: str = "Unlock") -> None:
-    main(page).get_by_label("Supervisor password" if button == "Unlock" else "管理者パスワード").fill(password)
-    main(page).get_by_role("button", name=button, exact=True).click()
+def log_in(page, password: str, lang: str = "en") -> None:
+    main(page).get_by_label(t("gate.name", lang), exact=True).fill(SUPERVISOR_NAME)
+    main(page).get_by_label(t("gate.password", lang), exact=True).fill(password)
+    main(page).get_by_role("button", name=t("gate.sign_in", lang), exact=True).click()
     settle(page)
 
 
 def test_a_wrong_password_shows_nothing(page, server) -> None:
     open_page(page, server.url, "team", title="Team", lang="en")
     log_in(page, "not-the-password")
-    expect(main(page).get_by_text("That password is not right.")).to_be_visible()
+    expect(main(page).get_by_text("That name and password do not match an account.")).to_be_visible()
     body = page.locator("body").inner_text()
     assert not any(name in body for name in TRAINEES)
     expect(main(page).get_by_test_id("stDataFrame")).to_have_count(0)
@@ -77,7 +79,7 @@ def test_a_wrong_password_shows_nothing(page, server) -> None:
 def test_the_right_password_shows_the_team_and_one_trainee(page, server) -> None:
     wait_for_throttle_to_lift(server)  # a wrong guess of another test holds it for a second
     open_page(page, server.url, "team", title="Team", lang="en")
-    log_in(page, SUPERVISOR_PASSWORD)
+    sign_in_as_supervisor(page)
     expect(main(page).get_by_test_id("stDataFrame").first).to_be_visible()
     expect(main(page).get_by_role("tab", name="Trainees")).to_be_visible()
     expect(main(page).get_by_test_id("stDownloadButton").first).to_be_visible()

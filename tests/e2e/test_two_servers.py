@@ -18,7 +18,7 @@ from quiz.db.store import Store
 from quiz.db.tables import attempts, trainees
 from tests.databases import postgres_database
 from tests.e2e import driver
-from tests.e2e.configured_server import SUPERVISOR_PASSWORD, SharedDatabaseServer
+from tests.e2e.configured_server import SharedDatabaseServer, sign_in_as_supervisor
 from tests.e2e.driver import assert_no_exception, main, open_page, settle
 
 driver.require_browser()
@@ -100,9 +100,7 @@ def team_rows(page) -> dict[str, str]:
 
 def log_in_as_supervisor(page, server: SharedDatabaseServer) -> None:
     open_page(page, server.url, "team", title="Team", lang="en")
-    main(page).get_by_label("Supervisor password").fill(SUPERVISOR_PASSWORD)
-    main(page).get_by_role("button", name="Unlock", exact=True).click()
-    settle(page)
+    sign_in_as_supervisor(page)
     expect(main(page).get_by_role("tab", name="Trainees")).to_be_visible()
     expect(main(page).get_by_test_id("stDataFrame").first).to_be_visible()
     assert_no_exception(page)
