@@ -1,4 +1,4 @@
-"""The Team page: locked without a password, silent on a wrong one, full figures on the right one."""
+"""The Team page: closed without an account, silent on a wrong password, full figures once signed in."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import datetime as dt
 
 import pytest
 
-from quiz.access.supervisor import PASSWORD_ENV
 from quiz.content.loader import load_content
 from quiz.model.attempt import AttemptRecord
 from tests.recording import record
@@ -59,17 +58,17 @@ def test_without_a_password_the_page_only_explains_how_to_enable_it(open_app, te
     at = open_app(trainee=None, page=PAGE)
     assert at.title[0].value == "Team"
     [info] = at.info
-    assert "QUIZ_SUPERVISOR_PASSWORD" in info.value and "supervisor_password" in info.value
+    assert "QUIZ_SUPERVISOR_PASSWORD" in info.value and "accounts add" in info.value
     assert not at.main.text_input and not at.dataframe and not at.tabs
     assert not any(name in main_text(at) for name in NAMES)
 
 
 def test_a_wrong_password_shows_nothing_about_trainees(open_app, team, monkeypatch):
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     at = open_app(trainee=None, page=PAGE)
-    assert at.caption[0].value == "Enter the supervisor password to see the team's results."
+    assert at.caption[0].value == "Sign in with your supervisor account to see your store's results."
     unlock(at, "tencho-2024")
-    assert [e.value for e in at.error] == ["That password is not right. You can try again in 1 s."]
+    assert [e.value for e in at.error] == ["That name and password do not match an account. You can try again in 1 s."]
     assert not at.dataframe and not at.tabs and not at.download_button
     text = main_text(at)
     assert not any(name in text for name in NAMES)
@@ -77,7 +76,7 @@ def test_a_wrong_password_shows_nothing_about_trainees(open_app, team, monkeypat
 
 
 def test_the_right_password_shows_every_trainee(open_app, team, monkeypatch):
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     assert not at.error
     trainees = at.dataframe[0].value
@@ -99,7 +98,7 @@ def test_the_right_password_shows_every_trainee(open_app, team, monkeypatch):
     assert not at.main.text_input and at.dataframe
 
 
-def test_a_secret_password_unlocks_too(open_app, team):
+def test_a_secret_shared_password_makes_the_first_admin(open_app, team):
     from streamlit.testing.v1 import AppTest
 
     from tests.ui.conftest import APP
@@ -109,12 +108,12 @@ def test_a_secret_password_unlocks_too(open_app, team):
     at.query_params["lang"] = "en"
     at.run()
     at.switch_page(PAGE).run()
-    unlock(at, "from-secrets")
+    unlock(at, "from-secrets", name="admin")
     assert list(at.dataframe[0].value["Trainee"]) == list(NAMES)
 
 
 def test_drill_down_shows_one_trainees_progress(open_app, team, monkeypatch):
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     at.selectbox(key="team-trainee").select(NAMES[0]).run()
     assert "Progress of Aiko Tanaka" in [s.value for s in at.subheader]  # after the tabs' own headings
@@ -128,23 +127,23 @@ def test_drill_down_shows_one_trainees_progress(open_app, team, monkeypatch):
     assert at.download_button[-1].proto.ignore_rerun
 
 
-def test_lock_button_locks_the_page_again(open_app, team, monkeypatch):
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+def test_sign_out_closes_the_page_again(open_app, team, monkeypatch):
+    supervisor.make_account(PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
-    next(b for b in at.button if b.label == "Lock this page").click().run()
+    next(b for b in at.button if b.label == "Sign out").click().run()
     assert at.main.text_input and not at.dataframe
 
 
 def test_team_page_in_japanese(open_app, team, monkeypatch):
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     at = open_app(trainee=None, lang="ja", page=PAGE)
     assert at.title[0].value == "チーム"
     unlock(at, "違う")
-    assert at.error[0].value == "パスワードが違います。1秒後にもう一度お試しいただけます。"
+    assert at.error[0].value == "名前とパスワードが一致するアカウントがありません。1秒後にもう一度お試しいただけます。"
 
 
 def test_figures_are_kept_until_refreshed(open_app, team, store, monkeypatch):
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     assert any(c.value.startswith("Figures as of ") for c in at.caption)
     def listed() -> list[str]:
@@ -166,7 +165,7 @@ def test_a_judgement_call_shows_the_wrong_line_chosen_by_name(open_app, store, m
     from tests.ui import seeding
 
     seeding.seed(store, CONTENT, store.trainee(NAMES[0]).id, call, False, dt.datetime.now(dt.UTC))
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     row = at.dataframe[1].value.set_index("Card id").loc[call.id]
     assert row["Card"] == call.title.en
@@ -182,14 +181,14 @@ def test_look_alike_names_made_before_the_name_rules_are_pointed_out(open_app, t
 
     with store.engine.begin() as conn:  # as an older release stored it: the name rules refuse it today
         conn.execute(insert(trainees).values(name="Aiko T\u0430naka", created_at=dt.datetime.now(dt.UTC)))
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     [warning] = at.warning
     assert "Aiko Tanaka" in warning.value and r"\[Cyrillic\+Latin\]" in warning.value  # Markdown-escaped
 
 
 def test_no_look_alike_warning_for_distinct_names(open_app, team, monkeypatch):
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     assert not at.warning
 
@@ -229,7 +228,7 @@ def findings_team(store):
 def test_findings_per_trainee_and_per_card(open_app, findings_team, monkeypatch):
     from tests.ui.chart_data import chart_with
 
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     trainees = at.dataframe[0].value.set_index("Trainee")
     columns = ["Findings right (%)", "Wrong penalties: misjudged the facts", "Wrong penalties: misapplied the document"]
@@ -251,7 +250,7 @@ def test_findings_per_trainee_and_per_card(open_app, findings_team, monkeypatch)
 
 
 def test_the_drill_down_shows_the_trainees_findings(open_app, findings_team, monkeypatch):
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     at.selectbox(key="team-trainee").select(NAMES[0]).run()
     metrics = {m.label: m.value for m in at.metric}
@@ -260,7 +259,7 @@ def test_the_drill_down_shows_the_trainees_findings(open_app, findings_team, mon
 
 
 def test_a_team_without_findings_is_told_so(open_app, team, monkeypatch):
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     at = unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     captions = [c.value for c in at.caption]
     assert captions.count("No trainee has answered a card with findings yet.") == 2  # per trainee, per fact
@@ -271,7 +270,7 @@ def test_a_team_without_findings_is_told_so(open_app, team, monkeypatch):
 
 
 def test_findings_on_the_team_page_in_japanese(open_app, findings_team, monkeypatch):
-    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    supervisor.make_account(PASSWORD)
     at = unlock(open_app(trainee=None, lang="ja", page=PAGE), PASSWORD)
     trainees = at.dataframe[0].value.set_index("受講者")
     assert trainees.loc[NAMES[0], ["認定の正答率（%）", "罰則の誤り：事実の見誤り", "罰則の誤り：規定の当てはめの誤り"]].tolist() == [

@@ -10,11 +10,12 @@ from tests.ui.test_team import PASSWORD, unlock
 
 @pytest.fixture(autouse=True)
 def fresh_throttle(monkeypatch):
-    yield from supervisor.fresh_gate(monkeypatch, PASSWORD)
+    yield from supervisor.fresh_gate(monkeypatch)
 
 
 def test_a_trainee_without_answers_can_be_picked_and_given_a_new_pin(open_app, store):
     store.trainee("Daichi")  # signed up, never answered
+    supervisor.make_account(PASSWORD)
     at = unlock(open_app(trainee=None, page="quiz/ui/pages/team.py"), PASSWORD)
     picker = at.selectbox(key="team-trainee")
     assert "Daichi" in picker.options
