@@ -30,6 +30,7 @@ from quiz.report.assignments import (
     standing_rows,
 )
 from quiz.report.progress import safe_file_name
+from quiz.rules.variants import list_title
 from quiz.training.assignments import (
     DEFAULT_MASTERY,
     MASTERY_RANGE,
@@ -92,6 +93,10 @@ def new_assignment(shell: Shell, scope: Scope, zone: str) -> None:
         st.caption(shell.t("assign.members_note"))
         categories = st.multiselect(shell.t("assign.field_categories"), list(labels), format_func=labels.__getitem__,
                                     key="assignment-categories")
+        titles = {card.id: list_title(card).get(shell.language) for card in shell.content.cards.values()
+                  if not card.retired}
+        cards = st.multiselect(shell.t("assign.field_cards"), list(titles), format_func=titles.__getitem__,
+                               key="assignment-cards")
         mastery = st.number_input(shell.t("assign.field_mastery"), *MASTERY_RANGE, value=DEFAULT_MASTERY, step=5,
                                   help=shell.t("assign.mastery_help"), key="assignment-mastery")
         exam = st.selectbox(shell.t("assign.field_exam"), [None, *names],
@@ -104,7 +109,7 @@ def new_assignment(shell: Shell, scope: Scope, zone: str) -> None:
     if not pressed:
         return
     try:
-        plan = Plan(categories=tuple(categories), mastery=int(mastery), exam=exam)
+        plan = Plan(categories=tuple(categories), cards=tuple(cards), mastery=int(mastery), exam=exam)
         stored.create_assignment(shell.store, scope, title or "", plan, due_at(day, zone), utc_now(),
                                         chosen or None)
     except AssignmentError as refused:

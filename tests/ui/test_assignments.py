@@ -126,3 +126,23 @@ def test_the_practise_button_starts_a_round_of_the_plans_cards(open_app, store, 
 def test_a_trainee_without_assignments_sees_no_box(open_app, store, shops):
     at = open_app("Dan")  # in no store
     assert "Your assignments" not in [s.value for s in at.subheader]
+
+
+def test_chosen_staff_get_a_card_set_to_practise_and_an_archived_assignment_leaves_the_list(
+        open_app, store, shops, content):
+    owner_a, _ = shops
+    at = as_supervisor(open_app, store, owner_a)
+    staff = {t.name: t.id for t in store.trainees(owner_a.scope())}
+    cards = list(plan_cards(content, Plan(categories=("yugioh-ocg/tardiness",))))[:3]
+    at.text_input(key="assignment-title").input("Three cards")
+    at.multiselect(key="assignment-staff").set_value([staff["Ben"]])
+    at.multiselect(key="assignment-cards").set_value(cards)
+    at.number_input(key="assignment-mastery").set_value(100)
+    next(b for b in at.button if b.label == "Assign").click().run()
+    assert at.success[0].value == "Assigned to 1 person."
+    [made] = stored.store_assignments(store, owner_a.scope())
+    assert made.plan == Plan(cards=tuple(cards), mastery=100)
+    assert [m.name for m in stored.standings(store, content, made, utc_now())] == ["Ben"]
+    at.run()
+    next(b for b in at.button if b.label == "Archive").click().run()
+    assert stored.store_assignments(store, owner_a.scope()) == [] and not at.dataframe
