@@ -27,4 +27,5 @@ PAGE_TABLE: tuple[PageEntry, ...] = (  # the router's order; the first is the de
     PageEntry("assignments.py", "assign.nav", ":material/assignment:", "assignments"),
     PageEntry("content.py", "nav.content", ":material/upload_file:", "content"),
     PageEntry("items.py", "nav.items", ":material/fact_check:", "items"),
+    PageEntry("stores.py", "stores.nav", ":material/storefront:", "stores"),
 )

@@ -1,0 +1,194 @@
+"""The Stores page's sections: join codes (a supervisor's store; an admin's pick), and, for an
+admin, stores, accounts and the audit log. Widgets only: every rule is in
+``quiz.access.stores``, ``quiz.access.supervisors`` and ``quiz.db.audit``."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import pandas as pd
+import streamlit as st
+
+from quiz.access.scope import ROLES, Role, Scope, Supervisor
+from quiz.access.stores import (
+    CODE_DAYS,
+    CODE_DAYS_MAX,
+    codes_in,
+    create_store,
+    list_stores,
+    make_join_code,
+    rename_store,
+    revoke_join_code,
+)
+from quiz.access.supervisors import (
+    PASSWORD_MAX,
+    accounts,
+    change_password,
+    create_account,
+    credential_version,
+    disable_account,
+)
+from quiz.access.throttles import LoginThrottle
+from quiz.db import audit
+from quiz.model.attempt import utc_now
+from quiz.model.errors import AccountError, NameRuleError, NameTakenError
+from quiz.model.local_time import local_text
+from quiz.model.names import NAME_MAX
+from quiz.ui.markdown import escape_markdown
+from quiz.ui.shell import Shell
+from quiz.ui.supervisor_gate import ACCOUNT_KEY, THROTTLE_KEY
+from quiz.ui.tables import show_table
+
+
+def join_codes_section(shell: Shell, scope: Scope, zone: str) -> None:
+    """Make, list and revoke the join codes of the scope's store (every store's are listed to
+    an admin who picked none; a code is made for one store)."""
+    st.subheader(shell.t("stores.codes"), anchor=False)
+    st.caption(shell.t("stores.codes_help"))
+    if scope.store_id is None:
+        st.info(shell.t("stores.pick_a_store"))
+    else:
+        with st.form("join-code-make", border=False):
+            days = st.number_input(shell.t("stores.code_days"), 1, CODE_DAYS_MAX, CODE_DAYS, key="join-code-days")
+            made = st.form_submit_button(shell.t("stores.make_code"), icon=":material/qr_code:", key="join-code-submit")
+        if made:
+            code = make_join_code(shell.store, scope.supervisor, scope.store_id, int(days))
+            st.success(shell.t("stores.code_made", code=code.code, time=local_text(code.expires_at, zone)))
+    found = codes_in(shell.store, scope)
+    if not found:
+        st.caption(shell.t("stores.no_codes"))
+        return
+    now = utc_now()
+    names = {info.id: info.name for info in list_stores(shell.store)}
+
+    def status(usable: bool, revoked: bool) -> str:
+        return shell.t("stores.code_usable" if usable else "stores.code_revoked" if revoked else "stores.code_expired")
+
+    table = pd.DataFrame({
+        "code": [code.code for code in found],
+        "store": [names.get(code.store_id, "") for code in found],
+        "expires": [local_text(code.expires_at, zone) for code in found],
+        "uses": [code.uses for code in found],
+        "status": [status(code.usable(now), code.revoked_at is not None) for code in found],
+    })
+    show_table(table, lambda column: shell.t(f"stores.col_{column}"), shell.t("stores.download"), "join-codes")
+    usable = [code.code for code in found if code.usable(now)]
+    if usable:
+        left, right = st.columns([3, 1], vertical_alignment="bottom")
+        chosen = left.selectbox(shell.t("stores.revoke_which"), usable, key="join-code-revoke-pick")
+        if right.button(shell.t("stores.revoke"), icon=":material/block:", key="join-code-revoke"):
+            revoke_join_code(shell.store, scope.supervisor, chosen)
+            st.rerun()
+
+
+def stores_section(shell: Shell, admin: Supervisor) -> None:
+    """Every store, a new one, and a new name for one (an admin's)."""
+    st.subheader(shell.t("stores.stores"), anchor=False)
+    infos = list_stores(shell.store)
+    if infos:
+        table = pd.DataFrame({"store": [info.name for info in infos], "trainees": [info.trainees for info in infos]})
+        show_table(table, lambda column: shell.t(f"stores.col_{column}"), shell.t("stores.download"), "stores")
+    with st.form("store-make", clear_on_submit=True, border=False):
+        name = st.text_input(shell.t("stores.new_store"), max_chars=NAME_MAX, key="store-new-name")
+        pressed = st.form_submit_button(shell.t("stores.make_store"), icon=":material/add_business:")
+    if pressed:
+        _named(shell, lambda: create_store(shell.store, name or "", admin), "stores.store_made", name or "")
+    if infos:
+        with st.form("store-rename", clear_on_submit=True, border=False):
+            ids = [info.id for info in infos]
+            labels = {info.id: info.name for info in infos}
+            which = st.selectbox(shell.t("stores.rename_which"), ids, format_func=labels.__getitem__,
+                                 key="store-rename-pick")
+            new = st.text_input(shell.t("stores.rename_to"), max_chars=NAME_MAX, key="store-rename-name")
+            renamed = st.form_submit_button(shell.t("stores.rename"), icon=":material/edit:")
+        if renamed and which is not None:
+            _named(shell, lambda: rename_store(shell.store, which, new or "", admin), "stores.store_renamed", new or "")
+
+
+def accounts_section(shell: Shell, admin: Supervisor) -> None:
+    """Every account, a new one (a supervisor of one store, or an admin), and disabling one."""
+    st.subheader(shell.t("stores.accounts"), anchor=False)
+    listed = accounts(shell.store)
+    table = pd.DataFrame({
+        "account": [account.supervisor.name for account in listed],
+        "role": [shell.t(f"stores.role_{account.supervisor.role}") for account in listed],
+        "store": [account.store_name or shell.t("gate.every_store") for account in listed],
+        "disabled": [shell.t("stores.yes") if account.disabled else "" for account in listed],
+    })
+    show_table(table, lambda column: shell.t(f"stores.col_{column}"), shell.t("stores.download"), "accounts")
+    infos = list_stores(shell.store)
+    labels = {info.id: info.name for info in infos}
+    with st.form("account-make", clear_on_submit=True, border=False):
+        name = st.text_input(shell.t("gate.name"), max_chars=NAME_MAX, key="account-new-name")
+        password = st.text_input(shell.t("gate.password"), type="password", max_chars=PASSWORD_MAX,
+                                 key="account-new-password", help=shell.t("stores.password_help"))
+        role: Role = st.radio(shell.t("stores.role"), list(ROLES), horizontal=True, key="account-new-role",
+                              format_func=lambda value: shell.t(f"stores.role_{value}")) or "supervisor"
+        store_id = st.selectbox(shell.t("stores.account_store"), list(labels), format_func=labels.__getitem__,
+                                key="account-new-store")
+        pressed = st.form_submit_button(shell.t("stores.make_account"), icon=":material/person_add:")
+    if pressed:
+        chosen = None if role == "admin" else store_id
+        _named(shell, lambda: create_account(shell.store, name or "", password or "", role, chosen, admin),
+               "stores.account_made", name or "")
+    enabled = {account.supervisor.id: account.supervisor.name for account in listed
+               if not account.disabled and account.supervisor.id != admin.id}
+    if enabled:
+        left, right = st.columns([3, 1], vertical_alignment="bottom")
+        which = left.selectbox(shell.t("stores.disable_which"), list(enabled), format_func=enabled.__getitem__,
+                               key="account-disable-pick")
+        if right.button(shell.t("stores.disable"), icon=":material/person_off:", key="account-disable"):
+            try:
+                disable_account(shell.store, which)
+            except AccountError:
+                st.error(shell.t("stores.last_admin"))
+            else:
+                st.rerun()
+
+
+def audit_section(shell: Shell, scope: Scope, zone: str) -> None:
+    """The audit log inside the scope (newest first), and its CSV (an admin's)."""
+    st.subheader(shell.t("stores.audit"), anchor=False)
+    found = audit.entries(shell.store, scope)
+    if not found:
+        st.caption(shell.t("stores.no_audit"))
+        return
+    table = audit.entries_frame(found)
+    table["at"] = [local_text(entry.at, zone) for entry in found]
+    show_table(table, lambda column: shell.t(f"stores.col_{column}"), shell.t("stores.download"), "audit-log")
+
+
+def own_password(shell: Shell, supervisor: Supervisor) -> None:
+    """The signed-in account's own password change: its other sessions end, this one stays."""
+    with st.expander(shell.t("stores.change_password"), icon=":material/password:"):
+        with st.form("own-password", clear_on_submit=True, border=False):
+            current = st.text_input(shell.t("stores.current_password"), type="password", max_chars=PASSWORD_MAX,
+                                    key="own-password-current")
+            new = st.text_input(shell.t("stores.new_password"), type="password", max_chars=PASSWORD_MAX,
+                                key="own-password-new", help=shell.t("stores.password_help"))
+            pressed = st.form_submit_button(shell.t("stores.change_password"), key="own-password-submit")
+        if not pressed:
+            return
+        session = st.session_state.setdefault(THROTTLE_KEY, LoginThrottle())
+        try:
+            changed = change_password(shell.store, supervisor, current or "", new or "", session)
+        except AccountError:
+            st.error(shell.t("stores.password_rule"))
+            return
+        if not changed:
+            st.error(shell.t("stores.password_wrong"))
+            return
+        st.session_state[ACCOUNT_KEY] = (supervisor, credential_version(shell.store, supervisor.id))
+        st.success(shell.t("stores.password_changed"))
+
+
+def _named(shell: Shell, act: Callable[[], object], done: str, name: str) -> None:
+    """Run ``act`` (which makes or renames something named ``name``) and say how it went."""
+    try:
+        act()
+    except NameTakenError:
+        st.error(shell.t("stores.name_taken"))
+    except (NameRuleError, AccountError) as error:
+        st.error(shell.t("stores.refused", reason=escape_markdown(str(error))))
+    else:
+        st.success(shell.t(done, name=escape_markdown(name.strip())))

@@ -1,0 +1,105 @@
+"""The supervisor sign-in (AppTest, both databases): an account signs in and out, a password
+changed elsewhere signs the session out, the old shared password makes the first admin once and
+is then refused with a reason, an admin picks a store; the Stores page's join codes and audit log."""
+
+from __future__ import annotations
+
+import pytest
+
+from quiz.access.stores import codes_in, create_store
+from quiz.access.supervisors import PASSWORD_ENV, disable_account, set_password
+from quiz.db import audit
+from tests.scopes import EVERY_STORE
+from tests.ui import supervisor
+
+TEAM = "quiz/ui/pages/team.py"
+STORES = "quiz/ui/pages/stores.py"
+PASSWORD = "店長-gate-pass"
+SHARED = "old-shared-password"
+
+
+@pytest.fixture(autouse=True)
+def gate(monkeypatch):
+    yield from supervisor.fresh_gate(monkeypatch)
+
+
+def messages(at) -> list[str]:
+    return [m.value for m in (*at.error, *at.info)]
+
+
+def test_a_password_changed_elsewhere_signs_the_session_out(open_app, store):
+    made = supervisor.make_account(PASSWORD)
+    at = supervisor.unlock(open_app(trainee=None, page=TEAM), PASSWORD)
+    assert at.button(key="supervisor-sign-out") and "Tencho" in at.caption[0].value
+    set_password(store, made.id, "a brand new password")
+    at.run()
+    assert not at.dataframe and at.text_input(key="supervisor-password")
+    assert any("You were signed out" in text for text in messages(at))
+
+
+def test_a_disabled_account_is_signed_out(open_app, store):
+    supervisor.make_account("owner password", name="Owner")
+    shop = create_store(store, "Shibuya", None)
+    made = supervisor.make_account(PASSWORD, role="supervisor", store_id=shop.id)
+    at = supervisor.unlock(open_app(trainee=None, page=TEAM), PASSWORD)
+    assert at.button(key="supervisor-sign-out") and "Shibuya" in at.caption[0].value
+    disable_account(store, made.id)
+    at.run()
+    assert at.text_input(key="supervisor-password")
+
+
+def test_the_shared_password_makes_the_first_admin_once_then_is_refused(open_app, store, monkeypatch):
+    monkeypatch.setenv(PASSWORD_ENV, SHARED)
+    at = open_app(trainee=None, page=TEAM)
+    assert any("No admin account exists yet" in c.value for c in at.caption)
+    supervisor.unlock(at, SHARED, name="admin")
+    assert at.button(key="supervisor-sign-out")
+    assert [(e.actor, e.target) for e in audit.entries(store, EVERY_STORE) if e.action == "account_made"] == [
+        (audit.SYSTEM, "admin")]
+    later = open_app(trainee=None, page=TEAM)
+    assert any("Supervisors now sign in with their own accounts" in c.value for c in later.caption)
+    supervisor.unlock(later, SHARED, name="someone else")
+    assert [e.value for e in later.error] == [
+        "The shared supervisor password is no longer used: sign in with your own account "
+        "(an admin makes accounts on the Stores page)."]
+
+
+def test_an_admin_picks_a_store_and_a_supervisor_has_no_picker(open_app, store):
+    supervisor.make_account(PASSWORD)
+    shop = create_store(store, "Shibuya", None)
+    supervisor.make_account("tencho two pass", name="Fuku", role="supervisor", store_id=shop.id)
+    admin = supervisor.unlock(open_app(trainee=None, page=STORES), PASSWORD)
+    picker = admin.sidebar.selectbox(key="supervisor_store_pick")
+    assert picker.options == ["every store", "Shibuya"]
+    assert any("Pick a store" in i.value for i in admin.info)  # a code is made for one store
+    picker.select(shop.id).run()
+    admin.button(key="join-code-submit").click().run()
+    [code] = codes_in(store, EVERY_STORE)
+    assert code.store_id == shop.id and code.code in admin.success[0].value
+    fuku = supervisor.unlock(open_app(trainee=None, page=STORES), "tencho two pass", name="Fuku")
+    assert not [s for s in fuku.sidebar.selectbox if s.key == "supervisor_store_pick"]
+    assert [s.value for s in fuku.main.subheader] == ["Join codes"]  # no stores, accounts or audit log
+    assert list(fuku.dataframe[0].value["Code"]) == [code.code]
+
+
+def test_the_audit_log_is_shown_to_an_admin_with_its_csv(open_app, store):
+    admin = supervisor.make_account(PASSWORD)
+    create_store(store, "Shibuya", admin)
+    at = supervisor.unlock(open_app(trainee=None, page=STORES), PASSWORD)
+    assert "Audit log" in [s.value for s in at.subheader]
+    log = at.dataframe[-1].value
+    assert list(log["Action"]) == ["store_made", "account_made"]  # newest first
+    assert list(log["Who"]) == ["Tencho", audit.SYSTEM] and list(log["To whom or what"]) == ["Shibuya", "Tencho"]
+    assert any(b.label == "Download this table (CSV)" for b in at.download_button)
+
+
+def test_an_admin_makes_an_account_for_a_store(open_app, store):
+    supervisor.make_account(PASSWORD)
+    create_store(store, "Shibuya", None)
+    at = supervisor.unlock(open_app(trainee=None, page=STORES), PASSWORD)
+    at.text_input(key="account-new-name").input("Fuku")
+    at.text_input(key="account-new-password").input("fuku password")
+    next(b for b in at.button if b.label == "Make the account").click().run()
+    assert "Account Fuku made." in [s.value for s in at.success]
+    fuku = supervisor.unlock(open_app(trainee=None, page=TEAM), "fuku password", name="Fuku")
+    assert fuku.button(key="supervisor-sign-out") and "Shibuya" in fuku.caption[0].value
