@@ -28,7 +28,7 @@ from quiz.training.grading import ScenarioAnswer
 from quiz.training.presets import load_presets
 from quiz.ui.widgets import _infraction_names
 from tests.e2e import driver
-from tests.e2e.configured_server import running
+from tests.e2e.configured_server import running, sign_in_as_supervisor
 from tests.e2e.driver import main, settle, sidebar
 from tests.e2e.server import AppServer
 from tests.ui.answering import right_answer
@@ -73,13 +73,7 @@ def new_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Callab
 
 def owner_signs_in(page, server) -> None:
     driver.open_page(page, server.url, "assignments", title=w("assign.title"), lang=JA)
-    form = main(page).get_by_test_id("stForm")
-    form.get_by_label(w("gate.name"), exact=True).fill(OWNER)
-    form.get_by_label(w("gate.password"), exact=True).fill(PASSWORD)
-    settle(page)
-    form.get_by_role("button", name=w("gate.sign_in")).click()
-    expect(main(page).get_by_role("button", name=w("gate.sign_out"))).to_be_visible()
-    settle(page)
+    sign_in_as_supervisor(page, JA, OWNER, PASSWORD)
 
 
 def makes_join_code(page, server) -> str:
