@@ -5,11 +5,12 @@ import base64
 import streamlit as st
 
 from quiz.report.i18n import t
+from quiz.ui import resources
 from quiz.ui.errors import database_guard
 from quiz.ui.page_table import PAGE_TABLE, PAGES_DIR
 from quiz.ui.rerun_limit import install as install_rerun_limit
 from quiz.ui.shell import page_language, render_sidebar
-from quiz.ui.sign_in import signed_in
+from quiz.ui.sign_in import resume_signed_in
 
 # A data URL, read once: a file path would be read and registered again on every rerun.
 FAVICON_FILE = PAGES_DIR.parent / "static" / "favicon.png"
@@ -40,8 +41,12 @@ install_rerun_limit()
 # "auto" (open on a desktop, closed on a phone) closes it over the page. Streamlit applies a
 # change of this setting only until the visitor opens or closes the sidebar by hand: it then
 # keeps their choice in the browser (localStorage), and no page setting closes it.
+# A reload signs back in with this device's token first (quiz.ui.device_sign_in), so that a
+# trainee signed in that way finds the sidebar closed on a phone, as after signing in.
+with database_guard():
+    signed_in_now = resume_signed_in(resources.store())
 st.set_page_config(page_title=t("app.name", page_language()), page_icon=FAVICON, layout="wide",
-                   initial_sidebar_state="auto" if signed_in() is not None else "expanded")
+                   initial_sidebar_state="auto" if signed_in_now is not None else "expanded")
 # A database that cannot be opened or written shows what is wrong and what to do, never a
 # traceback (quiz.ui.errors); the server's log keeps the detail.
 with database_guard():

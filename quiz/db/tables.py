@@ -251,6 +251,23 @@ trainee_games = Table(
     Column("updated_at", UTCDateTime, nullable=False),
 )
 
+# Devices a trainee stays signed in on (``quiz.access.device_tokens``): a reload, a reconnect or
+# a phone that dropped a background tab signs back in with the token its browser keeps, until
+# it expires, the trainee signs out there, or their PIN changes (any device). Only a digest of
+# the token's secret is kept; never the PIN.
+trainee_devices = Table(
+    "trainee_devices",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), nullable=False),
+    Column("secret_digest", String(64), nullable=False),  # sha256 hex of the token's secret
+    Column("credential_version", String(32), nullable=False),  # the PIN's, when issued: a new PIN ends it
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    Column("revoked_at", UTCDateTime),
+    Index("ix_trainee_devices_trainee", "trainee_id"),
+)
+
 # Questions of an open exam the candidate flagged for later (``quiz.db.exam_flags``): kept in
 # the database so that a refresh or another server still shows them; dropped at hand-in.
 exam_flags = Table(

@@ -1,9 +1,10 @@
 """The trainee's corner of the sidebar: sign in with a name and PIN, add yourself, sign out.
 
-Who is signed in lives only in this browser session; the URL's ``trainee`` parameter just
-fills in the name after a refresh. Nobody sees a list of names, and ``?trainee=NAME``
-opens nothing without the PIN. A signed-in session keeps the trainee's credential version
-and checks it on every run (one primary-key lookup, or on PostgreSQL the version kept in
+Who is signed in lives in this browser session, and a reload signs back in with the
+device's token (``quiz.ui.device_sign_in``: expiring, revocable, ended by a new PIN; never
+the PIN); the URL's ``trainee`` parameter just fills in the name. Nobody sees a list of
+names, and ``?trainee=NAME`` opens nothing without the PIN. A signed-in session keeps the
+trainee's credential version and checks it on every run (one primary-key lookup, or on PostgreSQL the version kept in
 the server's memory until a notice says it changed: ``quiz.db.watched``): when the PIN was
 changed in another session, or replaced by a supervisor, this session is signed out.
 
@@ -41,6 +42,7 @@ from quiz.model.local_time import local_text
 from quiz.model.names import NAME_INPUT_MAX, NAME_MAX
 from quiz.model.scope import Scope
 from quiz.report.i18n import t
+from quiz.ui import device_sign_in as device
 from quiz.ui.errors import database_failure_words
 from quiz.ui.markdown import escape_markdown
 
@@ -50,7 +52,7 @@ CREDENTIAL_KEY = "trainee_credential"  # their credential_version when they sign
 THROTTLE_KEY = "trainee_sign_in_throttle"
 MESSAGE_KEY = "sign_in_message"  # (form, text key, values[, "success"/"info"]): what a form's callback left
 SESSION_CEILING = 300.0
-KEPT_ON_SIGN_OUT = frozenset({"language", "games", "categories", THROTTLE_KEY})
+KEPT_ON_SIGN_OUT = frozenset({"language", "games", "categories", THROTTLE_KEY, device.TRIED_KEY})
 NAME_PROBLEMS = {"invisible": "accounts.name_invisible", "mixed_script": "accounts.name_mixed_script"}
 
 
@@ -74,13 +76,15 @@ def signed_in() -> Trainee | None:
 def trainee_panel(store: Store, language: str) -> Trainee | None:
     """Draw the panel; the signed-in trainee, or None."""
     st.subheader(t("shell.trainee", language))
-    trainee = signed_in()
+    trainee = resume_signed_in(store)
     if trainee is not None and not _credential_holds(store, trainee):
         _sign_out()
         st.session_state[MESSAGE_KEY] = ("sign-in", "accounts.signed_out_pin_changed", {}, "info")
+        st.session_state[device.PENDING_KEY] = ""  # its token ended with the PIN: clear the cookie
         trainee = None
+    device.draw_cookie_change()
     if trainee is not None:
-        _signed_in_panel(trainee, language)
+        _signed_in_panel(store, trainee, language)
         with st.expander(t("shell.change_pin", language), icon=":material/key:"):
             _change_pin_form(store, trainee, language)
         return trainee
@@ -88,6 +92,25 @@ def trainee_panel(store: Store, language: str) -> Trainee | None:
     with st.expander(t("shell.new_trainee", language), icon=":material/person_add:"):
         _new_trainee_form(store, language)
     return None
+
+
+def resume_signed_in(store: Store) -> Trainee | None:
+    """The signed-in trainee, signing a new session (a reload) back in by this device's token."""
+    return signed_in() or _resumed_on_this_device(store)
+
+
+def _resumed_on_this_device(store: Store) -> Trainee | None:
+    """A new session (a reload, a dropped tab) signed back in by the device's token; else None,
+    telling a trainee whose token ended that their exam still runs."""
+    resumed = device.resume_on_this_device(store)
+    if resumed is None or resumed.trainee is None:
+        if resumed is not None and resumed.exam_running:
+            st.session_state[MESSAGE_KEY] = ("sign-in", "accounts.exam_running_signed_out", {}, "info")
+        return None
+    st.session_state[SIGNED_IN_KEY] = resumed.trainee
+    st.session_state[CREDENTIAL_KEY] = resumed.credential
+    st.query_params["trainee"] = resumed.trainee.name
+    return resumed.trainee
 
 
 def still_signed_in(store: Store) -> bool:
@@ -116,10 +139,12 @@ def _credential_holds(store: Store, trainee: Trainee) -> bool:
     return state[CREDENTIAL_KEY] == current
 
 
-def _signed_in_panel(trainee: Trainee, language: str) -> None:
+def _signed_in_panel(store: Store, trainee: Trainee, language: str) -> None:
     st.markdown(f":material/person: **{escape_markdown(trainee.name)}**")
     if st.button(t("shell.sign_out", language), icon=":material/logout:", key="sign-out"):
+        cleared = device.forget_this_device(store)  # this device signs in again only with the PIN
         _sign_out()
+        st.session_state[device.PENDING_KEY] = cleared
         st.session_state["sign-in-name"] = ""  # a shared store computer keeps no trace of who was here
         st.query_params.pop("trainee", None)
         st.rerun()
@@ -144,6 +169,7 @@ def _on_sign_in(store: Store) -> None:
     result = sign_in(store, name, pin, _name_throttles(), _session_throttle())
     if result.trainee is not None:
         _start_session(store, result.trainee, result.credential)
+        device.remember_this_device(store, result.trainee.id)
         return
     if result.too_long:
         state["sign-in-name"] = ""  # an oversized value is not kept in the session either
@@ -195,6 +221,7 @@ def _on_new_trainee(store: Store) -> None:
             problem = (words, {})
         else:
             _start_session(store, created, credential_version(store, created.id))
+            device.remember_this_device(store, created.id)
             state[FIRST_VISIT_KEY] = True  # the welcome asks their games and daily goal (quiz.ui.first_visit)
             return
     state[MESSAGE_KEY] = ("new-trainee", *problem)
@@ -226,6 +253,7 @@ def _on_change_pin(store: Store, trainee: Trainee) -> None:
         return
     if result.unlocked:
         state[CREDENTIAL_KEY] = credential_version(store, trainee.id)  # this session stays signed in
+        device.remember_this_device(store, trainee.id)  # and this device: the new PIN ended its token
         state[MESSAGE_KEY] = ("change-pin", "shell.pin_changed", {}, "success")
     elif result.too_long:
         state[MESSAGE_KEY] = ("change-pin", "accounts.too_long", {})

@@ -24,7 +24,7 @@ V3_COLUMNS = {"attempts": {"findings", "penalty_follows_findings"},
 FIRST_TABLES = frozenset({"schema_version", "trainees", "attempts", "exams", "review_schedules"})
 R5_COLUMNS = {"trainees": {"store_id"}}
 R5_TABLES = frozenset({"stores", "supervisor_accounts", "join_codes", "audit_log", "assignments",
-                       "assignment_members", "content_packs", "content_pack_files", "trainee_games", "content_pack_cards"})
+                       "assignment_members", "content_packs", "content_pack_files", "trainee_games", "trainee_devices", "content_pack_cards"})
 R5_INDEXES = frozenset({"ix_trainees_store"})
 VERSION_2_TABLES = frozenset({"login_throttles", "trainee_name_keys", "trainee_time_zones", "trainee_goals",
                               "exam_flags", "problem_reports"})

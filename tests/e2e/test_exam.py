@@ -71,11 +71,10 @@ def test_a_two_question_exam_from_start_to_results(page, server) -> None:
     expect(main(page).get_by_text("Question 2 of 2", exact=True)).to_be_visible()
     assert len(stored_answers(server)) == 1  # in the database before the exam is handed in
 
-    # a refresh loses the tab's state (signed out too); signed in again, the exam is found in
-    # the database and resumed
+    # a refresh loses the tab's state but not the sign-in (the device's token); the exam is
+    # found in the database and resumed
     page.reload()
-    driver.expect_signed_out(page, prefilled=TRAINEE)
-    driver.sign_in(page, TRAINEE, PIN, type_name=False)
+    driver.expect_signed_in(page, TRAINEE)
     resume_offer = re.compile(r"You have an exam in progress: Custom exam — 1 of 2 answered")
     expect(main(page).get_by_text(resume_offer)).to_be_visible()
     settle(page)

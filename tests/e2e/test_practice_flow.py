@@ -64,20 +64,17 @@ def test_first_session_answer_is_counted_kept_and_bilingual(page, server) -> Non
     go_to(page, "Progress", "Progress")
     see_one_answer(page)
 
-    # kept over a reload: a new session is signed out (the URL only fills in the name), and
-    # signing in with the PIN brings the answer back from the database
+    # kept over a reload: a new session, signed back in by the device's token, brings the
+    # answer back from the database
     page.reload()
     expect(main(page).get_by_role("heading", name="Progress", level=1)).to_be_visible()
-    expect_signed_out(page, prefilled=TRAINEE)
-    expect(main(page).get_by_test_id("stMetric")).to_have_count(0)
-    sign_in(page, TRAINEE, PIN, type_name=False)
+    expect_signed_in(page, TRAINEE)
     see_one_answer(page)
 
     # and over a server restart on the same database
     server.restart()
     page.reload()
-    expect_signed_out(page, prefilled=TRAINEE)
-    sign_in(page, TRAINEE, PIN, type_name=False)
+    expect_signed_in(page, TRAINEE)  # the device's token is in the database: a restart keeps it
     see_one_answer(page)
 
     # the whole interface in Japanese, and back

@@ -1,6 +1,6 @@
 """Stores and accounts: a store owns its trainees, supervisors (argon2 passwords, roles),
 join codes, an audit log, onboarding assignments and content packs kept in the database;
-and the games each trainee studies.
+the games each trainee studies, and the devices they stay signed in on.
 
 A deployment from before stores becomes one store: every trainee joins it.
 """
@@ -148,6 +148,19 @@ _stores, *_rest = (
         Column("trainee_id", Integer, ForeignKey("trainees.id"), primary_key=True, autoincrement=False),
         Column("rulesets", JSON, nullable=False),
         Column("updated_at", _AT, nullable=False),
+    ),
+
+    Table(
+        "trainee_devices",
+        _new,
+        Column("id", Integer, primary_key=True),
+        Column("trainee_id", Integer, ForeignKey("trainees.id"), nullable=False),
+        Column("secret_digest", String(64), nullable=False),
+        Column("credential_version", String(32), nullable=False),
+        Column("created_at", _AT, nullable=False),
+        Column("expires_at", _AT, nullable=False),
+        Column("revoked_at", _AT),
+        Index("ix_trainee_devices_trainee", "trainee_id"),
     ),
 )
 
