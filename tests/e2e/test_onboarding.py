@@ -76,16 +76,16 @@ def owner_signs_in(page, server) -> None:
     sign_in_as_supervisor(page, JA, OWNER, PASSWORD)
 
 
-def makes_join_code(page, server) -> str:
-    """The owner's join code for the store. TODO(ACCOUNTS' join-code page): made here through
-    the core until the page lands."""
-    from quiz.access.stores import make_join_code
-
-    store = Store(server.database_url)
-    try:
-        return make_join_code(store, server.owner, server.owner.store_id).code
-    finally:
-        store.dispose()
+def makes_join_code(page) -> str:
+    """The owner, on the Stores page, makes the store's join code and reads it off the page."""
+    driver.go_to(page, w("stores.nav"), w("stores.title"))
+    main(page).get_by_role("button", name=w("stores.make_code")).click()
+    made = main(page).get_by_test_id("stAlertContentSuccess")
+    expect(made).to_be_visible()
+    found = re.search(r"[A-Z2-9]{8}", made.inner_text())
+    assert found is not None, made.inner_text()
+    driver.docs_screenshot(page, "onboarding-owner-join-code")
+    return found.group(0)
 
 
 def staff_joins(page, server, name: str, pin: str, code: str) -> None:
@@ -234,7 +234,7 @@ def passes_the_exam(page, server, name: str) -> None:
 def test_an_owner_onboards_three_staff_and_downloads_who_passed(new_page, server) -> None:
     owner = new_page(locale="ja-JP", timezone="Asia/Tokyo")
     owner_signs_in(owner, server)
-    code = makes_join_code(owner, server)
+    code = makes_join_code(owner)
     phones = []
     for name, pin in STAFF:
         phone = new_page(viewport=PHONE, locale="ja-JP", timezone="Asia/Tokyo", phone=True)
