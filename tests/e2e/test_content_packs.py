@@ -116,3 +116,17 @@ def test_a_supervisor_removes_a_pack_after_confirming(page, server) -> None:
     assert old not in [pack.name for pack in left]
     expect(main(page).get_by_text(f"All content loaded: {SHIPPED_CARDS + sum(pack.cards for pack in left)} cards")).to_be_visible()
     assert_no_exception(page)
+
+
+def test_a_corrected_file_under_the_same_name_is_checked_afresh(page, server) -> None:
+    """Issue 30: re-checking a corrected file under the same name was said to show the old
+    result. Each upload is checked as sent, whatever its name."""
+    open_page(page, server.url, "content", title="Content", lang="en")
+    as_author(page)
+    broken = scenario("pack-same-name").replace("infraction:", "infractoin:", 1)
+    upload(page, "same-name.yaml", broken.encode("utf-8"))
+    expect(main(page).get_by_text("This pack cannot be imported: ", exact=False)).to_be_visible()
+    upload(page, "same-name.yaml", scenario("pack-same-name").encode("utf-8"))
+    expect(main(page).get_by_text("This pack cannot be imported: ", exact=False)).to_have_count(0)
+    expect(main(page).get_by_test_id("stAlertContentSuccess")).to_be_visible()
+    assert_no_exception(page)
