@@ -34,7 +34,7 @@ from quiz.model.words import Wording
 if TYPE_CHECKING:  # imported by the tables below only: every page reads content_dir
     import pandas as pd
 
-AUTHORING_GUIDE = PROJECT_ROOT / "docs" / "AUTHORING.md"
+GUIDES_DIR = PROJECT_ROOT / "docs" / "guide"  # authoring.<language>.md: the guide the Content page shows
 CONTENT_DIR_ENV = "QUIZ_CONTENT_DIR"
 DEFAULT_CONTENT_DIR = PROJECT_ROOT / "content"
 UNSORTED_FOLDER = "unsorted"  # for files whose cards name no usable ruleset: the loader reports why
@@ -43,12 +43,15 @@ _FOLDER_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 _UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
 
 
-def authoring_guide(path: Path = AUTHORING_GUIDE) -> str | None:
-    """The authoring guide (Markdown, written by the project), or None when it is not installed."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
+def authoring_guide(language: str, folder: Path = GUIDES_DIR) -> str | None:
+    """The authors' guide in ``language`` (English when there is none in it): Markdown written
+    by the project for store staff who write cards; None when it is not installed."""
+    for name in (f"authoring.{language}.md", "authoring.en.md"):
+        try:
+            return (folder / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+    return None
 
 
 def content_dir(environ: Mapping[str, str] = os.environ) -> Path:

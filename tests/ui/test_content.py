@@ -96,13 +96,30 @@ def test_every_problem_of_a_pack_at_once(open_app, folder):
     assert "unknown field" in problems.iloc[0]["Problem"] and "engine gives match_loss" in problems.iloc[1]["Problem"]
 
 
-def test_the_authoring_guide_is_on_the_page(open_app, folder):
+def test_the_authoring_guide_is_on_the_page_in_the_reader_s_language(open_app, folder):
+    """Issue 30: the guide in the app was English only and written for developers."""
     at = open_app(page=PAGE)
     guide = next(e for e in at.expander if e.label == "Authoring guide: how to write cards")
-    assert any(m.value.startswith("# Authoring content") for m in guide.markdown)
+    assert any(m.value.startswith("# Writing cards (for store staff") for m in guide.markdown)
     at = open_app(lang="ja", page=PAGE)
     guide = next(e for e in at.expander if e.label == "作成ガイド：カードの書き方")
-    assert guide.caption[0].value == "このガイドは英語で書かれています。"
+    assert any(m.value.startswith("# カードの作り方") for m in guide.markdown)
+    assert not guide.caption  # no "this guide is in English" any more
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_the_guide_s_example_card_passes_the_check_an_upload_gets(store, folder, language):
+    """The card an author copies from the guide is a valid pack as it stands."""
+    from quiz.content.packs import authoring_guide
+    from quiz.db.packs import check_upload
+
+    guide = authoring_guide(language)
+    assert guide is not None
+    example = re.search(r"```yaml\n(.*?)```", guide, re.S)
+    assert example is not None
+    report = check_upload(store, "guide-example.yaml", example.group(1).encode("utf-8"), local=folder)
+    assert report.ok and not report.problems, report.problems
+    assert [preview.card.id for preview in report.cards] == ["store-ygo-late-15"]
 
 
 def stored(upload: str, card_id: str, store_id: int | None = None) -> str:

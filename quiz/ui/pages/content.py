@@ -114,12 +114,10 @@ with checking:
     st.caption(shell.t("content.import_help", upload_mb=LIMITS.upload_bytes // MIB, files=LIMITS.files,
                        total_mb=LIMITS.total_bytes // MIB))
     with st.expander(shell.t("content.guide"), icon=":material/menu_book:"):
-        guide = authoring_guide()
+        guide = authoring_guide(shell.language)
         if guide is None:
             st.info(shell.t("content.guide_missing"))
         else:
-            if shell.language != "en":
-                st.caption(shell.t("content.guide_english"))
             st.markdown(guide)  # the project's own document, not user data
     show_message(IMPORTED)
     if shell.trainee is None and not unlocked:  # no uploads from anonymous visitors (see docs/RELIABILITY.md)
