@@ -28,6 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from quiz.access.pins import PIN_INPUT_MAX, check_new_pin, hash_pin, pin_matches
 from quiz.access.scope import Supervisor
+from quiz.access.stores import redeem_on
 from quiz.access.throttles import Clock, LoginResult, LoginThrottle, StoredThrottle, ThrottlePolicy, attempt
 from quiz.db.answers import WriteGuard
 from quiz.db.audit import record
@@ -94,8 +95,10 @@ def throttle_key(name: str) -> str:
     return name_key(name)
 
 
-def add_trainee(store: Store, name: str, pin: str) -> Trainee:
-    """A new trainee with that name and PIN, both written in one transaction.
+def add_trainee(store: Store, name: str, pin: str, join_code: str | None = None) -> Trainee:
+    """A new trainee with that name and PIN, both written in one transaction, in the store of
+    ``join_code`` when one is given (``JoinCodeError`` for a code not usable: no trainee is
+    added); without one, a self-study player.
 
     Raises ``NameRuleError`` (a ValueError) for a bad name, ``PinRuleError`` for a bad or weak
     PIN, both before any hashing, and ``NameTakenError`` when the name, or its canonical form,
@@ -108,6 +111,8 @@ def add_trainee(store: Store, name: str, pin: str) -> Trainee:
         with store.engine.begin() as conn:
             trainee_id = store.insert_trainee(conn, name)
             conn.execute(insert(trainee_pins).values(trainee_id=trainee_id, pin_hash=pin_hash, updated_at=utc_now()))
+            if join_code:
+                redeem_on(conn, trainee_id, join_code, utc_now())
     except IntegrityError as error:
         raise NameTakenError(f"the name {name!r} is taken") from error
     name_throttles().for_key(store, throttle_key(name)).lift()

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from quiz.access.scope import Scope, Supervisor
@@ -164,23 +165,29 @@ def revoke_join_code(store: Store, actor: Supervisor, code: str, now: Now = utc_
 def redeem(store: Store, trainee_id: int, typed: str, now: Now = utc_now) -> StoreInfo:
     """The trainee joins the store of the join code ``typed`` (counted as one use); the store.
     ``JoinCodeError`` for an unknown, expired or revoked code (nothing changes)."""
+    with store.engine.begin() as conn:
+        store_id = redeem_on(conn, trainee_id, typed, now())
+        name = conn.execute(select(stores.c.name).where(stores.c.id == store_id)).scalar_one()
+    return StoreInfo(store_id, name, 0)
+
+
+def redeem_on(conn: Connection, trainee_id: int, typed: str, at: datetime) -> int:
+    """``redeem`` in the caller's transaction (a new trainee is added with their code, or
+    not at all); the store's id."""
     code = normal_code(typed)
     if not code or len(code) > CODE_INPUT_MAX:
         raise JoinCodeError("unknown", "no such join code")
-    at = now()
-    with store.engine.begin() as conn:
-        usable = and_(join_codes.c.code == code, join_codes.c.revoked_at.is_(None), join_codes.c.expires_at > at)
-        if not conn.execute(update(join_codes).where(usable).values(uses=join_codes.c.uses + 1)).rowcount:
-            row = conn.execute(select(join_codes.c.revoked_at).where(join_codes.c.code == code)).one_or_none()
-            if row is None:
-                raise JoinCodeError("unknown", "no such join code")
-            if row.revoked_at is not None:
-                raise JoinCodeError("revoked", "this join code was revoked")
-            raise JoinCodeError("expired", "this join code has expired")
-        store_id = conn.execute(select(join_codes.c.store_id).where(join_codes.c.code == code)).scalar_one()
-        conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(store_id=store_id))
-        name = conn.execute(select(stores.c.name).where(stores.c.id == store_id)).scalar_one()
-    return StoreInfo(store_id, name, 0)
+    usable = and_(join_codes.c.code == code, join_codes.c.revoked_at.is_(None), join_codes.c.expires_at > at)
+    if not conn.execute(update(join_codes).where(usable).values(uses=join_codes.c.uses + 1)).rowcount:
+        row = conn.execute(select(join_codes.c.revoked_at).where(join_codes.c.code == code)).one_or_none()
+        if row is None:
+            raise JoinCodeError("unknown", "no such join code")
+        if row.revoked_at is not None:
+            raise JoinCodeError("revoked", "this join code was revoked")
+        raise JoinCodeError("expired", "this join code has expired")
+    store_id = int(conn.execute(select(join_codes.c.store_id).where(join_codes.c.code == code)).scalar_one())
+    conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(store_id=store_id))
+    return store_id
 
 
 def move_trainee(store: Store, actor: Supervisor, trainee_id: int, store_id: int | None) -> None:

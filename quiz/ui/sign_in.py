@@ -16,6 +16,7 @@ session or a client's ``clear_cache`` starts it afresh).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import streamlit as st
 
@@ -33,11 +34,12 @@ from quiz.access.accounts import (
     sign_in,
 )
 from quiz.access.pins import PIN_MAX, PinRuleError, same_pin
+from quiz.access.stores import CODE_INPUT_MAX, leave_store, redeem, store_name
 from quiz.access.throttles import LoginThrottle
 from quiz.db.answers import WriteGuard
 from quiz.db.store import Store, Trainee
 from quiz.db.time_zones import time_zone_for
-from quiz.model.errors import NameRuleError
+from quiz.model.errors import JoinCodeError, NameRuleError
 from quiz.model.local_time import local_text
 from quiz.model.names import NAME_INPUT_MAX, NAME_MAX
 from quiz.model.scope import Scope
@@ -87,6 +89,8 @@ def trainee_panel(store: Store, language: str) -> Trainee | None:
         _signed_in_panel(store, trainee, language)
         with st.expander(t("shell.change_pin", language), icon=":material/key:"):
             _change_pin_form(store, trainee, language)
+        with st.expander(t("shell.join_store", language), icon=":material/storefront:"):
+            _store_form(store, trainee, language)
         return trainee
     _sign_in_form(store, language)
     with st.expander(t("shell.new_trainee", language), icon=":material/person_add:"):
@@ -187,6 +191,8 @@ def _new_trainee_form(store: Store, language: str) -> None:
         st.text_input(t("shell.pin", language), type="password", max_chars=PIN_MAX,
                       help=t("shell.pin_help", language), key="new-trainee-pin")
         st.text_input(t("shell.pin_again", language), type="password", max_chars=PIN_MAX, key="new-trainee-pin-again")
+        st.text_input(t("shell.join_code", language), max_chars=CODE_INPUT_MAX, key="new-trainee-code",
+                      help=t("shell.join_code_help", language))
         st.form_submit_button(t("shell.create", language), icon=":material/person_add:", key="new-trainee-submit",
                               on_click=_on_new_trainee, args=(store,))
     _show_message("new-trainee", language)
@@ -207,9 +213,11 @@ def _on_new_trainee(store: Store) -> None:
         problem = ("shell.pins_differ", {})
     else:
         try:
-            created = add_trainee(store, name, pin)
+            created = add_trainee(store, name, pin, state.get("new-trainee-code", "")[:CODE_INPUT_MAX] or None)
         except NameTakenError:
             problem = ("shell.name_taken", {})
+        except JoinCodeError as error:
+            problem = (f"shell.join_code_{error.rule}", {})
         except PinRuleError as error:
             problem = (_pin_problem(error), {})
         except NameRuleError as error:
@@ -225,6 +233,31 @@ def _on_new_trainee(store: Store) -> None:
             state[FIRST_VISIT_KEY] = True  # the welcome asks their games and daily goal (quiz.ui.first_visit)
             return
     state[MESSAGE_KEY] = ("new-trainee", *problem)
+
+
+def _store_form(store: Store, trainee: Trainee, language: str) -> None:
+    """Join a store with a join code, or leave the one joined (a self-study player again)."""
+    joined = store_name(store, trainee.store_id)
+    st.caption(t("shell.in_store", language, store=escape_markdown(joined)) if joined
+               else t("shell.no_store", language))
+    with st.form("join-store", clear_on_submit=True, border=False):
+        code = st.text_input(t("shell.join_code", language), max_chars=CODE_INPUT_MAX, key="join-store-code")
+        pressed = st.form_submit_button(t("shell.join_submit", language), key="join-store-submit")
+    if pressed:
+        try:
+            info = redeem(store, trainee.id, code or "")
+        except JoinCodeError as error:
+            st.error(t(f"shell.join_code_{error.rule}", language))
+        else:
+            st.session_state[SIGNED_IN_KEY] = replace(trainee, store_id=info.id)
+            st.session_state[MESSAGE_KEY] = ("join-store", "shell.joined", {"store": escape_markdown(info.name)},
+                                             "success")
+            st.rerun()
+    if joined and st.button(t("shell.leave_store", language), key="leave-store"):
+        leave_store(store, trainee.id)
+        st.session_state[SIGNED_IN_KEY] = replace(trainee, store_id=None)
+        st.rerun()
+    _show_message("join-store", language)
 
 
 def _change_pin_form(store: Store, trainee: Trainee, language: str) -> None:

@@ -121,3 +121,16 @@ def test_an_admin_moves_a_trainee_and_a_trainee_leaves(store, world):
     assert store.find_trainee("Aiko").store_id == osaka.id
     leave_store(store, aiko.id)
     assert store.find_trainee("Aiko").store_id is None
+
+
+def test_a_new_trainee_joins_with_a_code_or_is_not_added(store, world):
+    from quiz.access.accounts import add_trainee
+
+    _, shibuya, _, tencho, _ = world
+    code = make_join_code(store, tencho, shibuya.id)
+    assert add_trainee(store, "Aiko", "2468", code.code.lower()).id == store.find_trainee("Aiko").id
+    assert store.find_trainee("Aiko").store_id == shibuya.id
+    with pytest.raises(JoinCodeError):
+        add_trainee(store, "Ben", "2468", "ZZZZZZZZ")
+    assert store.find_trainee("Ben") is None  # a wrong code adds nobody
+    assert add_trainee(store, "Chie", "2468").store_id is None  # no code: a self-study player

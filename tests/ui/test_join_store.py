@@ -1,0 +1,40 @@
+"""A trainee joins a store with a join code: when adding themselves, or later from the
+sidebar's "My store"; a wrong code is refused with a reason and adds nobody."""
+
+from __future__ import annotations
+
+import pytest
+
+from quiz.access.stores import create_store, make_join_code
+from tests.ui import supervisor
+from tests.ui.test_sign_in import signed_in_name, submit
+
+
+@pytest.fixture
+def code(store, monkeypatch):
+    supervisor.prepare(monkeypatch)
+    admin = supervisor.make_account("owner password")
+    shop = create_store(store, "Shibuya", admin)
+    return make_join_code(store, admin, shop.id)
+
+
+def test_a_new_trainee_joins_with_a_code(open_app, store, code):
+    at = submit(open_app(trainee=None), "new-trainee", name="Aiko", pin="2468", pin_again="2468", code=code.code)
+    assert signed_in_name(at) == "Aiko"
+    assert store.find_trainee("Aiko").store_id == code.store_id
+
+
+def test_a_wrong_code_adds_nobody_and_says_why(open_app, store, code):
+    at = submit(open_app(trainee=None), "new-trainee", name="Aiko", pin="2468", pin_again="2468", code="NOPE2345")
+    assert signed_in_name(at) is None and store.find_trainee("Aiko") is None
+    assert "does not exist" in at.error[0].value
+
+
+def test_a_signed_in_trainee_joins_and_leaves(open_app, store, code):
+    at = open_app(trainee="Ben")
+    at.text_input(key="join-store-code").input(code.code)
+    at.button(key="join-store-submit").click().run()
+    assert store.find_trainee("Ben").store_id == code.store_id
+    assert any("You are in the store Shibuya." in c.value for c in at.caption)
+    at.button(key="leave-store").click().run()
+    assert store.find_trainee("Ben").store_id is None
