@@ -23,7 +23,7 @@ from quiz.content.packs import content_dir
 from quiz.db.store import Store
 from quiz.model.attempt import AttemptRecord
 from tests.e2e import driver
-from tests.e2e.configured_server import SUPERVISOR_PASSWORD, ConfiguredServer, running
+from tests.e2e.configured_server import ConfiguredServer, running, sign_in_as_supervisor
 from tests.e2e.driver import (
     add_trainee_in_sidebar,
     expect_signed_out,
@@ -101,7 +101,7 @@ def payload_cards() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServer]:
-    """A server whose content folder holds the payload cards, with a supervisor password."""
+    """A server whose content folder holds the payload cards, with a supervisor account."""
     server = ConfiguredServer(tmp_path_factory.mktemp("inert"))
     for ruleset, text in payload_cards().items():
         cards = server.content_dir / "payloads" / ruleset / "inert.yaml"
@@ -166,8 +166,7 @@ def test_hostile_trainee_names_are_stored_literally_and_shown_inert(page, watch,
 
     # and on the supervisor's drill-down, where the name is part of Markdown text
     open_page(page, server.url, "team", title="Team", lang="en")
-    main(page).get_by_label("Supervisor password").fill(SUPERVISOR_PASSWORD)
-    main(page).get_by_role("button", name="Unlock", exact=True).click()
+    sign_in_as_supervisor(page)
     expect(main(page).get_by_role("tab", name="One trainee")).to_be_visible()
     main(page).get_by_role("tab", name="One trainee").click()
     picker = main(page).get_by_role("combobox", name="Whose progress?")

@@ -27,7 +27,7 @@ import pytest
 from quiz.access.accounts import add_trainee
 from quiz.db.store import Store
 from tests.databases import postgres_database, sqlite_url
-from tests.e2e.configured_server import SUPERVISOR_PASSWORD, SharedDatabaseServer
+from tests.e2e.configured_server import SUPERVISOR_NAME, SUPERVISOR_PASSWORD, SharedDatabaseServer
 from tests.reliability.load_sessions import STEP_TIMEOUT, _StreamlitTab
 
 pytestmark = pytest.mark.reliability
@@ -151,7 +151,7 @@ async def guess_pin(tab: Tab, pin: str) -> list[str]:
 
 
 async def guess_password(tab: Tab, password: str) -> list[str]:
-    return await tab.submit(SUPERVISOR_FORM, {"Supervisor password": password}, "Unlock")
+    return await tab.submit(SUPERVISOR_FORM, {"Account name": SUPERVISOR_NAME, "Password": password}, "Sign in")
 
 
 def waits(alerts: list[str]) -> list[int]:
@@ -213,7 +213,7 @@ def test_the_supervisor_throttle_holds_when_the_client_clears_the_cache_between_
     async def scenario() -> None:
         tab = await opened(servers[0], "team")
         try:
-            assert await build_up(tab, guess_password, "a-guess", "not right") == [1, 2, 4]
+            assert await build_up(tab, guess_password, "a-guess", "do not match") == [1, 2, 4]
             await tab.clear_cache()
             alerts = await guess_password(tab, SUPERVISOR_PASSWORD)
             assert any("Too many wrong attempts" in a for a in alerts), alerts
