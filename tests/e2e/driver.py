@@ -377,10 +377,14 @@ def sign_in(page, name: str, pin: str, lang: str = "en", type_name: bool = True)
     expect_signed_in(page, name, lang)
 
 
-def add_trainee_in_sidebar(page, name: str, pin: str, lang: str = "en", games: Sequence[str] | None = None) -> None:
-    """Open the sidebar's "New trainee" expander, fill its form and press Add me; the new
-    trainee is then signed in, and answers the welcome with ``games`` (see ``answer_welcome``)."""
+def add_trainee_in_sidebar(page, name: str, pin: str, lang: str = "en", games: Sequence[str] | None = None,
+                           join_code: str | None = None) -> None:
+    """Open the sidebar's "New trainee" expander, fill its form (with a store's ``join_code``
+    when given) and press Add me; the new trainee is then signed in, and answers the welcome
+    with ``games`` (see ``answer_welcome``)."""
     from playwright.sync_api import expect
+
+    from quiz.report.i18n import t
 
     words = WORDS[lang]
     settle(page)
@@ -391,6 +395,8 @@ def add_trainee_in_sidebar(page, name: str, pin: str, lang: str = "en", games: S
     name_box.fill(name)
     panel.get_by_label(words.pin, exact=True).fill(pin)
     panel.get_by_label(words.pin_again, exact=True).fill(pin)
+    if join_code is not None:
+        panel.get_by_label(t("shell.join_code", lang), exact=True).fill(join_code)
     settle(page)  # no run going on that could draw the form again under the pointer
     panel.get_by_role("button", name=words.add, exact=True).click()
     expect_signed_in(page, name, lang)
