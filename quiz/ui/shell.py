@@ -218,8 +218,9 @@ def _keep_games(store: Store, trainee: Trainee | None, ids: tuple[str, ...]) -> 
     """The game filter's callback: a signed-in trainee's choice is kept as theirs (an empty one,
     a moment's state while changing games, is not)."""
     chosen = st.session_state.get("games")
-    if trainee is not None and isinstance(chosen, list) and chosen:
-        keep_studied_games(store, trainee.id, chosen, ids)
+    offered = [game for game in chosen if game in ids] if isinstance(chosen, list) else []
+    if trainee is not None and offered:  # a value the widget never offered (crafted) is not kept
+        keep_studied_games(store, trainee.id, offered, ids)
 
 
 def _categories(content: Content, rulesets: list[str], language: str) -> list[str]:
