@@ -13,6 +13,7 @@ from quiz.access.supervisors import create_account, credential_version
 from quiz.db import assignments as stored
 from quiz.db.exams import hand_in, open_exam, save_exam_answer, start_exam
 from quiz.model.attempt import utc_now
+from quiz.report.assignments import FONT_ENV
 from quiz.training.assignments import Plan, plan_cards
 from quiz.training.exams import ExamSpec
 from quiz.ui.supervisor_gate import ACCOUNT_KEY
@@ -146,3 +147,12 @@ def test_chosen_staff_get_a_card_set_to_practise_and_an_archived_assignment_leav
     at.run()
     next(b for b in at.button if b.label == "Archive").click().run()
     assert stored.store_assignments(store, owner_a.scope()) == [] and not at.dataframe
+
+
+def test_without_a_japanese_font_the_page_says_so_instead_of_a_pdf(open_app, store, shops, monkeypatch, tmp_path):
+    monkeypatch.setenv(FONT_ENV, str(tmp_path / "no-font.ttc"))
+    stored.create_assignment(store, shops[0].scope(), "x", Plan(exam="ygo-20"), utc_now() + timedelta(days=2),
+                             utc_now())
+    at = as_supervisor(open_app, store, shops[0])
+    assert not at.get("download_button")
+    assert at.warning[0].value.startswith("The PDF needs a Japanese font")
