@@ -8,7 +8,7 @@ import pytest
 
 from quiz.content.loader import Content, load_content
 from quiz.db.store import Store
-from tests.databases import postgres_database, sqlite_url
+from tests.databases import migrated, postgres_database, sqlite_url
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,6 +46,6 @@ def postgres_url():
 @pytest.fixture
 def store(db_url: str):
     """A Store on ``db_url`` (SQLite, and PostgreSQL when a server is given), disposed afterwards."""
-    store = Store(db_url)
+    store = Store(migrated(db_url))
     yield store
     store.dispose()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import tempfile
 import uuid
@@ -23,6 +24,28 @@ SKIP_REASON = (
 
 def sqlite_url(folder: Path) -> str:
     return f"sqlite:///{folder / 'quiz.db'}"
+
+
+_migrated: list[Path] = []  # this test process's database at the head revision, made once
+
+
+def migrated(url: str) -> str:
+    """``url``, and when it names a SQLite file not made yet, that file made as a copy of a
+    database this process migrated to the head revision once: each test still has a database
+    of its own, without running every migration again (most of a fresh store's start). Tests
+    of the migrations themselves take ``db_url`` as it is."""
+    path = make_url(url).database
+    if make_url(url).get_backend_name() != "sqlite" or not path or Path(path).exists():
+        return url
+    if not _migrated:
+        from quiz.db.store import Store
+
+        template = Path(tempfile.mkdtemp(prefix="quiz-migrated-")) / "quiz.db"
+        Store(f"sqlite:///{template}").dispose()
+        _migrated.append(template)
+    with sqlite3.connect(_migrated[0]) as source, sqlite3.connect(path) as copy:
+        source.backup(copy)  # a consistent copy, write-ahead log and all
+    return url
 
 
 def postgres_database() -> Iterator[str]:

@@ -11,6 +11,7 @@ from quiz.content.packs import CONTENT_DIR_ENV
 from quiz.db.store import Store
 from quiz.ui import sign_in
 from quiz.ui.sign_in import SIGNED_IN_KEY
+from tests.databases import migrated
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
@@ -18,7 +19,7 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 @pytest.fixture
 def database_url(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """The app's database: a SQLite file, and a fresh PostgreSQL database when a server is given."""
-    url = db_url
+    url = migrated(db_url)
     monkeypatch.setenv("QUIZ_DATABASE_URL", url)
     monkeypatch.setenv("QUIZ_CONTENT_DIR", str(tmp_path / "no-imported-content"))  # the shipped cards only
     return url
