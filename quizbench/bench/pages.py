@@ -29,4 +29,5 @@ NOT_MEASURED = {
     "reference.py": "the rulesets in tables: nothing on it grows with the answers or trainees",
     "content.py": "its work is checking content, measured by the content load figures",
     "assignments.py": "new with issue 27 (a store's plans and standings): to be measured once its queries settle",
+    "stores.py": "new with issue 27 (join codes; an admin's stores, accounts, audit log): to be measured later",
 }
