@@ -61,6 +61,16 @@ def answer_right(at, store, button: str = "Save answer"):
     assert not at.exception, at.exception
 
 
+def handed_in_half_right(open_app, store):
+    """A two-question custom exam, the first answered right, the second not, handed in: the page and the exam."""
+    at = open_app(page=PAGE)
+    start_custom(at)
+    exam, _ = shown_card(at, store)
+    answer_right(at, store)
+    hand_in_confirmed(at)
+    return at, exam
+
+
 def go_next(at):
     at.button(key="exam-next").click().run()
     assert not at.exception, at.exception
@@ -114,11 +124,7 @@ def test_an_answer_is_stored_at_once_without_feedback(open_app, store):
 
 
 def test_handing_in_shows_the_score_and_explains_the_wrong_answer(open_app, store):
-    at = open_app(page=PAGE)
-    start_custom(at)
-    exam, card = shown_card(at, store)
-    answer_right(at, store)
-    hand_in_confirmed(at)
+    at, exam = handed_in_half_right(open_app, store)
     # One right, one unanswered: 1 of 2 is 50 %, below the 80 % mark.
     # The verdict first, then the unanswered question said to be so.
     assert [e.value for e in at.error] == ["Not passed — 1 of 2 right (50%); the pass mark is 80%.",
@@ -291,11 +297,7 @@ def test_handing_in_with_unanswered_or_flagged_questions_asks_first(open_app, st
 
 
 def test_a_past_exam_is_reopened_from_the_progress_page(open_app, store):
-    at = open_app(page=PAGE)
-    start_custom(at)
-    exam, _ = shown_card(at, store)
-    answer_right(at, store)
-    hand_in_confirmed(at)
+    at, exam = handed_in_half_right(open_app, store)
     progress = open_app(page="quiz/ui/pages/progress.py")
     choice = progress.selectbox(key="exam-reopen")
     assert choice.options[0].endswith("· Custom exam · 1 / 2")
@@ -339,11 +341,7 @@ def test_handing_in_moves_the_answered_cards_on_and_the_sidebar_counts_again(ope
 
 
 def test_the_results_show_every_answer_when_asked(open_app, store):
-    at = open_app(page=PAGE)
-    start_custom(at)
-    exam, _ = shown_card(at, store)
-    answer_right(at, store)
-    hand_in_confirmed(at)
+    at, _ = handed_in_half_right(open_app, store)
     assert "Wrong answers (1)" in [s.value for s in at.subheader]  # at first, what there is to learn from
     shown = next(b for b in at.get("button_group") if b.label == "Show")
     assert list(shown.options) == ["Wrong only", "Every answer"]
