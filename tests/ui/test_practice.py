@@ -71,11 +71,14 @@ def test_wrong_answer_is_stored_and_explained(open_app, store):
     infraction.set_value(wrong_infraction)
     penalty.set_value(wrong_penalty)
     fixes.set_value(list(verdict.fixes))  # the fixes right: some parts wrong, not all
-    if answering.players_question(at) is not None:
+    asked_players = answering.players_question(at) is not None  # a fourth part: who receives it
+    if asked_players:
         answering.players_question(at).set_value("offender")
     check.click().run()
     assert not at.exception
-    assert [e.value for e in at.error] == ["1 of 3 parts right. See below."]  # two of three wrong: not "so close"
+    right = 1 + (verdict.players == "offender" if asked_players else 0)
+    total = 4 if asked_players else 3
+    assert [e.value for e in at.error] == [f"{right} of {total} parts right. See below."]  # two wrong: not "so close"
     row = store.attempts().iloc[0]
     assert not bool(row["correct"])
     assert (row["infraction_result"], row["penalty_result"]) == ("wrong", "wrong")
