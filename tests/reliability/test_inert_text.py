@@ -142,6 +142,7 @@ def test_hostile_trainee_names_are_stored_literally_and_shown_inert(page, watch,
         add_trainee_in_sidebar(page, name, PIN)  # the sidebar shows the name as typed
         expect(page).to_have_url(url_param("trainee", name))
         assert_inert(page, watch)
+        driver.sign_out(page)  # the device stays signed in across page loads until signed out
 
     store = Store(server.database_url)
     try:
@@ -163,6 +164,7 @@ def test_hostile_trainee_names_are_stored_literally_and_shown_inert(page, watch,
         assert_inert(page, watch)
         sign_in(page, name, PIN, type_name=False)
         assert_inert(page, watch)
+        driver.sign_out(page)
 
     # and on the supervisor's drill-down, where the name is part of Markdown text
     open_page(page, server.url, "team", title="Team", lang="en")

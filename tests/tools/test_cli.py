@@ -8,6 +8,8 @@ import sys
 from datetime import UTC
 from pathlib import Path
 
+from quiz.db.migrate import HEAD_REVISION
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -202,7 +204,7 @@ def test_regrade_reports_on_a_database_of_the_first_release_then_credits_the_rig
 
     dry = run("regrade", "--dry-run", "--database-url", url)
     assert dry.returncode == 0, dry.stderr
-    assert "brought from schema version 1 to revision 0004" in dry.stdout
+    assert f"brought from schema version 1 to revision {HEAD_REVISION}" in dry.stdout
     assert "2 answers graded again under content" in dry.stdout
     assert "1 would change (1 now right, 0 now wrong" in dry.stdout
     assert "left alone: 1: the card is not in today's content (no-such-card)" in dry.stdout
