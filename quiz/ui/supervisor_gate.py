@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import os
 import time
+from dataclasses import replace
 from typing import Any, Mapping
 
 import streamlit as st
@@ -28,6 +29,7 @@ from quiz.access.supervisors import (
     sign_in,
 )
 from quiz.access.throttles import LoginThrottle
+from quiz.content.stored import store_view
 from quiz.model.names import NAME_MAX
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell
@@ -71,6 +73,14 @@ def signed_in_supervisor(shell: Shell) -> Supervisor | None:
 def sign_out() -> None:
     st.session_state.pop(ACCOUNT_KEY, None)
     st.session_state.pop(PICK_KEY, None)
+
+
+def scope_shell(shell: Shell, scope: Scope) -> Shell:
+    """The shell a supervisor's page reports with: its cards are every card for an admin's
+    every-store scope, else what the scope's store's trainees are dealt (its own packs, no
+    other store's), whatever the supervisor's own trainee sign-in would deal them."""
+    full = shell.sidebar.content()
+    return replace(shell, content=full if scope.every_store else store_view(full, scope.store_id))
 
 
 def supervisor_scope(shell: Shell, purpose: str = "team") -> Scope | None:

@@ -50,3 +50,34 @@ def test_the_stores_own_trainee_is_dealt_it(open_app, store):
     at = practise_the_round(open_app, "Aki")
     assert CARD in at.session_state["shell"].content.cards
     assert at.session_state["practice"].card == CARD
+
+
+def test_the_stores_supervisor_reviews_the_pack_card_without_a_trainee_sign_in(open_app, store, monkeypatch):
+    """Card review and Team report on the scope's store's cards: a supervisor of A (signed in
+    as no trainee) finds A's pack card a trainee of A answered; B's supervisor does not."""
+    from sqlalchemy import select
+
+    from quiz.model.attempt import AttemptRecord
+    from tests.recording import record
+    from tests.ui import supervisor
+
+    store_a_pack(store)
+    with store.engine.connect() as conn:
+        a, b = conn.execute(select(stores.c.id).order_by(stores.c.id)).scalars().all()
+    aki = store.find_trainee("Aki")
+    record(store, AttemptRecord(trainee_id=aki.id, card_id=CARD, ruleset="yugioh-ocg", category="yugioh-ocg/tardiness",
+                                card_kind="scenario", correct=False, seconds=5.0, answered_at=utc_now(),
+                                chosen_infraction="tardiness", standard_infraction="tardiness",
+                                chosen_penalty="warning", standard_penalty="match_loss",
+                                infraction_result="correct", penalty_result="wrong", fixes_result="correct"))
+    supervisor.prepare(monkeypatch)
+    supervisor.make_account("the-admin-pass")  # a deployment's first admin, before any store's account
+    for name, store_id, sees in (("Boss A", a, True), ("Boss B", b, False)):
+        supervisor.make_account("pack-review-pass", name=name, role="supervisor", store_id=store_id)
+        at = supervisor.unlock(open_app(trainee=None, page="quiz/ui/pages/items.py"), "pack-review-pass", name=name)
+        assert not at.exception, at.exception
+        offered = at.selectbox(key="items-card").options
+        assert (CARD in offered) is sees, (name, offered)
+        if sees:
+            at.selectbox(key="items-card").set_value(CARD).run()
+            assert any("Seated fifteen minutes in" in h.value for h in at.subheader), [h.value for h in at.subheader]

@@ -7,7 +7,7 @@ import streamlit as st
 
 from quiz.ui import assignment_views
 from quiz.ui import shell as shell_module
-from quiz.ui.supervisor_gate import supervisor_scope
+from quiz.ui.supervisor_gate import scope_shell, supervisor_scope
 from quiz.ui.time_zone import viewer_zone
 
 shell = shell_module.current()
@@ -15,4 +15,5 @@ st.title(shell.t("assign.title"), anchor=False)
 scope = supervisor_scope(shell, "assign")
 if scope is None:
     st.stop()
+shell = scope_shell(shell, scope)  # the cards of the scope's store, its packs included
 assignment_views.supervisor_section(shell, scope, viewer_zone(shell))

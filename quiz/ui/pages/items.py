@@ -21,7 +21,7 @@ from quiz.ui import shell as shell_module
 from quiz.ui import tables
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.report_list import report_list
-from quiz.ui.supervisor_gate import supervisor_scope
+from quiz.ui.supervisor_gate import scope_shell, supervisor_scope
 from quiz.ui.time_zone import viewer_zone
 
 RULES = QueueRules()
@@ -32,6 +32,7 @@ st.title(shell.t("items.title"), anchor=False)
 scope = supervisor_scope(shell, "items")
 if scope is None:
     st.stop()
+shell = scope_shell(shell, scope)  # the cards of the scope's store, its packs included
 st.caption(shell.t("items.intro"))
 st.caption(shell.t(f"items.method_{DISCRIMINATION_METHOD}"))
 

@@ -24,7 +24,7 @@ from quiz.ui import shell as shell_module
 from quiz.ui import tables
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.sign_in import new_pin_form
-from quiz.ui.supervisor_gate import supervisor_scope
+from quiz.ui.supervisor_gate import scope_shell, supervisor_scope
 from quiz.ui.time_zone import viewer_zone
 from quiz.ui.trainee_report import render_trainee_report
 
@@ -33,6 +33,7 @@ st.title(shell.t("team.title"), anchor=False)
 scope = supervisor_scope(shell, "team")
 if scope is None:
     st.stop()
+shell = scope_shell(shell, scope)  # the cards of the scope's store, its packs included
 
 
 REFRESH_MINUTES = 5
