@@ -42,6 +42,12 @@ def t(key: str, language: str, /, **values: object) -> str:
     return text.format(**values) if values else text
 
 
+def template(key: str, language: str, /) -> str:
+    """The text for ``key`` in ``language`` as written, placeholders unfilled (for a caller that
+    fills them itself); KeyError for a key no table has."""
+    return strings(language if language in LANGUAGES else DEFAULT_LANGUAGE)[key]
+
+
 def plural_key(table: dict[str, str], key: str, values: dict[str, object]) -> str:
     """``key.one`` when the count among ``values`` is 1 and the table has it; else ``key``."""
     count = next((values[name] for name in COUNT_NAMES if name in values), None)

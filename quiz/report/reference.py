@@ -12,12 +12,11 @@ import pandas as pd
 
 from quiz.content.loader import Content
 from quiz.model.rulesets import Infraction, Ruleset
+from quiz.model.words import t
 from quiz.rules.engine import compile_ruleset
 from quiz.rules.explain import describe_rule, rule_clause
 
-RECORDED = {True: {"ja": "はい", "en": "yes"}, False: {"ja": "いいえ", "en": "no"},
-            None: {"ja": "文書に記載なし", "en": "not stated"}}
-UNDECIDED = {"ja": "規定なし（大会審判の判断）", "en": "Not decided by the document (the head judge's call)"}
+RECORDED = {True: "reference.recorded_yes", False: "reference.recorded_no", None: "reference.recorded_unstated"}
 OutcomeKind = Literal["penalty", "becomes", "undecided"]
 
 
@@ -30,7 +29,7 @@ def ladder_table(ruleset: Ruleset, language: str, scope_names: dict[str, str]) -
                 "penalty": p.name.get(language),
                 "original": p.name.ja,
                 "meaning": p.meaning.get(language),
-                "recorded": RECORDED[p.recorded][language],
+                "recorded": t(RECORDED[p.recorded], language),
                 "scope": " / ".join(dict.fromkeys(
                     scope_names.get(scope, scope) for scope in (p.applies_to, *(s.applies_to for s in p.scopes))
                 )),
@@ -200,7 +199,7 @@ def _entry(ruleset: Ruleset, infraction: Infraction, language: str) -> Infractio
         elif rule.penalty is not None:
             kind, outcome = "penalty", ruleset.name_of("penalty", rule.penalty, language)
         else:
-            kind, outcome = "undecided", UNDECIDED[language]
+            kind, outcome = "undecided", t("reference.undecided", language)
         rules.append(RuleEntry(
             when=describe_rule(ruleset, infraction, index, language),
             clause=rule_clause(ruleset, infraction, index, language),

@@ -18,8 +18,7 @@ from typing import Any, Callable, Mapping
 
 from quiz.model.errors import ConditionError, unknown_id
 from quiz.model.facts import FactSpec, FactValue
-from quiz.model.text import Text
-from quiz.model.words import Wording
+from quiz.model.words import Wording, template
 
 Facts = Mapping[str, Any]
 
@@ -32,28 +31,17 @@ COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
     "lte": operator.le,
 }
 COMPLEMENTS = {"eq": "ne", "ne": "eq", "gt": "lte", "lte": "gt", "gte": "lt", "lt": "gte"}
-# How a whole-number fact's amount is said; ``{unit}`` is the fact's unit (or nothing).
-AMOUNTS = {
-    "exactly": Text(ja="{n}{unit}", en="{n} {unit}"),
-    "or_more": Text(ja="{n}{unit}以上", en="{n} or more {unit}"),
-    "fewer_than": Text(ja="{n}{unit}未満", en="fewer than {n} {unit}"),
-    "range": Text(ja="{low}〜{high}{unit}", en="{low} to {high} {unit}"),
-    "other_than": Text(ja="{n}{unit}以外", en="other than {n} {unit}"),
-}
-WORDS = {
-    "yes": Text(ja="はい", en="yes"),
-    "no": Text(ja="いいえ", en="no"),
-    "named": Text(ja="{name}：{value}", en="{name}: {value}"),  # a fact declared without a phrase
-    "and_last": Text(ja="、かつ", en=" and "),
-    "and_list": Text(ja="、", en=", "),
-    "or_list": Text(ja="、または", en=", "),
-    "or_last": Text(ja="、または", en=" or "),
-    "all_of": Text(ja="次のすべて（{items}）", en="all of ({items})"),
-    "any_of": Text(ja="次のいずれか（{items}）", en="any of ({items})"),
-    "both": Text(ja="次のすべて（{items}）", en="both {first} and {second}"),
-    "either": Text(ja="次のいずれか（{items}）", en="either {first} or {second}"),
-    "item_separator": Text(ja="／", en="; "),
-}
+# How a whole-number fact's amount is said, and the words that join clauses: templates of the
+# string tables (``condition.amount.<kind>``, ``condition.<word>``), filled by ``replace``
+# (``{unit}`` is the fact's unit, or nothing), since a clause may itself hold braces.
+AMOUNT_KINDS = ("exactly", "or_more", "fewer_than", "range", "other_than")
+
+
+def condition_word(key: str, language: str) -> str:
+    """The template ``condition.<key>`` of the string table of ``language``, as written."""
+    return template(f"condition.{key}", language)
+
+
 Specs = Mapping[str, FactSpec]
 
 
@@ -197,7 +185,7 @@ def fact_clause(spec: FactSpec | None, fact: str, value: FactValue, language: st
         wording = (spec.phrase if value else spec.negation) if spec is not None else None
         if wording is not None:
             return wording.get(language)
-        answer = WORDS["yes" if value else "no"].get(language)
+        answer = condition_word("yes" if value else "no", language)
         return _named(spec, fact, answer, language)
     return span_clause(spec, fact, value, value, language)
 
@@ -224,11 +212,11 @@ def _amount(kind: str, n: int | tuple[int, int], spec: FactSpec | None, language
     unit = ""
     if spec is not None and spec.unit is not None:
         unit = spec.unit_one if one and language == "en" and spec.unit_one else spec.unit.get(language)
-    template = AMOUNTS[kind].get(language)
+    pattern = condition_word(f"amount.{kind}", language)
     if isinstance(n, tuple):
-        text = template.replace("{low}", str(n[0])).replace("{high}", str(n[1]))
+        text = pattern.replace("{low}", str(n[0])).replace("{high}", str(n[1]))
     else:
-        text = template.replace("{n}", str(n))
+        text = pattern.replace("{n}", str(n))
     return text.replace("{unit}", unit).strip()
 
 
@@ -240,7 +228,7 @@ def _amount_clause(spec: FactSpec | None, fact: str, amount: str, language: str)
 
 def _named(spec: FactSpec | None, fact: str, value: str, language: str) -> str:
     name = spec.name.get(language) if spec is not None else fact
-    return WORDS["named"].get(language).replace("{name}", name).replace("{value}", value)
+    return condition_word("named", language).replace("{name}", name).replace("{value}", value)
 
 
 def _flat(parts: tuple[Condition, ...], kind: type) -> list[Condition]:
@@ -282,12 +270,12 @@ def _joined(clauses: list[str], word: str, language: str, nested: bool) -> str:
         return clauses[0]
     if nested:
         if len(clauses) == 2 and language == "en":
-            pair = WORDS["both" if word == "and" else "either"].get(language)
+            pair = condition_word("both" if word == "and" else "either", language)
             return pair.replace("{first}", clauses[0]).replace("{second}", clauses[1])
-        items = WORDS["item_separator"].get(language).join(clauses)
-        return WORDS["all_of" if word == "and" else "any_of"].get(language).replace("{items}", items)
-    head = WORDS[f"{word}_list"].get(language).join(clauses[:-1])
-    return head + WORDS[f"{word}_last"].get(language) + clauses[-1]
+        items = condition_word("item_separator", language).join(clauses)
+        return condition_word("all_of" if word == "and" else "any_of", language).replace("{items}", items)
+    head = condition_word(f"{word}_list", language).join(clauses[:-1])
+    return head + condition_word(f"{word}_last", language) + clauses[-1]
 
 
 def _merge_cuts(parts: tuple[Condition, ...]) -> dict[str, set[int]]:

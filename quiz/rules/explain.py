@@ -8,16 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from quiz.model.rulesets import Infraction, Ruleset
-from quiz.model.text import Text
 from quiz.model.verdict import Verdict
 from quiz.model.words import t
 from quiz.rules.conditions import All, Condition, fact_clause, negate, sentence
 from quiz.rules.engine import compile_ruleset
 from quiz.rules.outcomes import describe_changes, infractions_with_penalty, route_to_penalty
-
-WORDS = {
-    "always": Text(ja="常に（この違反のすべての場合）", en="Always (every case of this infraction)"),
-}
 
 
 def describe_rule(ruleset: Ruleset, infraction: Infraction, index: int, language: str) -> str:
@@ -28,7 +23,7 @@ def describe_rule(ruleset: Ruleset, infraction: Infraction, index: int, language
     than 5 minutes late`` for the last rule, which has no condition of its own).
     """
     clause = rule_clause(ruleset, infraction, index, language)
-    return WORDS["always"].get(language) if clause is None else sentence(clause, language)
+    return t("rule.always", language) if clause is None else sentence(clause, language)
 
 
 def rule_clause(ruleset: Ruleset, infraction: Infraction, index: int, language: str) -> str | None:

@@ -135,3 +135,19 @@ def test_a_japanese_loanword_is_spelt_one_way(stem):
     texts = " ".join(text for text in strings("ja").values() if isinstance(text, str))
     with_mark, without = len(re.findall(stem + "ー", texts)), len(re.findall(stem + "(?!ー)", texts))
     assert not (with_mark and without), (stem, with_mark, without)
+
+
+@pytest.mark.parametrize("stage", ["rules", "report"])
+def test_the_core_s_words_are_in_the_string_tables_not_inline(stage):
+    """Issue 28: words were translated three ways. What the rules and the reports say comes
+    from the string tables; no ``Text(ja=..., en=...)`` or ``{"ja": ...}`` literal is left."""
+    inline = re.compile(r"""Text\(\s*ja\s*=|\{\s*["']ja["']\s*:""")
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted((ROOT / "quiz" / stage).rglob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if inline.search(line)]
+    assert found == []
+
+
+def test_the_rules_templates_keep_their_spaces():
+    """Joining words such as " and " are written with their spaces: the tables keep them."""
+    assert t("condition.and_last", "en") == " and " and t("condition.or_last", "en") == " or "
+    assert t("condition.item_separator", "en") == "; "

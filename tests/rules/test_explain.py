@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from quiz.model.words import t
 from quiz.rules.engine import judge
-from quiz.rules.explain import WORDS, applies_to_words, describe_facts, describe_rule, explain_penalty
+from quiz.rules.explain import applies_to_words, describe_facts, describe_rule, explain_penalty
 
 SOURCES = Path(__file__).resolve().parents[2] / "rulesets" / "sources"
 YGO_SEED = (SOURCES / "000_3dbd1793d2ab97b4.txt").read_text(encoding="utf-8").splitlines()
 PKM_SEED = (SOURCES / "001_f571d43f7b972e1e.txt").read_text(encoding="utf-8").splitlines()
-ALWAYS = {WORDS["always"].en, WORDS["always"].ja}
+ALWAYS = {t("rule.always", "en"), t("rule.always", "ja")}
 
 
 # --- rule conditions, described from the tree ---------------------------------------------------
