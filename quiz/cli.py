@@ -1,4 +1,4 @@
-"""Command line: ``python -m quiz validate|coverage|verdict|grade|schema|set-pin|accounts add|regrade|db upgrade``."""
+"""Command line: ``python -m quiz validate|coverage|verdict|grade|schema|set-pin|accounts|regrade|db upgrade``."""
 
 from __future__ import annotations
 
@@ -51,6 +51,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     add.add_argument(
         "--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)"
     )
+    link = accounts.add_parser("link", help="let an account sign in with an OpenID Connect provider's subject")
+    link.add_argument("--name", required=True, help="the account's name")
+    link.add_argument("--issuer", required=True, metavar="URL", help="the provider's issuer (its \"iss\" claim)")
+    link.add_argument("--subject", required=True, metavar="SUB", help="the person's \"sub\" claim at that provider")
+    link.add_argument(
+        "--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)"
+    )
     regrade = commands.add_parser("regrade", help="re-grade stored answers under today's content")
     regrade.add_argument("--dry-run", action="store_true", help="report what would change, change nothing")
     regrade.add_argument(
@@ -64,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     handler = {"validate": _validate, "coverage": _coverage, "verdict": _verdict, "grade": _grade, "schema": _schema,
-               "set-pin": _set_pin, "accounts": _add_account, "regrade": _regrade, "db": _db_upgrade}
+               "set-pin": _set_pin, "accounts": _accounts, "regrade": _regrade, "db": _db_upgrade}
     return handler[args.command](args)
 
 
@@ -209,6 +216,28 @@ def _db_upgrade(args: argparse.Namespace) -> int:
         return EXIT_PROBLEMS
     store.dispose()
     print(f"the database was {store.upgraded}" if store.upgraded else "the database was already current")
+    return EXIT_OK
+
+
+def _accounts(args: argparse.Namespace) -> int:
+    return _link_account(args) if args.accounts_command == "link" else _add_account(args)
+
+
+def _link_account(args: argparse.Namespace) -> int:
+    """Link an account to its owner's subject at the deployment's OpenID Connect provider
+    (recorded in the audit log as the system's)."""
+    from quiz.access.supervisors import link_oidc
+    from quiz.db.store import Store
+
+    store = Store(args.database_url)
+    try:
+        linked = link_oidc(store, args.name, args.issuer, args.subject, None)
+    except ValueError as error:
+        print(f"error: {error}; nothing was changed", file=sys.stderr)
+        return EXIT_USAGE
+    finally:
+        store.dispose()
+    print(f"linked the account {linked.name} to {args.subject} at {args.issuer}")
     return EXIT_OK
 
 

@@ -16,6 +16,10 @@ the secret ``supervisor_password``) and has no admin yet makes its first admin, 
 that password, at the first sign-in of "admin" with it (recorded in the audit log). From then
 on the shared password opens nothing, and the sign-in says to use an account. Without it,
 ``python -m quiz accounts add`` makes the first admin.
+
+OpenID Connect: where the operator configures it, an account may also be linked to one
+provider's subject (``link_oidc``, kept as "<issuer> <sub>"); the provider's sign-in then opens
+that account (``account_for_oidc``), unless it is disabled.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ PASSWORD_SECRET = "supervisor_password"
 PASSWORD_MIN = 8  # characters of a new account password
 PASSWORD_MAX = 200  # characters: a longer guess is refused without being hashed (the form's limit too)
 BOOTSTRAP_NAME = "admin"
+OIDC_SUBJECT_MAX = 255  # characters of "<issuer> <sub>", as the column holds
 ACCOUNT_SCOPE = "account"
 # Per account, every session together: doubling from 1 s up to 30 s, each failure's weight
 # halving every 30 s; no lock-out (an admin locked out would lock every store out).
@@ -136,6 +141,48 @@ def create_account(store: Store, name: str, password: str, role: Role, store_id:
     except IntegrityError as error:
         raise NameTakenError(f"the name {name!r} is taken") from error
     return made
+
+
+def oidc_subject(issuer: str, sub: str) -> str:
+    """The stored form of a provider's subject: the issuer names the provider, ``sub`` is
+    unique only within it."""
+    return f"{issuer.strip()} {sub.strip()}"
+
+
+def link_oidc(store: Store, account_name: str, issuer: str, sub: str, actor: Supervisor | None) -> Supervisor:
+    """Link the account named ``account_name`` to the provider subject (``issuer``, ``sub``),
+    replacing any link it had, with its audit row (``account_linked``) in one transaction.
+
+    Raises ``AccountError`` for an unknown account or an empty issuer or subject, and
+    ``NameTakenError`` when another account has that subject.
+    """
+    if not issuer.strip() or not sub.strip() or " " in issuer.strip():
+        raise AccountError("oidc", "an OpenID Connect link needs an issuer URL and a subject")
+    subject = oidc_subject(issuer, sub)
+    if len(subject) > OIDC_SUBJECT_MAX:
+        raise AccountError("oidc", "the issuer and subject are too long to store")
+    row = _account_row(store, account_name)
+    if row is None:
+        raise AccountError("unknown", f"no account {account_name!r}")
+    linked = _supervisor(row)
+    try:
+        with store.engine.begin() as conn:
+            conn.execute(update(supervisor_accounts).where(supervisor_accounts.c.id == linked.id)
+                         .values(oidc_subject=subject))
+            record(conn, actor, "account_linked", linked.name, linked.store_id, {"subject": subject})
+    except IntegrityError as error:
+        raise NameTakenError(f"another account is linked to {subject!r}") from error
+    return linked
+
+
+def account_for_oidc(store: Store, issuer: str, sub: str) -> Supervisor | None:
+    """The enabled account linked to the provider subject (``issuer``, ``sub``), or None."""
+    with store.engine.connect() as conn:
+        row = conn.execute(select(supervisor_accounts).where(
+            supervisor_accounts.c.oidc_subject == oidc_subject(issuer, sub))).one_or_none()
+    if row is None or row.disabled_at is not None:
+        return None
+    return _supervisor(row._mapping)
 
 
 def has_admin(store: Store) -> bool:

@@ -179,7 +179,7 @@ class OutOfScopeError(QuizError, PermissionError):
 
 class AccountError(QuizError, ValueError):
     """A supervisor account or store refused; ``rule`` names why (``role``, ``store``,
-    ``password_short``, ``password_long``, ``unknown``, ``last_admin``)."""
+    ``password_short``, ``password_long``, ``unknown``, ``last_admin``, ``oidc``)."""
 
     def __init__(self, rule: str, message: str) -> None:
         self.rule = rule

@@ -228,3 +228,25 @@ def test_regrade_reports_on_a_database_of_the_first_release_then_credits_the_rig
         assert [tuple(row) for row in kept] == [("old-key", False)]
     finally:
         store.dispose()
+
+
+def test_accounts_link_lets_an_account_sign_in_with_its_provider_subject(tmp_path):
+    from quiz.access.supervisors import account_for_oidc
+    from quiz.db.store import Store
+
+    url = f"sqlite:///{tmp_path / 'quiz.db'}"
+    assert run("accounts", "add", "--name", "Owner", "--role", "admin", "--database-url", url,
+               stdin="owner-pass-1\nowner-pass-1\n").returncode == 0
+    linked = run("accounts", "link", "--name", "owner", "--issuer", "https://id.example.org",
+                 "--subject", "alice", "--database-url", url)
+    assert linked.returncode == 0 and "Owner" in linked.stdout, linked.stderr
+    unknown = run("accounts", "link", "--name", "Nobody", "--issuer", "https://id.example.org",
+                  "--subject", "bob", "--database-url", url)
+    assert unknown.returncode == 2 and "nothing was changed" in unknown.stderr
+    store = Store(url)
+    try:
+        owner = account_for_oidc(store, "https://id.example.org", "alice")
+        assert owner is not None and owner.name == "Owner"
+        assert account_for_oidc(store, "https://id.example.org", "bob") is None
+    finally:
+        store.dispose()
