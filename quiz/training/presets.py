@@ -14,15 +14,9 @@ from typing import Collection
 from pydantic import Field, ValidationError
 
 from quiz.content.categories import KNOWLEDGE, category_keys, split_key
-from quiz.content.loader import (
-    PROJECT_ROOT,
-    RULESETS_DIR,
-    Content,
-    located_problems,
-    pydantic_findings,
-    read_yaml_file,
-)
+from quiz.content.loader import PROJECT_ROOT, RULESETS_DIR, Content, read_yaml_file
 from quiz.content.ruleset_checks import Finding
+from quiz.content.schema_problems import located_problems, pydantic_findings
 from quiz.model.errors import Problem, unknown_id
 from quiz.model.text import StrictModel, Text
 from quiz.model.words import Wording

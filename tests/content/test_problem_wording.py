@@ -12,7 +12,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
-from quiz.content.loader import SCHEMA_ERRORS, load_content, pydantic_findings, schema_wording
+from quiz.content.loader import load_content
+from quiz.content.schema_problems import SCHEMA_ERRORS, pydantic_findings, schema_wording
 from quiz.content.snapshot import Snapshot
 from quiz.content.yaml_source import YAML_TEXTS, parse_yaml, yaml_wording
 from quiz.model.errors import InvalidContentError, YamlProblem

@@ -72,7 +72,7 @@ def test_both_tables_say_each_problem_with_the_same_placeholders():
 # The families of wordings whose keys the code builds (``Wording(f"problem.what.{what}")``), each
 # with every key the code can build in it.
 def wording_families() -> dict[str, set[str]]:
-    from quiz.content.loader import FIELD_TYPES, SCHEMA_ERRORS
+    from quiz.content.schema_problems import FIELD_TYPES, SCHEMA_ERRORS
     from quiz.content.yaml_source import NODE_KINDS, YAML_TEXTS
     from quiz.model.rulesets import Ruleset
     from quiz.model.text import LANGUAGES
