@@ -5,9 +5,10 @@ its store's trainees only, without a restart (issue 27).
 (as tests/reliability/test_cluster.py does), here with no shipped cards (``QUIZ_SCENARIOS_DIR``
 an empty folder), so a trainee's practice pool is empty until a pack reaches it. Two trainees,
 one of store A and one of store B, sign in on server 2 over its websocket and see the empty
-pool. A pack of store A is then imported into the cluster's database as server 1 imports one
-(``quiz.db.packs.import_pack``, which notifies every server at its commit). Trainee A reruns
-the page until it deals the pack's card: within ``LIMIT`` seconds of the commit. Trainee B,
+pool. Store A's supervisor then imports a pack through server 1's Content page, in Chromium
+(sign-in, upload, Import), which commits it and notifies every server. Trainee A reruns the
+page until it deals the pack's card: within ``LIMIT`` seconds of the commit (the pack's
+``imported_at``). Trainee B,
 on the same server after that, still has nothing to practise. Both servers still run as
 started. It waits on states (each rerun is one script run), never on fixed sleeps; the
 figure is printed (``-s``). Skips with the reason where HAProxy or PostgreSQL cannot be had.
@@ -27,10 +28,11 @@ from urllib.parse import urlencode
 import pytest
 from sqlalchemy import insert, update
 
-from quiz.db.packs import import_pack
+from quiz.access.supervisors import create_account
 from quiz.db.store import Store
-from quiz.db.tables import stores, trainees
+from quiz.db.tables import content_packs, stores, trainees
 from quiz.model.attempt import utc_now
+from quiz.report.i18n import t
 from quizbench.capacity.accounts import create_trainees
 from quizbench.capacity.cluster import Cluster, ClusterUnavailable, cluster_down, cluster_up
 from quizbench.capacity.load import LoadSpec, SessionTally, open_socket, run_in_own_loop, sign_in
@@ -41,6 +43,7 @@ from tests.pack_files import scenario
 pytestmark = pytest.mark.reliability
 
 PIN = "cluster-1357"
+OWNER, OWNER_PASSWORD = "Store A owner", "cluster-owner-2468"
 CARD_ID = "pack-cluster-late"
 SITUATION = "Tanaka sat down fifteen minutes after"  # the pack card's English situation (tests/pack_files.py)
 POLL = 0.2  # seconds between reruns: a browser's pace, under the app's rerun limit (quiz.ui.rerun_limit)
@@ -88,6 +91,40 @@ def two_stores(database_url: str) -> tuple[int, int]:
     return ids[0], ids[1]
 
 
+def import_through_server_1(url: str, data: bytes) -> None:
+    """Store A's supervisor signs in on server 1's Content page in Chromium and imports the pack
+    (a thread of its own: Playwright's sync API outside the websocket sessions' loop)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.e2e import driver
+    from tests.e2e.configured_server import sign_in_as_supervisor
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=driver.find_chromium()[0])
+        try:
+            page = browser.new_context(viewport=driver.VIEWPORT, locale="en-US").new_page()
+            driver.open_page(page, url, "content", lang="en")
+            sign_in_as_supervisor(page, "en", OWNER, OWNER_PASSWORD)
+            chooser = driver.main(page).get_by_test_id("stFileUploader").locator("input[type=file]")
+            chooser.set_input_files({"name": "cluster-pack.yaml", "mimeType": "application/x-yaml", "buffer": data})
+            driver.settle(page)
+            driver.main(page).get_by_role("button", name=t("content.import_button", "en", count=1)).click()
+            expect(driver.main(page).get_by_text("Imported 1 card as", exact=False)).to_be_visible()
+        finally:
+            browser.close()
+
+
+def committed_at(database_url: str) -> float:
+    """When the pack's import was committed, as seconds ago."""
+    store = Store(database_url)
+    try:
+        with store.engine.connect() as conn:
+            imported = conn.execute(content_packs.select().with_only_columns(content_packs.c.imported_at)).scalar_one()
+    finally:
+        store.dispose()
+    return (utc_now() - imported).total_seconds()
+
+
 def describe(page: Page) -> str:
     """What the page shows, for a failure's message."""
     return "; ".join(f"{w.kind}: {str(getattr(w.proto, 'body', '') or w.label)[:80]}" for w in page.widgets)
@@ -99,9 +136,15 @@ def deals_the_card(page: Page) -> bool:
         SITUATION in str(getattr(w.proto, "body", "")).replace("\\", "") for w in page.widgets)
 
 
-def test_a_pack_imported_through_one_server_is_drawn_on_the_other_within_seconds(cluster: Cluster, tmp_path):
+def test_a_pack_imported_through_one_server_is_drawn_on_the_other_within_seconds(cluster: Cluster):
     store_a, _ = two_stores(cluster.database_url)
-    server_2 = cluster.app_urls[1]
+    accounts = Store(cluster.database_url)
+    try:
+        create_account(accounts, "Cluster admin", "cluster-admin-2468", "admin", None, None)
+        create_account(accounts, OWNER, OWNER_PASSWORD, "supervisor", store_a, None)
+    finally:
+        accounts.dispose()
+    server_1, server_2 = cluster.app_urls[0], cluster.app_urls[1]
     pids = list(cluster.app_pids)
 
     async def run() -> dict[str, float]:
@@ -116,14 +159,8 @@ def test_a_pack_imported_through_one_server_is_drawn_on_the_other_within_seconds
                 await tab.run(page="")  # the practice page
                 assert not deals_the_card(tab.page) and tab.page.answer_form() is None, "a card before the pack"
                 tabs[name] = tab
-            server = Store(cluster.database_url)
-            try:  # as server 1 imports a pack: its own process, the shared database
-                report = import_pack(server, None, "cluster-pack.yaml", scenario(CARD_ID).encode("utf-8"),
-                                     store_id=store_a, local=tmp_path / "none")
-            finally:
-                server.dispose()
-            assert report.ok, report.problems
-            committed = time.monotonic()
+            await asyncio.to_thread(import_through_server_1, server_1, scenario(CARD_ID).encode("utf-8"))
+            committed = time.monotonic() - committed_at(cluster.database_url)
             runs = 0
             while not deals_the_card(tabs["pack-a"].page):
                 assert time.monotonic() - committed < LIMIT, (
