@@ -196,7 +196,11 @@ def move_trainee(store: Store, actor: Supervisor, trainee_id: int, store_id: int
     with store.engine.begin() as conn:
         if store_id is not None and conn.execute(select(stores.c.id).where(stores.c.id == store_id)).first() is None:
             raise AccountError("unknown", f"no store {store_id}")
+        name = conn.execute(select(trainees.c.name).where(trainees.c.id == trainee_id)).scalar_one_or_none()
+        if name is None:
+            raise AccountError("unknown", f"no trainee {trainee_id}")
         conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(store_id=store_id))
+        record(conn, actor, "trainee_moved", name, store_id)
 
 
 def leave_store(store: Store, trainee_id: int) -> None:

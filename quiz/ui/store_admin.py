@@ -17,6 +17,7 @@ from quiz.access.stores import (
     create_store,
     list_stores,
     make_join_code,
+    move_trainee,
     rename_store,
     revoke_join_code,
 )
@@ -103,6 +104,27 @@ def stores_section(shell: Shell, admin: Supervisor) -> None:
             renamed = st.form_submit_button(shell.t("stores.rename"), icon=":material/edit:")
         if renamed and which is not None:
             _named(shell, lambda: rename_store(shell.store, which, new or "", admin), "stores.store_renamed", new or "")
+
+
+def move_trainee_section(shell: Shell, admin: Supervisor) -> None:
+    """Put a trainee in another store, or in none (an admin's; recorded in the audit log)."""
+    st.subheader(shell.t("stores.move"), anchor=False)
+    people = shell.store.trainees(Scope(admin, None))
+    infos = list_stores(shell.store)
+    if not people:
+        st.caption(shell.t("stores.no_trainees"))
+        return
+    names = {store.id: store.name for store in infos}
+    with st.form("trainee-move", clear_on_submit=True, border=False):
+        labels = {person.id: f"{person.name} ({names.get(person.store_id or 0, '—')})" for person in people}
+        who = st.selectbox(shell.t("stores.move_who"), list(labels), key="trainee-move-who",
+                           format_func=labels.__getitem__)
+        where = st.selectbox(shell.t("stores.move_where"), [0, *names], key="trainee-move-where",
+                             format_func=lambda store_id: names.get(store_id) or shell.t("stores.no_store"))
+        moved = st.form_submit_button(shell.t("stores.move_button"), icon=":material/swap_horiz:")
+    if moved and who is not None:
+        name = next(person.name for person in people if person.id == who)
+        _named(shell, lambda: move_trainee(shell.store, admin, who, where or None), "stores.moved", name)
 
 
 def accounts_section(shell: Shell, admin: Supervisor) -> None:

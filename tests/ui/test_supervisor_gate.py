@@ -103,3 +103,26 @@ def test_an_admin_makes_an_account_for_a_store(open_app, store):
     assert "Account Fuku made." in [s.value for s in at.success]
     fuku = supervisor.unlock(open_app(trainee=None, page=TEAM), "fuku password", name="Fuku")
     assert fuku.button(key="supervisor-sign-out") and "Shibuya" in fuku.caption[0].value
+
+
+def test_an_admin_moves_a_trainee_to_another_store_and_the_log_says_who(open_app, store):
+    admin = supervisor.make_account(PASSWORD)
+    shibuya = create_store(store, "Shibuya", admin)
+    kenta = store.trainee("Kenta")
+    at = supervisor.unlock(open_app(trainee=None, page=STORES), PASSWORD)
+    at.selectbox(key="trainee-move-who").set_value(kenta.id)
+    at.selectbox(key="trainee-move-where").set_value(shibuya.id)
+    next(b for b in at.button if b.label == "Move").click().run()
+    assert "Kenta moved." in [s.value for s in at.success]
+    moved = store.find_trainee("Kenta")
+    assert moved is not None and moved.store_id == shibuya.id
+    assert [(e.actor, e.target) for e in audit.entries(store, EVERY_STORE) if e.action == "trainee_moved"] == [
+        ("Tencho", "Kenta")]
+
+
+def test_a_store_s_supervisor_is_not_offered_moving_trainees(open_app, store):
+    supervisor.make_account(PASSWORD)
+    shibuya = create_store(store, "Shibuya", None)
+    supervisor.make_account("fuku password", name="Fuku", role="supervisor", store_id=shibuya.id)
+    at = supervisor.unlock(open_app(trainee=None, page=STORES), "fuku password", name="Fuku")
+    assert "Move a trainee to another store" not in [s.value for s in at.subheader]

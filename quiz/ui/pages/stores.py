@@ -20,5 +20,6 @@ store_admin.own_password(shell, scope.supervisor)
 store_admin.join_codes_section(shell, scope, zone)
 if scope.supervisor.is_admin:
     store_admin.stores_section(shell, scope.supervisor)
+    store_admin.move_trainee_section(shell, scope.supervisor)
     store_admin.accounts_section(shell, scope.supervisor)
     store_admin.audit_section(shell, scope, zone)
