@@ -6,12 +6,18 @@ shows (a supervisor's store; for an admin, the store picked in the sidebar, or e
 or None after drawing the sign-in form. Wrong passwords are held back per account in the
 database (``quiz.access.supervisors``) and per browser session (a courtesy: a new session or a
 client's ``BackMsg.clear_cache`` starts that one afresh).
+
+Where the operator configures OpenID Connect (an ``[auth]`` section in the secrets, which
+``st.login`` reads), the form also offers the organisation's sign-in: a browser signed in
+there whose (issuer, subject) is linked to an enabled account gets that account, kept like a
+password sign-in's; signing out also ends the ``st.login`` sign-in.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import shlex
 import time
 from dataclasses import replace
 from typing import Any, Mapping
@@ -23,6 +29,7 @@ from quiz.access.stores import list_stores, store_name
 from quiz.access.supervisors import (
     PASSWORD_MAX,
     PASSWORD_SECRET,
+    account_for_oidc,
     configured_password,
     credential_version,
     has_admin,
@@ -51,6 +58,30 @@ def _secrets() -> Mapping[str, Any]:
         return {}
 
 
+def oidc_configured() -> bool:
+    """Whether ``st.login`` is configured: the secrets have an ``[auth]`` section (False,
+    without an exception, when the app has no secrets file)."""
+    return st.secrets.load_if_toml_exists() and "auth" in st.secrets
+
+
+def _oidc_identity() -> tuple[str, str] | None:
+    """The (issuer, subject) of this browser's ``st.login`` sign-in, or None."""
+    if not oidc_configured() or not st.user.get("is_logged_in"):
+        return None
+    issuer, sub = st.user.get("iss"), st.user.get("sub")
+    if not isinstance(issuer, str) or not isinstance(sub, str) or not issuer or not sub:
+        return None
+    return issuer, sub
+
+
+def _oidc_account(shell: Shell) -> tuple[Supervisor, str] | None:
+    """The enabled account linked to this browser's ``st.login`` subject, with its credential."""
+    identity = _oidc_identity()
+    supervisor = account_for_oidc(shell.store, *identity) if identity is not None else None
+    credential = credential_version(shell.store, supervisor.id) if supervisor is not None else None
+    return (supervisor, credential) if supervisor is not None and credential is not None else None
+
+
 def shared_password() -> str | None:
     """The old shared password, when the deployment still sets one (it bootstraps the first admin)."""
     return configured_password(os.environ, _secrets())
@@ -61,7 +92,10 @@ def signed_in_supervisor(shell: Shell) -> Supervisor | None:
     was disabled, since it signed in is signed out here (one primary-key query per run)."""
     kept = st.session_state.get(ACCOUNT_KEY)
     if kept is None:
-        return None
+        kept = _oidc_account(shell)
+        if kept is None:
+            return None
+        st.session_state[ACCOUNT_KEY] = kept
     supervisor, credential = kept
     if credential_version(shell.store, supervisor.id) != credential:
         sign_out()
@@ -71,8 +105,14 @@ def signed_in_supervisor(shell: Shell) -> Supervisor | None:
 
 
 def sign_out() -> None:
+    """Forget the account; a ``st.login`` sign-in ends too (else it would sign in again), by
+    sending the browser to the provider's sign-out, so this run stops there (a rerun would
+    drop that redirect)."""
     st.session_state.pop(ACCOUNT_KEY, None)
     st.session_state.pop(PICK_KEY, None)
+    if _oidc_identity() is not None:
+        st.logout()
+        st.stop()
 
 
 def scope_shell(shell: Shell, scope: Scope) -> Shell:
@@ -129,6 +169,8 @@ def _sign_in_form(shell: Shell, purpose: str) -> None:
     st.caption(shell.t(f"{purpose}.locked"))
     if shared is not None:
         st.caption(shell.t("gate.shared_retired" if any_admin else "gate.bootstrap"))
+    if oidc_configured():
+        _oidc_sign_in(shell)
     with st.form("supervisor-login", clear_on_submit=True):
         name = st.text_input(shell.t("gate.name"), max_chars=NAME_MAX, key="supervisor-name")
         password = st.text_input(shell.t("gate.password"), type="password", max_chars=PASSWORD_MAX,
@@ -148,3 +190,19 @@ def _sign_in_form(shell: Shell, purpose: str) -> None:
     else:
         seconds = math.ceil(result.retry_after)
         st.error(shell.t("team.throttled" if result.throttled else "gate.wrong", seconds=seconds))
+
+
+def _oidc_sign_in(shell: Shell) -> None:
+    """The organisation's sign-in button; once signed in there with a subject no enabled
+    account is linked to, what to give an admin, and a button to sign out there."""
+    identity = _oidc_identity()
+    if identity is None:
+        if st.button(shell.t("gate.oidc_sign_in"), icon=":material/badge:", key="supervisor-oidc-sign-in"):
+            st.login()
+        return
+    issuer, sub = identity
+    st.warning(shell.t("gate.oidc_unlinked", subject=escape_markdown(sub), issuer=escape_markdown(issuer)))
+    st.code(f"python -m quiz accounts link --name NAME --issuer {shlex.quote(issuer)} --subject {shlex.quote(sub)}",
+            language=None)  # the exact values, to copy: literal text, never Markdown
+    if st.button(shell.t("gate.oidc_sign_out"), key="supervisor-oidc-sign-out"):
+        st.logout()
