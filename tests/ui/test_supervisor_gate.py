@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from quiz.access.stores import codes_in, create_store
-from quiz.access.supervisors import PASSWORD_ENV, disable_account, set_password
+from quiz.access.supervisors import PASSWORD_ENV, disable_account, link_oidc, set_password
 from quiz.db import audit
 from tests.scopes import EVERY_STORE
 from tests.ui import supervisor
@@ -126,3 +126,38 @@ def test_a_store_s_supervisor_is_not_offered_moving_trainees(open_app, store):
     supervisor.make_account("fuku password", name="Fuku", role="supervisor", store_id=shibuya.id)
     at = supervisor.unlock(open_app(trainee=None, page=STORES), "fuku password", name="Fuku")
     assert "Move a trainee to another store" not in [s.value for s in at.subheader]
+
+
+OIDC_AUTH = {"redirect_uri": "http://127.0.0.1:8501/oauth2callback", "cookie_secret": "s" * 32,
+             "client_id": "quiz", "client_secret": "secret",
+             "server_metadata_url": "https://id.example.org/.well-known/openid-configuration"}
+
+
+def test_the_organisation_sign_in_is_offered_only_where_auth_is_configured(open_app):
+    supervisor.make_account(PASSWORD)
+    at = open_app(trainee=None, page=TEAM)  # no secrets file: no button, no exception
+    assert not [b for b in at.button if b.key == "supervisor-oidc-sign-in"]
+    at.secrets["auth"] = OIDC_AUTH
+    at.run()
+    assert not at.exception and at.button(key="supervisor-oidc-sign-in")
+    assert at.text_input(key="supervisor-password")  # the password form stays
+
+
+def test_a_linked_provider_subject_opens_its_account_and_an_unlinked_one_is_told(open_app, store):
+    supervisor.make_account("owner password", name="Owner")
+    shop = create_store(store, "Shibuya", None)
+    made = supervisor.make_account(PASSWORD, role="supervisor", store_id=shop.id)
+    link_oidc(store, made.name, "https://id.example.org", "tencho-sub", None)
+    at = open_app(trainee=None, page=TEAM)
+    at.secrets["auth"] = OIDC_AUTH
+    at.user = {"is_logged_in": True, "iss": "https://id.example.org", "sub": "someone-else"}
+    at.run()
+    assert not at.exception and not [b for b in at.button if b.key == "supervisor-sign-out"]
+    assert [c.value for c in at.code] == [
+        "python -m quiz accounts link --name NAME --issuer https://id.example.org --subject someone-else"]
+    at.user = {"is_logged_in": True, "iss": "https://id.example.org", "sub": "tencho-sub"}
+    at.run()
+    assert not at.exception and at.button(key="supervisor-sign-out") and "Shibuya" in at.caption[0].value
+    disable_account(store, made.id)
+    at.run()  # the session ends, and the link opens a disabled account no more
+    assert not [b for b in at.button if b.key == "supervisor-sign-out"]
