@@ -63,6 +63,19 @@ def sign_in_as_supervisor(page: Any, lang: str = "en", name: str = SUPERVISOR_NA
     settle(page)
 
 
+def offered_trainees(page: Any, lang: str = "en") -> list[str]:
+    """The trainees the Team page's one-trainee tab offers (its picker's options)."""
+    from playwright.sync_api import expect
+
+    main(page).get_by_role("tab", name=t("team.tab_trainee", lang)).click()
+    main(page).get_by_role("combobox", name=t("team.pick_trainee", lang)).click()
+    options = page.get_by_role("option")
+    expect(options.first).to_be_visible()
+    names = options.all_inner_texts()
+    page.keyboard.press("Escape")
+    return names
+
+
 class SharedDatabaseServer(ConfiguredServer):
     """``ConfiguredServer`` on a given database, shared with other servers."""
 

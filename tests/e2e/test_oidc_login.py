@@ -20,7 +20,7 @@ from quiz.model.attempt import utc_now
 from quiz.model.words import t
 from quiz.ui.markdown import WORD_JOINER
 from tests.e2e import driver
-from tests.e2e.configured_server import ConfiguredServer, running
+from tests.e2e.configured_server import ConfiguredServer, offered_trainees, running
 from tests.e2e.driver import assert_no_exception, main, settle
 from tests.e2e.server import free_port
 from tests.two_stores import seed_two_stores
@@ -105,16 +105,6 @@ def signs_in_at_provider(page, server: OidcServer, provider: str, sub: str) -> N
     page.wait_for_url(f"{server.url}/**")
     settle(page)
     driver.open_page(page, server.url, "team", title=w("team.title"), lang=EN)
-
-
-def offered_trainees(page) -> list[str]:
-    main(page).get_by_role("tab", name=w("team.tab_trainee")).click()
-    main(page).get_by_role("combobox", name=w("team.pick_trainee")).click()
-    options = page.get_by_role("option")
-    expect(options.first).to_be_visible()
-    names = options.all_inner_texts()
-    page.keyboard.press("Escape")
-    return names
 
 
 def test_a_linked_subject_signs_in_as_its_supervisor_and_signs_out_at_the_provider(

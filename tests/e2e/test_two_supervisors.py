@@ -14,7 +14,7 @@ from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.words import t
 from tests.e2e import driver
-from tests.e2e.configured_server import ConfiguredServer, running
+from tests.e2e.configured_server import ConfiguredServer, offered_trainees, running
 from tests.e2e.driver import assert_no_exception, main, settle
 from tests.two_stores import PASSWORD, b_leaks, seed_two_stores
 
@@ -68,16 +68,6 @@ def trainees_csv(page, folder: Path) -> str:
     path = folder / download.value.suggested_filename
     download.value.save_as(path)
     return path.read_bytes().decode("utf-8-sig")
-
-
-def offered_trainees(page) -> list[str]:
-    main(page).get_by_role("tab", name=w("team.tab_trainee")).click()
-    main(page).get_by_role("combobox", name=w("team.pick_trainee")).click()
-    options = page.get_by_role("option")
-    expect(options.first).to_be_visible()
-    names = options.all_inner_texts()
-    page.keyboard.press("Escape")
-    return names
 
 
 def test_each_supervisor_sees_only_their_store_side_by_side(new_page, server, tmp_path) -> None:
