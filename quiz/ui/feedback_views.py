@@ -72,9 +72,7 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
         st.error(shell.t("feedback.not_answered"))
     elif grade.headline == "all_right":
         st.success(shell.t("feedback.all_right"))
-    elif grade.headline == "one_wrong":
-        st.warning(shell.t("feedback.one_wrong"))
-    else:
+    else:  # a wrong answer is one box, whatever its words ("so close" for one part only)
         right = sum(result != "wrong" for result in grade.results)
         st.error(shell.t(f"feedback.{grade.headline}", right=right, total=len(grade.results)))
     chosen_infraction = ruleset.infraction(record.chosen_infraction or "")

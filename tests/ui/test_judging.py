@@ -179,7 +179,7 @@ def test_naming_only_the_offender_of_an_act_of_both_players_is_wrong(open_app, c
     at = open_app()
     card = show(at, "uitest-ygo-rock-paper-scissors")
     answering.fill(at, card, ScenarioAnswer("result_by_chance", "disqualification", (), "offender"))
-    assert [w.value for w in at.warning] == ["So close! See below."]  # one part wrong
+    assert [e.value for e in at.error] == ["So close! See below."]  # one part wrong
     assert marks(at) == {"Infraction": "correct", "Penalty": "correct", "Who receives it": "wrong", "Fix": "correct"}
     assert BOTH_RECEIVE in page_text(at)
     assert not bool(store.attempts().iloc[0]["correct"])

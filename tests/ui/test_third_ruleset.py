@@ -96,7 +96,7 @@ def test_a_wrong_penalty_is_explained_from_the_engine(third_game, open_app, stor
     _widget(at.radio, "Penalty").set_value("strike")
     _widget(at.multiselect, "Fix").set_value(["restore_board"])
     _check(at)
-    assert [w.value for w in at.warning] == ["So close! See below."]  # one part wrong
+    assert [e.value for e in at.error] == ["So close! See below."]  # one part wrong
     row = store.attempts().iloc[0]
     assert not bool(row["correct"]) and (row["infraction_result"], row["penalty_result"], row["fixes_result"]) == (
         "correct", "wrong", "correct")
@@ -116,7 +116,7 @@ def test_a_penalty_no_facts_give_names_the_infractions_that_do(third_game, open_
     _widget(at.selectbox, "Infraction").set_value("table_talk")
     _widget(at.radio, "Penalty").set_value("ejection")
     _check(at)
-    assert [w.value for w in at.warning] == ["So close! See below."]  # one part wrong
+    assert [e.value for e in at.error] == ["So close! See below."]  # one part wrong
     text = _text(at)
     assert "never right for this infraction" in text and "Cheating" in text and "Agreed result" in text
     # the capped upgrade (line 35): a Round Loss is accepted, an Ejection is not
