@@ -2,9 +2,9 @@
 
 A trainee answers a practice card and the first question of a mock exam, then the
 Streamlit server is stopped and started again on the same database (every session's state
-is gone with the old process, the sign-in too). After a reload the trainee is signed out;
-signed in again with the PIN, the Progress page shows the same figures, and the exam is
-offered for resuming, with the answered question still answered.
+is gone with the old process). After a reload the device's token, kept in the database,
+signs the trainee back in; the Progress page shows the same figures, and the exam is offered
+for resuming, with the answered question still answered.
 """
 
 from __future__ import annotations
@@ -89,9 +89,7 @@ def test_a_restart_mid_session_keeps_the_history_and_the_open_exam(page, server)
 
     page.reload()
     expect(main(page).get_by_role("heading", name="Progress", level=1)).to_be_visible()
-    driver.expect_signed_out(page, prefilled=TRAINEE)  # a new session: the PIN is asked again
-    expect(main(page).get_by_test_id("stMetric")).to_have_count(0)
-    driver.sign_in(page, TRAINEE, PIN, type_name=False)
+    driver.expect_signed_in(page, TRAINEE)  # a new session, signed back in by the device's token (in the database)
     assert progress_figures(page) == before
 
     # the exam is still open and is offered for resuming where it was
