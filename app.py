@@ -4,7 +4,7 @@ import base64
 
 import streamlit as st
 
-from quiz.report.i18n import t
+from quiz.model.words import t
 from quiz.ui import resources
 from quiz.ui.errors import database_guard
 from quiz.ui.page_table import PAGE_TABLE, PAGES_DIR

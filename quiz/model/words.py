@@ -1,9 +1,10 @@
-"""The app's words: the string tables in Japanese and English (quiz/report/locales/), ``t``,
-and ``Wording``, a text of the tables with its values.
+"""The app's words: the string tables in Japanese and English (``locales/`` beside this
+module), ``t``, ``template`` and ``Wording``, a text of the tables with its values, and which
+language a page is in (``pick_language``).
 
 They live in the model, below every stage, so that the core can word what it reports (a
 content problem, an error) once, as a ``Wording``, and every page says it in its reader's
-language; ``quiz.report.i18n`` is where the pages import them from.
+language: one home for every word the app says (the rules' and reports' too).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Iterable, Union
 from quiz.model.safe_yaml import safe_load
 from quiz.model.text import LANGUAGES, Language, Text
 
-LOCALES_DIR = Path(__file__).resolve().parents[1] / "report" / "locales"
+LOCALES_DIR = Path(__file__).with_name("locales")
 DEFAULT_LANGUAGE: Language = "ja"
 COUNT_NAMES = ("count", "n")  # the placeholders that hold a count
 UNTRANSLATED = "problem.untranslated"  # a text the app has only in English
@@ -114,3 +115,13 @@ def _said(value: WordingValue, language: str) -> str | int:
     if isinstance(value, Text):
         return value.get(language)
     return value
+
+
+def pick_language(requested: str | None, browser_locale: str | None) -> Language:
+    """The language asked for in the URL, else the browser's, else Japanese."""
+    for language in LANGUAGES:  # the Literal itself, not the str that matched it
+        if requested == language:
+            return language
+    if browser_locale:
+        return "ja" if browser_locale.lower().startswith("ja") else "en"
+    return DEFAULT_LANGUAGE

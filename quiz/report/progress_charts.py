@@ -10,8 +10,8 @@ import altair as alt
 
 from quiz.content.categories import category_labels
 from quiz.content.loader import Content
+from quiz.model.words import t
 from quiz.report import charts
-from quiz.report.i18n import t
 from quiz.report.progress import ProgressFigures
 from quiz.report.progress_findings import Spec, fact_accuracy_chart, split_chart
 

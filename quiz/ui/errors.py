@@ -23,7 +23,7 @@ import streamlit as st
 
 from quiz.db.storage_errors import storage_problem
 from quiz.model.text import LANGUAGES
-from quiz.report.i18n import pick_language, t
+from quiz.model.words import pick_language, t
 
 log = logging.getLogger(__name__)
 

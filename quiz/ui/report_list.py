@@ -28,7 +28,7 @@ from quiz.db.tables import REPORT_TEXT_MAX
 from quiz.model.errors import OutOfScopeError, ReportError
 from quiz.model.local_time import local_texts
 from quiz.model.scope import Scope
-from quiz.report.i18n import t
+from quiz.model.words import t
 from quiz.ui import tables
 from quiz.ui.shell import Shell
 

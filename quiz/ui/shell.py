@@ -19,7 +19,7 @@ from quiz.db.store import Store, Trainee
 from quiz.db.study_games import keep_studied_games, studied_games
 from quiz.model.attempt import utc_now
 from quiz.model.text import LANGUAGES
-from quiz.report.i18n import pick_language, t
+from quiz.model.words import pick_language, t
 from quiz.training.answering import card_pool
 from quiz.ui import resources
 from quiz.ui.sign_in import trainee_panel

@@ -43,7 +43,7 @@ from quiz.model.errors import JoinCodeError, NameRuleError
 from quiz.model.local_time import local_text
 from quiz.model.names import NAME_INPUT_MAX, NAME_MAX
 from quiz.model.scope import Scope
-from quiz.report.i18n import t
+from quiz.model.words import t
 from quiz.ui import device_sign_in as device
 from quiz.ui.errors import database_failure_words
 from quiz.ui.markdown import escape_markdown

@@ -34,7 +34,7 @@ from typing import Sequence
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from quiz.report.i18n import t
+from quiz.model.words import t
 
 ENGLISH = "en"  # Streamlit's own language: nothing to replace
 

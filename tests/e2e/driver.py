@@ -384,7 +384,7 @@ def add_trainee_in_sidebar(page, name: str, pin: str, lang: str = "en", games: S
     with ``games`` (see ``answer_welcome``)."""
     from playwright.sync_api import expect
 
-    from quiz.report.i18n import t
+    from quiz.model.words import t
 
     words = WORDS[lang]
     settle(page)
@@ -409,7 +409,7 @@ def answer_welcome(page, games: Sequence[str] | None = None, lang: str = "en") -
     from playwright.sync_api import expect
 
     from quiz.content.loader import load_content
-    from quiz.report.i18n import t
+    from quiz.model.words import t
 
     start = t("first_visit.start", lang)
     form = main(page).get_by_test_id("stForm").filter(has=page.get_by_role("button", name=start, exact=True))

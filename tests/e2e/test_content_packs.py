@@ -128,7 +128,7 @@ def test_a_corrected_file_under_the_same_name_is_checked_afresh(page, server) ->
     expect(main(page).get_by_text("This pack cannot be imported: ", exact=False)).to_be_visible()
     upload(page, "same-name.yaml", scenario("pack-same-name").encode("utf-8"))
     expect(main(page).get_by_text("This pack cannot be imported: ", exact=False)).to_have_count(0)
-    from quiz.report.i18n import t
+    from quiz.model.words import t
 
     expect(main(page).get_by_text(t("content.pack_ok", "en", count=1))).to_be_visible()
     assert_no_exception(page)

@@ -25,8 +25,8 @@ from quiz.content.loader import load_content
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.cards import KnowledgeCard, ScenarioCard
+from quiz.model.words import t
 from quiz.report.charts import wrap_label
-from quiz.report.i18n import t
 from quiz.training.answering import verdict_for
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card

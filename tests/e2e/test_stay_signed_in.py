@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from quiz.report.i18n import t
+from quiz.model.words import t
 from tests.e2e import driver
 from tests.e2e.driver import main, settle, sidebar
 from tests.e2e.test_trainee_day import PHONE

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from quiz.report.i18n import strings, t
+from quiz.model.words import strings, t
 from tests.e2e import driver
 from tests.e2e.driver import go_to, main, open_page, settle, sidebar
 from tests.e2e.test_trainee_day import PHONE

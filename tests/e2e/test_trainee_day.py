@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from quiz.report.i18n import t
+from quiz.model.words import t
 from tests.e2e import driver
 from tests.e2e.driver import assert_no_exception, main, settle, sidebar
 
@@ -35,7 +35,7 @@ EXAM_QUESTIONS = 20  # the ygo-20 preset (rulesets/exams/presets.yaml): 20 quest
 
 @dataclass(frozen=True)
 class Words:
-    """The app's words a trainee's day needs, in one language (quiz/report/locales/*.yaml)."""
+    """The app's words a trainee's day needs, in one language (quiz/model/locales/*.yaml)."""
 
     lang: str
     practice: str

@@ -11,7 +11,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "quiz"
 DISPATCH_MODULES = ("content/card_kinds.py", "training/kinds.py", "report/card_words.py", "ui/card_views.py")
-LOCALES = ("report/locales/en.yaml", "report/locales/ja.yaml")
+LOCALES = ("model/locales/en.yaml", "model/locales/ja.yaml")
 
 MODEL_CLASS = '''
 
@@ -82,8 +82,8 @@ CASES: dict[str, dict[str, str]] = {  # module -> function -> its case for the n
 }
 
 STRINGS = {
-    "report/locales/en.yaml": "card.untitled_true_false: True or false?\n",
-    "report/locales/ja.yaml": "card.untitled_true_false: 正しいか誤りか\n",
+    "model/locales/en.yaml": "card.untitled_true_false: True or false?\n",
+    "model/locales/ja.yaml": "card.untitled_true_false: 正しいか誤りか\n",
 }
 
 

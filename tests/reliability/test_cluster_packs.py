@@ -32,7 +32,7 @@ from quiz.access.supervisors import create_account
 from quiz.db.store import Store
 from quiz.db.tables import content_packs, stores, trainees
 from quiz.model.attempt import utc_now
-from quiz.report.i18n import t
+from quiz.model.words import t
 from quizbench.capacity.accounts import create_trainees
 from quizbench.capacity.cluster import Cluster, ClusterUnavailable, cluster_down, cluster_up
 from quizbench.capacity.load import LoadSpec, SessionTally, open_socket, run_in_own_loop, sign_in

@@ -9,7 +9,7 @@ from typing import get_args, get_type_hints
 
 import pytest
 
-from quiz.report.i18n import Wording, pick_language, strings, t
+from quiz.model.words import Wording, pick_language, strings, t
 
 ROOT = Path(__file__).resolve().parents[2]
 

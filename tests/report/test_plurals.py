@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quiz.report.i18n import strings, t
+from quiz.model.words import strings, t
 
 
 @pytest.mark.parametrize(("key", "count", "expected"), [

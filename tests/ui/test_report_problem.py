@@ -15,7 +15,7 @@ from quiz.db.store import Store
 from quiz.db.submissions import submit_answer
 from quiz.db.tables import problem_reports
 from quiz.model.attempt import AttemptRecord, utc_now
-from quiz.report.i18n import t
+from quiz.model.words import t
 from quiz.training.grading import ScenarioAnswer
 from quiz.ui.report_problem import open_key, report_key
 from tests.scopes import EVERY_STORE

@@ -13,7 +13,7 @@ from quiz.content.loader import load_content
 from quiz.db import submissions
 from quiz.db.store import Store
 from quiz.model.cards import ScenarioCard
-from quiz.report.i18n import t
+from quiz.model.words import t
 from tests.ui import answering
 
 CONTENT_PAGE = "quiz/ui/pages/content.py"

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from quiz.model.text import LANGUAGES
-from quiz.report.i18n import strings, t
+from quiz.model.words import strings, t
 from quiz.ui.streamlit_words import (
     ARIA_LABELS,
     EMPTY_LIST,

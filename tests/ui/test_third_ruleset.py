@@ -10,7 +10,7 @@ import pytest
 
 from quiz.content import snapshot as content_snapshot
 from quiz.content.loader import load_content
-from quiz.report.i18n import t
+from quiz.model.words import t
 from quiz.rules.engine import judge
 from quiz.rules.explain import explain_penalty
 from quiz.ui import resources

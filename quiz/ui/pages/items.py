@@ -14,7 +14,7 @@ from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.local_time import local_text
 from quiz.model.scope import Scope
-from quiz.report.i18n import t
+from quiz.model.words import t
 from quiz.report.item_statistics import DISCRIMINATION_METHOD, answer_pairs, distractors, item_statistics
 from quiz.report.review_queue import REASONS, QueueRules, queue_table, review_queue
 from quiz.ui import shell as shell_module

@@ -15,7 +15,7 @@ from quiz.model.attempt import utc_now
 from quiz.model.errors import OutOfScopeError
 from quiz.model.local_time import local_text
 from quiz.model.scope import Scope
-from quiz.report.i18n import t
+from quiz.model.words import t
 from quiz.report.progress_findings import Spec
 from quiz.report.team import card_statistics, team_overview
 from quiz.report.team_findings import team_findings, team_findings_charts
