@@ -10,11 +10,12 @@ from __future__ import annotations
 import glob
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
-from tests.e2e.driver import ARTIFACTS, VIEWPORT, find_chromium, full_page_screenshot
+from tests.e2e.driver import ARTIFACTS, VIEWPORT, find_chromium, full_page_screenshot, page_maker
 from tests.e2e.server import AppServer
 from tests.e2e.shared_browser import shared_chromium
 
@@ -57,6 +58,15 @@ def browser():
     expect.set_options(timeout=TIMEOUT_MS)
     with shared_chromium(path) as chromium:  # the one Chromium tests/reliability uses too
         yield chromium
+
+
+@pytest.fixture
+def new_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Callable[..., Any]]:
+    """A maker of a page in a browser context of its own (viewport, locale, time zone, a
+    phone's touch); on failure each page is saved in test-artifacts/e2e/ with the log of the
+    test's ``server`` (a module's own server where it has one)."""
+    with page_maker(request, browser, [server]) as make:
+        yield make
 
 
 @pytest.fixture

@@ -7,10 +7,8 @@ saves docs/screenshots/findings-*.png (the README's pictures)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
 import pandas as pd
 import pytest
@@ -124,11 +122,6 @@ def plan(ruleset: str) -> list[Planned]:
     rest = [Planned(c, right_answer(c), "right") for c in cards if c not in (follows.card, misapplied.card)]
     return [rest[0], follows, rest[1], misapplied, *rest[2:CARDS - 2]]
 
-
-@pytest.fixture
-def new_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Callable[..., Any]]:
-    with driver.page_maker(request, browser, [server]) as make:
-        yield make
 
 
 def seed_due(database_url: str, trainee_id: int, planned: list[Planned]) -> None:

@@ -3,9 +3,6 @@ read (issue 30), in both languages, on Practice; and it still answers the N key 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
-
 import pytest
 
 from quiz.model.words import t
@@ -21,11 +18,6 @@ from playwright.sync_api import expect  # noqa: E402 - only once the browser is 
 PIN = "next-2468"
 IN_VIEW = "(e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; }"
 
-
-@pytest.fixture
-def new_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Callable[..., Any]]:
-    with driver.page_maker(request, browser, [server]) as make:
-        yield make
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])

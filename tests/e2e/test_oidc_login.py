@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -88,11 +88,6 @@ def server(tmp_path_factory: pytest.TempPathFactory, provider: str) -> Iterator[
             store.dispose()
         yield server
 
-
-@pytest.fixture
-def new_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Callable[..., Any]]:
-    with driver.page_maker(request, browser, [server]) as make:
-        yield make
 
 
 def signs_in_at_provider(page, server: OidcServer, provider: str, sub: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -64,11 +64,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
             store.dispose()
         yield server
 
-
-@pytest.fixture
-def new_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Callable[..., Any]]:
-    with driver.page_maker(request, browser, [server]) as make:
-        yield make
 
 
 def owner_signs_in(page, server) -> None:

@@ -6,7 +6,6 @@ one device ends the other device's token. Phone browsers reload background tabs 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -24,11 +23,6 @@ from playwright.sync_api import expect  # noqa: E402 - only once the browser is 
 JA = "ja"
 PIN, NEW_PIN = "stay-2468", "stay-9753"
 
-
-@pytest.fixture
-def new_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Callable[..., Any]]:
-    with driver.page_maker(request, browser, [server]) as make:
-        yield make
 
 
 def phone(new_page) -> Any:

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 
@@ -159,11 +157,6 @@ def test_an_english_page_keeps_streamlit_s_own_words(page, server) -> None:
     pin = driver.sign_in_form(page, "en").get_by_test_id("stTextInput").nth(1)
     expect(pin.get_by_role("button", name="Show password")).to_be_attached()  # Streamlit's own, kept
 
-
-@pytest.fixture
-def new_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Callable[..., Any]]:
-    with driver.page_maker(request, browser, [server]) as make:
-        yield make
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])

@@ -11,9 +11,8 @@ step is checked for English left over, and once in English on a desktop. With
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import pytest
 
@@ -155,13 +154,6 @@ def english_left(page, trainee: str) -> list[str]:
 
 # --- the browser ------------------------------------------------------------------------------
 
-
-@pytest.fixture
-def new_page(request: pytest.FixtureRequest, browser, server) -> Iterator[Callable[..., Any]]:
-    """A maker of a page in a browser context of its own (viewport, locale, time zone); on
-    failure each page is saved in test-artifacts/e2e/ with the server's log."""
-    with driver.page_maker(request, browser, [server]) as make:
-        yield make
 
 
 class Day:
