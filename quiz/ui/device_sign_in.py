@@ -45,7 +45,7 @@ def resume_on_this_device(store: Store) -> Resumed | None:
     if resumed.trainee is not None:
         st.session_state[TOKEN_KEY] = token
     else:
-        st.session_state[PENDING_KEY] = ""
+        clear_cookie()
     return resumed
 
 
@@ -56,11 +56,15 @@ def remember_this_device(store: Store, trainee_id: int) -> None:
     st.session_state[TRIED_KEY] = True
 
 
-def forget_this_device(store: Store) -> str | None:
-    """On signing out: end this device's token; the value for ``PENDING_KEY`` (clear the
-    cookie), to set once the session's other keys are gone."""
+def forget_this_device(store: Store) -> None:
+    """On signing out: end this device's token (its cookie is cleared by ``clear_cookie``)."""
     revoke(store, st.session_state.get(TOKEN_KEY), utc_now())
-    return ""
+
+
+def clear_cookie() -> None:
+    """Clear this device's cookie in the next run (its token ended, or signed out here); set
+    after the session's other keys are gone."""
+    st.session_state[PENDING_KEY] = ""
 
 
 def draw_cookie_change() -> None:

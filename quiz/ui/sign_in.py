@@ -82,7 +82,7 @@ def trainee_panel(store: Store, language: str) -> Trainee | None:
     if trainee is not None and not _credential_holds(store, trainee):
         _sign_out()
         st.session_state[MESSAGE_KEY] = ("sign-in", "accounts.signed_out_pin_changed", {}, "info")
-        st.session_state[device.PENDING_KEY] = ""  # its token ended with the PIN: clear the cookie
+        device.clear_cookie()  # its token ended with the PIN
         trainee = None
     device.draw_cookie_change()
     if trainee is not None:
@@ -146,9 +146,9 @@ def _credential_holds(store: Store, trainee: Trainee) -> bool:
 def _signed_in_panel(store: Store, trainee: Trainee, language: str) -> None:
     st.markdown(f":material/person: **{escape_markdown(trainee.name)}**")
     if st.button(t("shell.sign_out", language), icon=":material/logout:", key="sign-out"):
-        cleared = device.forget_this_device(store)  # this device signs in again only with the PIN
+        device.forget_this_device(store)  # this device signs in again only with the PIN
         _sign_out()
-        st.session_state[device.PENDING_KEY] = cleared
+        device.clear_cookie()
         st.session_state["sign-in-name"] = ""  # a shared store computer keeps no trace of who was here
         st.query_params.pop("trainee", None)
         st.rerun()
