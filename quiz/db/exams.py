@@ -24,11 +24,21 @@ from quiz.db.reviews import reschedule
 from quiz.db.sql import inserted_id
 from quiz.db.store import Store
 from quiz.db.tables import attempts, exam_flags, exams, trainees
+from quiz.db.watched import changed, notify
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
 from quiz.model.errors import ExamInProgressError
-from quiz.training.exams import Exam, ExamSpec, accepts_answer, answers_by_card, deadline_for, score_exam
+from quiz.training.exams import (
+    Exam,
+    ExamSpec,
+    accepts_answer,
+    answers_by_card,
+    closed_book_running,
+    deadline_for,
+    score_exam,
+)
 
 T = TypeVar("T")
+CLOSED_BOOK = "quiz_closed_book"  # the channel an exam's start and close notify on (quiz.db.watched)
 HISTORY_COLUMNS = (
     "id", "trainee_id", "preset", "started_at", "finished_at", "score", "total", "pass_percent", "passed",
 )
@@ -61,7 +71,10 @@ def start_exam(
             seeds=list(seeds), started_at=now, deadline=deadline_for(now, spec.minutes),
         ))
         exam_id = inserted_id(result)
-        return _exam(conn.execute(select(exams).where(exams.c.id == exam_id)).one()._mapping)
+        notify(conn, CLOSED_BOOK, trainee_id)  # every server's kept closed_book_deadline, at commit
+        started = _exam(conn.execute(select(exams).where(exams.c.id == exam_id)).one()._mapping)
+    changed(CLOSED_BOOK, trainee_id)  # this process's at once
+    return started
 
 
 def get_exam(store: Store, exam_id: int) -> Exam | None:
@@ -77,6 +90,23 @@ def open_exam(store: Store, trainee_id: int, now: datetime) -> Exam | None:
     return _exam(rows[0]) if rows else None
 
 
+def closed_book_deadline(store: Store, trainee_id: int, now: datetime) -> datetime | None:
+    """The deadline of the trainee's running closed-book exam, or None: what the study pages
+    wait for (``quiz.training.exams.closed_book_running``), asked on every click of a card.
+
+    On PostgreSQL kept in the server's memory while no server says an exam of the trainee
+    started or closed (``quiz.db.watched``: ``start_exam`` and every closing notify), so a
+    Practice tab left open on another device learns of the exam within a click, at no query
+    per click. Elsewhere one indexed read."""
+
+    def read() -> datetime | None:
+        running = open_exam(store, trainee_id, now)
+        return running.deadline if running is not None and closed_book_running(running, now) else None
+
+    deadline: datetime | None = store.watched(CLOSED_BOOK).get(trainee_id, read)
+    return deadline if deadline is not None and now < deadline else None
+
+
 def close_expired(store: Store, trainee_id: int, now: datetime) -> list[Exam]:
     """Close and score the trainee's exams whose time ran out unclosed; the exams closed."""
     query = select(exams).where(
@@ -86,7 +116,10 @@ def close_expired(store: Store, trainee_id: int, now: datetime) -> list[Exam]:
     def close_all() -> list[Exam]:
         with store.engine.begin() as conn:
             expired = [_exam(row._mapping) for row in conn.execute(query)]
-            return [_close(conn, exam, exam.deadline) for exam in expired]
+            closed = [_close(conn, exam, exam.deadline) for exam in expired]
+        if expired:
+            changed(CLOSED_BOOK, trainee_id)
+        return closed
 
     return _once_more_on_conflict(close_all)
 
@@ -100,7 +133,9 @@ def hand_in(store: Store, exam_id: int, now: datetime) -> Exam:
             if row is None:
                 raise LookupError(f"no exam {exam_id}")
             exam = _exam(row._mapping)
-            return _close(conn, exam, min(now, exam.deadline)) if exam.is_open else exam
+            closed = _close(conn, exam, min(now, exam.deadline)) if exam.is_open else exam
+        changed(CLOSED_BOOK, exam.trainee_id)
+        return closed
 
     return _once_more_on_conflict(close)
 
@@ -210,6 +245,7 @@ def _close(conn: Connection, exam: Exam, finished_at: datetime) -> Exam:
         .values(finished_at=finished_at, score=score.correct, passed=score.passed)
     ).rowcount
     if closed:
+        notify(conn, CLOSED_BOOK, exam.trainee_id)  # the study pages open again on every server
         for record in answers_by_card(exam, answers).values():
             reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
         conn.execute(delete(exam_flags).where(exam_flags.c.exam_id == exam.id))

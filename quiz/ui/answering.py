@@ -7,7 +7,9 @@ from typing import Callable
 
 import streamlit as st
 
+from quiz.db.exams import closed_book_deadline
 from quiz.db.submissions import submit_answer
+from quiz.model.attempt import utc_now
 from quiz.model.cards import AnyCard
 from quiz.model.errors import CredentialChangedError
 from quiz.rules.variants import CardShowing
@@ -66,7 +68,7 @@ def card_until_answered(
     return given is not None
 
 
-def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
+def card_fragment(shell: Shell, body: Callable[[], None], study_page: bool = True) -> None:
     """Run ``body`` (a page's card, its answer form and feedback) as a Streamlit fragment:
     Check and Next card then run only it again, not the sidebar and the page around it
     (under load, the rest of the app was a third of each click's server time).
@@ -85,6 +87,12 @@ def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
     PostgreSQL the check reads the version the server keeps until a notice says it changed).
     It ends with the sidebar's due count drawn in its place from here (a fragment may write
     to a place outside it only if it wrote there in the full run before).
+
+    On a ``study_page`` (Practice, Review) a fragment's own run first asks whether the
+    trainee's closed-book exam started meanwhile (in another tab or on another device); if so
+    the whole page runs, and waits for the exam (``exam_widgets.wait_for_closed_book_exam``)
+    instead of grading or dealing. On PostgreSQL the answer is kept in memory until an exam
+    starts or closes (``exams.closed_book_deadline``): no query per click.
     """
 
     @st.fragment
@@ -94,6 +102,8 @@ def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
         with database_guard(retry=widgets.give_again):
             answer_given = widgets.answer_pending()  # its PIN check is made where it is stored
             st.session_state.pop(PIN_CHECKED_KEY, None)
+            if alone and study_page and _closed_book_exam_runs(shell):
+                st.rerun(scope="app")
             if alone and not answer_given and not still_signed_in(shell.store):
                 st.rerun(scope="app")
             try:
@@ -106,6 +116,11 @@ def card_fragment(shell: Shell, body: Callable[[], None]) -> None:
             draw_due(shell)
 
     card_area()
+
+
+def _closed_book_exam_runs(shell: Shell) -> bool:
+    trainee = shell.trainee
+    return trainee is not None and closed_book_deadline(shell.store, trainee.id, utc_now()) is not None
 
 
 def next_card_button(shell: Shell, key: str, on_click: Callable[[], None]) -> None:

@@ -67,13 +67,17 @@ def exam_name(shell: Shell, preset_id: str) -> str:
 def wait_for_closed_book_exam(shell: Shell) -> None:
     """On a study page (Practice, Review, Reference, Progress) while the signed-in trainee's
     closed-book exam runs: say so, offer the way back to it, and stop the page before its
-    content is drawn, so the server never sends it."""
+    content is drawn, so the server never sends it. A card's own run (Check, Next card) asks
+    first (``answering.card_fragment``), so a tab opened before the exam waits too."""
     if shell.trainee is None:
         return
     now = utc_now()
+    if exam_store.closed_book_deadline(shell.store, shell.trainee.id, now) is None:  # (kept: no query)
+        return
     running = exam_store.open_exam(shell.store, shell.trainee.id, now)
     if running is None or not closed_book_running(running, now):
         return
+    widgets.drop_given()  # an answer sent from a tab opened before the exam: not graded, not shown
     st.info(shell.t("exam.closed_book_wait", name=exam_name(shell, running.preset),
                     left=clock_text(time_left(running.deadline, now))), icon=":material/menu_book:")
     if st.button(shell.t("exam.back_to_exam"), key="exam-closed-book-back", type="primary",

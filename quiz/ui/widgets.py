@@ -112,6 +112,12 @@ def answer_pending() -> bool:
     return GIVEN_KEY in st.session_state
 
 
+def drop_given() -> None:
+    """Forget an answer given and not yet taken: its page will not grade it (a closed-book
+    exam started meanwhile; ``exam_widgets.wait_for_closed_book_exam``)."""
+    st.session_state.pop(GIVEN_KEY, None)
+
+
 def take_given(form_key: str) -> Given | None:
     """The answer given to the form ``form_key`` by the click that started this run, once.
 

@@ -9,8 +9,10 @@ import pytest
 
 from quiz.db import reviews as review_store
 from quiz.db.exams import (
+    CLOSED_BOOK,
     ExamInProgressError,
     close_expired,
+    closed_book_deadline,
     exam_answers,
     exam_history,
     get_exam,
@@ -23,6 +25,7 @@ from quiz.db.store import Store
 from quiz.model.attempt import AttemptRecord
 from quiz.training.exams import ExamSpec
 from quiz.training.scheduling import next_schedule
+from tests.waiting import wait_until
 
 JST = timezone(timedelta(hours=9))
 START = datetime(2025, 3, 1, 19, 0, tzinfo=JST)
@@ -208,3 +211,50 @@ def test_history_lists_the_trainees_exams_newest_first(store, trainee_id):
     assert history["started_at"].iloc[1] == START
     assert len(exam_history(store)) == 3
     assert exam_history(store, store.trainee("Chie").id).empty
+
+
+CLOSED_SPEC = ExamSpec(questions=2, minutes=30, pass_percent=75, rulesets=("yugioh-ocg",), closed_book=True)
+
+
+def test_a_closed_book_exam_is_known_while_it_runs(store, trainee_id):
+    """What the study pages ask on every click: the deadline while a closed-book exam runs;
+    nothing for an open-book one, once handed in, or once out of time."""
+    assert closed_book_deadline(store, trainee_id, START) is None
+    open_book = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
+    assert closed_book_deadline(store, trainee_id, at(1)) is None
+    hand_in(store, open_book.id, at(2))
+
+    exam = start_exam(store, trainee_id, "custom", CLOSED_SPEC, CARDS[:2], SEEDS[:2], at(3))
+    assert closed_book_deadline(store, trainee_id, at(4)) == exam.deadline == at(33)
+    assert closed_book_deadline(store, store.trainee("Ben").id, at(4)) is None  # only its trainee waits
+    assert closed_book_deadline(store, trainee_id, at(33)) is None  # out of time
+    hand_in(store, exam.id, at(10))
+    assert closed_book_deadline(store, trainee_id, at(11)) is None
+
+    expired = start_exam(store, trainee_id, "custom", CLOSED_SPEC, CARDS[:2], SEEDS[:2], at(40))
+    assert closed_book_deadline(store, trainee_id, at(41)) == expired.deadline
+    close_expired(store, trainee_id, at(80))
+    assert closed_book_deadline(store, trainee_id, at(41)) is None  # closed: asked at any time after
+
+
+@pytest.mark.postgres
+def test_another_server_learns_of_a_closed_book_exam_at_its_start_and_close(postgres_url, monkeypatch):
+    """Server B keeps what it read (no query per click) until server A's start or hand-in
+    notifies every server: a tab open on B waits within moments of the exam starting on A.
+    (Both are in this process: the in-process shortcut ``changed`` is made a no-op, so only
+    PostgreSQL's notice can tell B, as it must on another machine.)"""
+    monkeypatch.setattr("quiz.db.exams.changed", lambda channel, key: None)
+    server_a, server_b = Store(postgres_url), Store(postgres_url)
+    try:
+        trainee = server_a.trainee("Aiko").id
+        watch = server_b.watched(CLOSED_BOOK)
+        wait_until(lambda: watch.live, "server B listens")
+        assert closed_book_deadline(server_b, trainee, at(1)) is None  # kept from here on
+        exam = start_exam(server_a, trainee, "custom", CLOSED_SPEC, CARDS[:2], SEEDS[:2], at(1))
+        wait_until(lambda: closed_book_deadline(server_b, trainee, at(2)) == exam.deadline,
+                   "server B hears of the exam")
+        hand_in(server_a, exam.id, at(5))
+        wait_until(lambda: closed_book_deadline(server_b, trainee, at(6)) is None, "server B hears of the hand-in")
+    finally:
+        server_a.dispose()
+        server_b.dispose()
