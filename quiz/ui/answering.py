@@ -8,7 +8,7 @@ from typing import Callable
 import streamlit as st
 
 from quiz.db.exams import closed_book_deadline
-from quiz.db.submissions import submit_answer
+from quiz.db.submissions import Submission, submit_answer
 from quiz.model.attempt import utc_now
 from quiz.model.cards import AnyCard
 from quiz.model.errors import CredentialChangedError
@@ -52,10 +52,7 @@ def card_until_answered(
     assert shell.trainee is not None, "answering needs a trainee"
     given = widgets.take_given(form_key) if not state.answered else None
     if given is not None:  # graded and saved before anything is drawn: the page is drawn once
-        guard = answer_guard(shell.store)  # the click's PIN check, made where the answer is stored
-        submitted = submit_answer(shell.store, shell.content, card, given.answer, shell.trainee.id,
-                                  time.time() - state.shown_at, mode=mode, showing=showing, guard=guard)
-        st.session_state[PIN_CHECKED_KEY] = guard is not None
+        submitted = store_given(shell, card, given, time.time() - state.shown_at, mode, showing)
         count_answer(shell, card.id, submitted.due_change)
         state.outcome = submitted.outcome
     widgets.card_header(shell, card, answered=state.answered, showing=showing)
@@ -68,15 +65,29 @@ def card_until_answered(
     return given is not None
 
 
+def store_given(
+    shell: Shell, card: AnyCard, given: widgets.Given, seconds: float, mode: str, showing: CardShowing | None,
+    exam_id: int | None = None,
+) -> Submission:
+    """Grade and store the answer this run was given, with the click's PIN check made in the
+    transaction that stores it (``sign_in.answer_guard``); ``card_fragment`` learns whether it was."""
+    assert shell.trainee is not None, "answering needs a trainee"
+    guard = answer_guard(shell.store)
+    submitted = submit_answer(shell.store, shell.content, card, given.answer, shell.trainee.id, seconds, mode=mode,
+                              exam_id=exam_id, showing=showing, guard=guard)
+    st.session_state[PIN_CHECKED_KEY] = guard is not None
+    return submitted
+
+
 def card_fragment(shell: Shell, body: Callable[[], None], study_page: bool = True) -> None:
     """Run ``body`` (a page's card, its answer form and feedback) as a Streamlit fragment:
     Check and Next card then run only it again, not the sidebar and the page around it
     (under load, the rest of the app was a third of each click's server time).
 
-    Not the mock exam: with the exam in a fragment around its countdown, then a fragment that
-    reran every second, the browser test of a trainee's day saw, under load, a Save taken as
-    if nothing was chosen (twice in one run, never alone). A Save there runs the whole page;
-    its countdown now runs in the browser (``exam_clock``), with one server run at the deadline.
+    The mock exam's question (Save, Next, the navigator) runs in one too. (On Dec 1, with a
+    countdown fragment inside it that reran every second, a Save was twice taken as if nothing
+    was chosen under load; the countdown now runs in the browser, ``exam_clock``, and its
+    fragment runs alone only at the deadline.)
 
     A fragment's own run does not pass through ``app.py``, so it does here what the app does
     around a full run: the database guard, and the check that the trainee's PIN still holds

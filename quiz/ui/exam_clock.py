@@ -5,8 +5,9 @@ in an iframe beside it (same origin as the page), counts that reading down each 
 second in the browser: no server run per second. The deadline is enforced by the server
 (every save and hand-in is checked against it); what closes the exam on screen is a fragment
 with ``run_every`` set to the time left: the browser asks for one run at the deadline, and
-that run reruns the page, which finds the exam over. Every full run re-arms that timer with
-the time left then, so a reload, a reconnect or a save always counts from the server's
+that run reruns the page, which finds the exam over. Every run that draws the clock (a full
+run, or a run of the exam's question, the fragment the clock sits in) re-arms that timer
+with the time left then, so a reload, a reconnect or a save always counts from the server's
 reading.
 
 The iframe shows nothing and holds no text but digits: the label is the metric's own, and
@@ -70,8 +71,8 @@ def exam_clock(label: str, reading: str, left: timedelta) -> None:
 
 
 def _at_deadline() -> None:
-    """Drawn with the page (nothing to draw); run alone by the browser's timer at the deadline:
-    then the whole page runs again, and finds the exam over (or, were the timer early, arms
-    it again with the time left)."""
+    """Drawn with the page or the exam's question (nothing to draw); run alone by the
+    browser's timer at the deadline: then the whole page runs again, and finds the exam over
+    (or, were the timer early, arms it again with the time left)."""
     if running_alone():
         st.rerun(scope="app")

@@ -1,12 +1,17 @@
 """Whether this script run is a fragment's own (the browser asked for it alone), not a
-run of the whole page that draws the fragment on its way."""
+run of the whole page, or of an enclosing fragment, that draws the fragment on its way."""
 
 from __future__ import annotations
 
 from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
 
 
 def running_alone() -> bool:
-    """True in a fragment's own run; False in a full run (and outside any run)."""
+    """True in the fragment being drawn when the browser asked for its run; False in a full
+    run, in a fragment drawn inside another's own run (the exam's clock inside its question,
+    ``quiz.ui.exam_clock``), and outside any run."""
     ctx = get_script_run_ctx()
-    return ctx is not None and bool(ctx.fragment_ids_this_run)
+    if ctx is None or not ctx.fragment_ids_this_run:
+        return False
+    return ThreadState.get().fragment_id in ctx.fragment_ids_this_run

@@ -12,8 +12,9 @@ tell it from the app.
 
 Its Mock exam page is the app's exam loop on the same terms: start a 20-question,
 30-minute custom exam, a question at a time with the exam's head (name, question number,
-progress bar, the clock) and its answer form, Save (whole-page runs, as in the app), Next,
-hand in, the results, Back. The clock is the app's own (``quiz.ui.exam_clock``: counted
+progress bar, the clock) and its answer form, Save, Next, hand in, the results, Back; as in
+the app, the question is a fragment (Save and Next run only it, and the due count), and
+handing in runs the whole page. The clock is the app's own (``quiz.ui.exam_clock``: counted
 down in the browser, one run at the deadline), so the human-pace turn compares like for like.
 
 Run it with ``python -m quizbench.capacity floor --port 8580`` (``streamlit run`` of this
@@ -112,7 +113,7 @@ def practice() -> None:
 @st.fragment
 def card_area() -> None:
     """The card, its form, its feedback: Check and Next card run only this (and the due count)."""
-    st.session_state["floor-due"].caption(":material/event_repeat: Due for review: 0")
+    _draw_due()
     card = st.session_state.setdefault("floor-card", {"n": 1, "answer": None, "correct": None})
     answered = card["answer"] is not None
     st.subheader(f"A constant card, showing {card['n']}", anchor=False)
@@ -133,6 +134,11 @@ def card_area() -> None:
         return
     feedback(card)
     st.button("Next card", type="primary", key=f"next-{card['n']}", on_click=_next)
+
+
+def _draw_due() -> None:
+    """The sidebar's due count, drawn from a fragment as the app's ``answering.card_fragment`` does."""
+    st.session_state["floor-due"].caption(":material/event_repeat: Due for review: 0")
 
 
 def feedback(card: dict) -> None:
@@ -212,7 +218,18 @@ def exam_page() -> None:
             column.metric(label, value)
         st.button("Back to the exams", key="exam-back", on_click=_leave_results)
     else:
-        exam_question(exam)
+        exam_area()
+
+
+@st.fragment
+def exam_area() -> None:
+    """The exam's question, a fragment as in the app: Save, Next and Previous run only this
+    (and the due count); handed in or over, the whole page runs and shows the results."""
+    _draw_due()
+    exam = st.session_state["floor-exam"]
+    if exam["done"] or time.time() >= exam["deadline"]:
+        st.rerun(scope="app")
+    exam_question(exam)
 
 
 def exam_question(exam: dict) -> None:

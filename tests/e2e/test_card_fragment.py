@@ -1,5 +1,6 @@
 """Check and Next card run only the card (a Streamlit fragment) on a real server, as a browser
-asks; such a run still does what ``app.py`` does around a full run.
+asks, and a mock exam's Save and Next only its question; such a run still does what
+``app.py`` does around a full run.
 
 The load tool speaks the browser's protocol: a click on a widget that a fragment drew asks
 the server to run that fragment only. Here it signs a trainee in, and between the card being
@@ -23,7 +24,7 @@ from quiz.access.accounts import set_pin
 from quiz.db.store import Store
 from quizbench.capacity.accounts import create_trainees, stored_answers
 from quizbench.capacity.load import SIGN_IN_FORM, LoadSpec, SessionTally, open_socket, run_in_own_loop, sign_in
-from quizbench.capacity.protocol import MAIN, Tab, fill_form
+from quizbench.capacity.protocol import MAIN, Page, Tab, fill_form, press
 from tests.e2e.configured_server import module_server
 from tests.e2e.server import AppServer
 
@@ -107,3 +108,74 @@ def test_a_database_failure_in_the_cards_run_says_the_answer_was_not_saved(serve
     errors = _texts(tab, MAIN)
     assert any("Your answer was not saved." in text for text in errors), errors
     assert stored_answers(server.database_url, [name]) == {name: 0}
+
+
+def exam_clicks(server: AppServer, name: str, meanwhile: Callable[[], None] = lambda: None) -> list[tuple[Page, int, int]]:
+    """Sign ``name`` in, start a custom mock exam, do ``meanwhile``, then Save an answer to
+    question 1, press Next, Hand in and Hand in anyway (stopping once the tab is signed out):
+    after each click, the page drawn and the script runs, and full runs, that click cost."""
+
+    async def session() -> list[tuple[Page, int, int]]:
+        spec = LoadSpec(url=server.url, trainees=[name], pin=PIN, duration=60.0)
+        socket = await open_socket(spec, {})
+        try:
+            tab = Tab(socket, urlencode({"lang": "en"}), 60.0)
+            await tab.run()
+            await sign_in(tab, SessionTally(trainee=name, mode="exam"), PIN)
+            await tab.run(page="exam")
+            await tab.run(press(tab.page.find("button", root=MAIN, key="exam-start-custom")[0]))
+            form = tab.page.answer_form(prefix="exam-")
+            assert form is not None, "no exam question after starting one"
+            meanwhile()
+            seen = []
+
+            async def click(states: list) -> None:
+                tab.script_runs = tab.full_runs = 0
+                await tab.run(states)
+                seen.append((tab.page, tab.script_runs, tab.full_runs))
+
+            await click(fill_form(form[1], random.Random(1), "first"))
+            for key in ("exam-next", "exam-hand-in", "exam-hand-in-confirm"):
+                buttons = tab.page.find("button", root=MAIN, key=key)
+                if not buttons:
+                    break
+                await click(press(buttons[0]))
+            return seen
+        finally:
+            await socket.close()
+
+    return run_in_own_loop(session())
+
+
+def test_an_exams_save_and_next_run_only_its_question(server: AppServer) -> None:
+    name = "frag-exam"
+    create_trainees(server.database_url, [name], PIN)
+    (saved, save_runs, save_full), (moved, next_runs, next_full), (asked, ask_runs, ask_full), (
+        handed_in, _, hand_in_full) = exam_clicks(server, name)
+    assert (save_runs, save_full) == (1, 0)  # Save ran the question's fragment, not the sidebar
+    assert saved.progress_counts() == (1, 20)
+    assert stored_answers(server.database_url, [name]) == {name: 1}
+    assert (next_runs, next_full) == (1, 0)  # and Next
+    assert moved.answer_form(prefix="exam-") is not None
+    assert (ask_runs, ask_full) == (1, 0)  # Hand in, with 19 unanswered, asks once more
+    assert hand_in_full == 1  # handing in runs the whole page: the results
+    assert handed_in.find("button", root=MAIN, key="exam-back")
+    assert handed_in.answer_form(prefix="exam-") is None
+
+
+def test_a_pin_changed_elsewhere_signs_out_at_the_next_exam_save(server: AppServer) -> None:
+    name = "frag-exam-pin"
+    create_trainees(server.database_url, [name], PIN)
+
+    def change_pin() -> None:
+        store = Store(server.database_url)
+        try:
+            set_pin(store, store.trainee(name).id, "changed-1357", None)
+        finally:
+            store.dispose()
+
+    (page, _, full_runs), *_ = exam_clicks(server, name, change_pin)
+    assert full_runs == 1  # the question's run asked for the whole app, whose sidebar signs out
+    assert page.find(form=SIGN_IN_FORM), "still signed in after the PIN changed"
+    assert page.answer_form(prefix="exam-") is None
+    assert stored_answers(server.database_url, [name]) == {name: 0}  # nothing stored for a stale session

@@ -16,7 +16,6 @@ import streamlit as st
 from quiz.content.categories import category_labels
 from quiz.db import exams as exam_store
 from quiz.db.exam_flags import flagged, set_flag
-from quiz.db.submissions import submit_answer
 from quiz.model.attempt import AttemptRecord, utc_now
 from quiz.model.cards import AnyCard
 from quiz.rules.variants import CardShowing
@@ -38,7 +37,7 @@ from quiz.training.exams import (
     time_left,
 )
 from quiz.training.kinds import showing_of
-from quiz.ui import card_views, exam_widgets, widgets
+from quiz.ui import answering, card_views, exam_widgets, widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.assignment_views import ASSIGNED_EXAM_KEY
 from quiz.ui.markdown import escape_markdown
@@ -152,7 +151,11 @@ def take_exam(state: ExamState, exam: Exam) -> None:
     flagged for later); answers are stored as they are given and can be changed until hand-in.
 
     The head (progress, clock, navigator) is drawn last, in its place at the top, so that the
-    run that saves an answer shows it answered: saving takes one run, not two."""
+    run that saves an answer shows it answered: saving takes one run, not two. Drawn in a
+    fragment (``main``): Save, Next, Previous, the navigator and the flag run only it; an exam
+    over (its time, or handed in) runs the whole page, which closes it and shows the results."""
+    if utc_now() >= exam.deadline:  # found in a fragment's own run: a full run closes the exam
+        st.rerun(scope="app")
     flag, state.flag = state.flag, None  # asked for by the flag button's callback: written in this run
     if flag is not None and flag[0] == exam.id:
         set_flag(shell.store, *flag)
@@ -239,9 +242,8 @@ def answer_question(
         with st.container():  # one place, saved answer or not: what follows keeps its own
             saved_answer_form(exam, card, index, saved, version)
         return False
-    seconds = time.time() - state.shown_at
-    submitted = submit_answer(shell.store, shell.content, card, given.answer, trainee.id, seconds, mode="exam",
-                              exam_id=exam.id, showing=showing, now=utc_now())
+    submitted = answering.store_given(shell, card, given, time.time() - state.shown_at, "exam", showing,
+                                      exam_id=exam.id)  # with the click's PIN check (card_fragment)
     if not submitted.stored:
         st.rerun()  # a late answer is not stored; the rerun closes the exam
     state.saves[card.id] = version + 1  # a new form, filled with the answer just stored
@@ -298,7 +300,7 @@ def main(state: ExamState) -> None:
         return
     running = exam_store.open_exam(shell.store, trainee.id, utc_now())
     if running is not None and state.exam_id == running.id:
-        take_exam(state, running)
+        answering.card_fragment(shell, lambda: take_exam(state, running), study_page=False)
         return
     if running is not None:
         offer_resume(state, running)
