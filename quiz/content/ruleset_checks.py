@@ -8,6 +8,7 @@ from quiz.model.errors import unknown_id
 from quiz.model.rulesets import Citation, Infraction, Rule, Ruleset, split_rules
 from quiz.model.words import Wording
 from quiz.rules.conditions import ConditionError, parse_condition
+from quiz.rules.outline import headings
 
 Loc = tuple[str | int, ...]
 Finding = tuple[Loc, Wording]  # where in the file (keys and indexes), and what is wrong there
@@ -27,7 +28,8 @@ def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> li
     if source_lines is not None:
         end = ruleset.document.rules_end
         rules, after = split_rules(source_lines, end)
-        if end is not None and not any(line.strip() == end.strip() for line in rules):
+        ended = end is None or any(line.strip() == end.strip() for line in rules)
+        if not ended:
             found.append((("document", "rules_end"), Wording("problem.ruleset.rules_end_not_found",
                                                              line=repr(end))))
         found += [
@@ -35,7 +37,24 @@ def check_ruleset(ruleset: Ruleset, source_lines: list[str] | None = None) -> li
             for loc, citation in _citations(ruleset)
             for wording in citation_problems(citation, rules, after)
         ]
+        if ended:  # the headings of the rules, not of an afterword a lost end would take in
+            found += heading_title_problems(ruleset, rules)
     return found
+
+
+def heading_title_problems(ruleset: Ruleset, rules: list[str]) -> list[Finding]:
+    """Every heading and item the outline finds in the rules has an English title, and every
+    title is of such a heading: a new heading never shows Japanese alone in English, and a
+    mistyped key is not a title nobody reads."""
+    titles = ruleset.document.outline.titles
+    found = headings(rules, ruleset.document.outline)
+    loc: Loc = ("document", "outline", "titles")
+    return [
+        *((loc, Wording("problem.ruleset.heading_untitled", heading=repr(heading), line=line))
+          for heading, line in found.items() if heading not in titles),
+        *((loc + (heading,), Wording("problem.ruleset.title_unknown_heading", heading=repr(heading)))
+          for heading in titles if heading not in found),
+    ]
 
 
 class _Checker:

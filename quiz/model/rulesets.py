@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, PrivateAttr, model_validator
 
@@ -14,6 +14,7 @@ from quiz.model.words import Wording
 
 Id = str
 ID_MAX = 64  # ids are stored in VARCHAR(64) columns, a limit PostgreSQL enforces (SQLite does not)
+TITLE_MAX = 120  # an English heading title: a title, not the passage it heads
 ScopeId = Literal[
     "current_game", "next_game", "current_match", "next_match", "event", "future_events"
 ]
@@ -44,6 +45,11 @@ class Outline(StrictModel):
         "the heading as shown (else the whole line)"))
     item: str | None = Field(default=None, description=(
         "Regular expression of the first line of a listed item (a rule); a group named 'title' as above"))
+    titles: dict[str, Annotated[str, Field(min_length=1, max_length=TITLE_MAX)]] = Field(
+        default_factory=dict, description=(
+            "The English title of every heading and item these patterns find, keyed by the heading "
+            "as the document titles it (the 'title' group, in full): shown in English beside the "
+            "Japanese, by which a judge finds it in the official document"))
 
     @model_validator(mode="after")
     def _patterns_compile(self) -> Outline:

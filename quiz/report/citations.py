@@ -19,6 +19,7 @@ from quiz.rules.engine import compile_ruleset, judge, line_numbers
 from quiz.rules.outline import Place, places
 
 DECISIVE_ROLES = ("rule", "escalation", "upgrade")  # the lines that decide a verdict, quoted first
+TITLE_CHARS = 30  # an item is titled by its whole first line: a long Japanese title is cut here ("…")
 
 
 def _parts(cited: CitedLine) -> list[str]:
@@ -125,13 +126,31 @@ def line_span(lines: tuple[int, ...]) -> str:
 
 def where_cited(ruleset: Ruleset, lines: tuple[int, ...], language: str) -> str:
     """Where cited lines stand, as a judge finds them in the official document: the document,
-    then each section and item as the document's own headings title them; the line numbers
-    (of the app's copy, which the official document does not have) only as a detail."""
-    said = [words for place in places(ruleset, lines) if (words := _place_words(place, language))]
-    return t("citation.where" if said else "citation.where_lines", language, document=ruleset.document.title.ja,
+    then each section and item as the document's own headings title them (in English, the
+    ruleset's English title with the Japanese one beside it, which the official document
+    has); the line numbers (of the app's copy, which the official document does not have)
+    only as a detail."""
+    said = [words for place in places(ruleset, lines) if (words := _place_words(place, ruleset, language))]
+    document = ruleset.document.title
+    return t("citation.where" if said else "citation.where_lines", language,
+             document=_titled("citation.title", document.ja, document.en, language),
              places="; ".join(said), lines=line_span(lines), n=len(set(lines)))
 
 
-def _place_words(place: Place, language: str) -> str:
-    item = [t("citation.item", language, item=place.item)] if place.item else []
-    return " › ".join([*place.sections, *item])
+def _place_words(place: Place, ruleset: Ruleset, language: str) -> str:
+    titles = ruleset.document.outline.titles
+    sections = [_titled("citation.title", title, titles.get(title), language) for title in place.sections]
+    item = [_titled("citation.item", place.item, titles.get(place.item), language)] if place.item else []
+    return " › ".join([*sections, *item])
+
+
+def _titled(key: str, japanese: str, english: str | None, language: str) -> str:
+    """A heading as ``key`` words it: the Japanese title (cut), and in English the English
+    title before it; the Japanese alone when the English is the same ("A") or missing (the
+    content checks report a heading without one)."""
+    return t(key, "ja" if english in (None, japanese) else language, ja=short_title(japanese), title=english)
+
+
+def short_title(japanese: str) -> str:
+    """A Japanese heading as shown: an item is titled by its whole first line, cut here."""
+    return japanese if len(japanese) <= TITLE_CHARS else japanese[:TITLE_CHARS - 1] + "…"

@@ -1,6 +1,7 @@
 """Where a line of a document stands: its sections and item, as the document's own headings
 title them (the ``outline`` patterns of its ruleset file). A judge finds a rule in the official
-document by these titles, not by the line numbers of the app's copy."""
+document by these titles, not by the line numbers of the app's copy; in English, by the
+English title the ruleset gives each of them (``outline.titles``) beside the Japanese one."""
 
 from __future__ import annotations
 
@@ -10,13 +11,12 @@ from dataclasses import dataclass
 from quiz.model.rulesets import Outline, Ruleset
 from quiz.rules.engine import compile_ruleset
 
-ITEM_CHARS = 30  # an item is titled by its first line: a long one is cut here ("…")
-
 
 @dataclass(frozen=True, slots=True)
 class Place:
     """A run of cited lines under one heading: ``sections`` outermost first, ``item`` the
-    listed item they belong to (None for a section's own text), ``lines`` 1-based."""
+    listed item they belong to (None for a section's own text), ``lines`` 1-based. Titles are
+    in full, as the document has them (the keys of ``outline.titles``)."""
 
     sections: tuple[str, ...]
     item: str | None
@@ -47,16 +47,24 @@ def line_places(lines: list[str], outline: Outline) -> list[Located]:
         text = line.strip()
         level = next(((n, m) for n, p in enumerate(sections) if (m := p.match(text)) is not None), None)
         if level is not None:
-            path = path[:level[0]] + [_cut(_title(level[1]))]
+            path = path[:level[0]] + [_title(level[1])]
             item = None
         elif item_pattern is not None and (m := item_pattern.match(text)) is not None:
-            item = (_cut(_title(m)), number)
+            item = (_title(m), number)
         found.append((tuple(path), *(item or (None, 0))))
     return found
 
 
-def _cut(title: str) -> str:
-    return title if len(title) <= ITEM_CHARS else title[:ITEM_CHARS - 1] + "…"
+def headings(lines: list[str], outline: Outline) -> dict[str, int]:
+    """Every heading and item title the outline finds in ``lines``, with the number of the
+    first line it titles: what ``outline.titles`` must give an English title."""
+    found: dict[str, int] = {}
+    for number, (sections, item, first) in enumerate(line_places(lines, outline), start=1):
+        for title in sections[-1:]:  # a heading's own line ends its path
+            found.setdefault(title, number)
+        if item is not None:
+            found.setdefault(item, first)
+    return found
 
 
 def places(ruleset: Ruleset, lines: tuple[int, ...]) -> list[Place]:

@@ -9,6 +9,7 @@ from quiz.model.errors import UndecidedCaseError
 from quiz.model.verdict import CitedLine
 from quiz.report import citations
 from quiz.rules.engine import judge
+from quiz.rules.outline import places
 from quiz.rules.variants import seed_facts
 
 
@@ -100,12 +101,15 @@ def test_a_citation_names_its_section_and_item_and_the_line_only_as_a_detail(ygo
     assert citations.where_cited(ygo, rule.lines, "ja") == (
         "遊戯王OCG 大会罰則規定 › ルールに関する違反 › 「故意ではなく、ルールを誤解したプレイをした」（アプリ内の写しの47–49, 51行目）")
     assert citations.where_cited(ygo, rule.lines, "en") == (
-        "遊戯王OCG 大会罰則規定 › ルールに関する違反 › “故意ではなく、ルールを誤解したプレイをした” (lines 47–49, 51 of the app's copy)")
+        "Yu-Gi-Oh! OCG Tournament Penalty Rules (遊戯王OCG 大会罰則規定) › Game rule infractions (ルールに関する違反) › "
+        "“Not on purpose, made a play that misunderstood the rules” (故意ではなく、ルールを誤解したプレイをした) "
+        "(lines 47–49, 51 of the app's copy)")
 
 
 def test_a_one_line_item_is_its_own_quote_and_a_nested_heading_is_named_in_full(ygo, pkm):
     warning = next(c for c in judge(ygo, "tardiness", {"minutes_late": 3}).citations if c.role == "penalty")
-    assert citations.where_cited(ygo, warning.lines, "en") == "遊戯王OCG 大会罰則規定 › 警告 (lines 6–7 of the app's copy)"
+    assert citations.where_cited(ygo, warning.lines, "en") == (
+        "Yu-Gi-Oh! OCG Tournament Penalty Rules (遊戯王OCG 大会罰則規定) › Warning (警告) (lines 6–7 of the app's copy)")
     assert citations.where_cited(ygo, (26,), "ja") == "遊戯王OCG 大会罰則規定 › 罰則の適用 › A（アプリ内の写しの26行目）"
     forgot = judge(pkm, "forgot_prize", {}).citations[0]
     assert citations.where_cited(pkm, forgot.lines, "ja").startswith(
@@ -113,7 +117,8 @@ def test_a_one_line_item_is_its_own_quote_and_a_nested_heading_is_named_in_full(
 
 
 def test_a_line_under_no_heading_and_a_document_without_an_outline_name_the_lines(pkm):
-    assert citations.where_cited(pkm, (2,), "en") == "ポケモンカードゲーム フロアルール（ペナルティ） (line 2 of the app's copy)"
+    assert citations.where_cited(pkm, (2,), "en") == (
+        "Pokémon Card Game Floor Rules (Penalties) (ポケモンカードゲーム フロアルール（ペナルティ）) (line 2 of the app's copy)")
 
 
 def test_every_citation_of_the_shipped_content_names_a_section(content):
@@ -121,3 +126,34 @@ def test_every_citation_of_the_shipped_content_names_a_section(content):
         ruleset = content.rulesets[card.ruleset]
         for cited_line in judge(ruleset, card.infraction, seed_facts(card)).citations:
             assert " › " in citations.where_cited(ruleset, cited_line.lines, "ja"), (card.id, cited_line.lines)
+
+
+def test_in_english_a_card_names_each_heading_by_its_english_title_beside_the_japanese(content):
+    """The English title from the ruleset, the Japanese one (by which a judge finds it in the
+    official document) beside it; a long Japanese item title is cut, the English one is not."""
+    card = content.cards["ygo-tardiness-1min-store"]
+    ruleset = content.rulesets[card.ruleset]
+    cited = citations.source_citation(card, ruleset)
+    assert citations.where_cited(ruleset, cited.lines, "en") == (
+        "Yu-Gi-Oh! OCG Tournament Penalty Rules (遊戯王OCG 大会罰則規定) › Tardiness (遅刻) › "
+        "“Was not in one's seat at the set assembly time.” (指定の集合時間に自分の席についていなかった。) "
+        "(lines 64–65 of the app's copy)")
+    assert citations.where_cited(ruleset, cited.lines, "ja") == (
+        "遊戯王OCG 大会罰則規定 › 遅刻 › 「指定の集合時間に自分の席についていなかった。」（アプリ内の写しの64–65行目）")
+    long_item = citations.where_cited(ruleset, (39, 40), "en")
+    assert "› “The deck (side deck included) holds Forbidden or Limited/Semi-Limited cards over their limit.” " \
+           "(デッキ（サイドデッキを含む）に制限を越えた枚数の「禁止カー…)" in long_item
+
+
+def test_in_english_no_shipped_citation_names_a_heading_in_japanese_alone(content):
+    """Every section and item a shipped card's verdict cites is said in English first: its
+    Japanese title only ever stands in brackets after the English one."""
+    for card in (c for c in content.cards.values() if isinstance(c, ScenarioCard)):
+        ruleset = content.rulesets[card.ruleset]
+        titles = ruleset.document.outline.titles
+        for cited_line in judge(ruleset, card.infraction, seed_facts(card)).citations:
+            where = citations.where_cited(ruleset, cited_line.lines, "en")
+            for place in places(ruleset, cited_line.lines):
+                for heading in (*place.sections, *([place.item] if place.item else [])):
+                    if titles[heading] != heading:
+                        assert titles[heading] in where, (card.id, heading, where)
