@@ -1,11 +1,14 @@
-"""The feedback of an answered card: the marks, the standard answer, why, and the lines of
-the document (which ones, each quoted once, is planned by ``quiz.report.citations``)."""
+"""The feedback of an answered card: the verdict and one line of why (``quiz.report.why_line``)
+lead; the rest (the lines of the document that decide it, the marks, the standard answer, the
+explanations and the other lines) is folded in one expander below them (issue 30: on a phone
+it was ~2.4 screens). Which lines are quoted, each once, is planned by ``quiz.report.citations``."""
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
@@ -21,6 +24,7 @@ from quiz.report.citations import (
     source_citation,
     where_cited,
 )
+from quiz.report.why_line import judgement_why, knowledge_why, scenario_why
 from quiz.rules.explain import applies_to_words, describe_facts, explain_penalty
 from quiz.rules.variants import drawn_facts, seed_facts
 from quiz.training.answering import KnowledgeOutcome, ScenarioOutcome
@@ -61,8 +65,16 @@ def source_line(shell: Shell, card: AnyCard, quotes: Quotes | None = None) -> No
     citation(shell, ruleset, cited)
 
 
+def lead(shell: Shell, why: str) -> DeltaGenerator:
+    """The one line of why under the verdict, and the expander (closed) that the rest of the
+    feedback is drawn into: every card kind's feedback has this shape."""
+    st.markdown(f":material/lightbulb: {escape_markdown(why)}")
+    return st.expander(shell.t("feedback.details"), icon=":material/menu_book:")
+
+
 def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome, answered: bool = True) -> None:
-    """Marks per part, the standard answer, why, the decisive lines, and what would change it.
+    """The verdict and why in a line; folded: the deciding lines, marks per part, the findings,
+    the standard answer, why, what would change it and the other lines.
 
     A question left unanswered (an exam's) is said to be so, with no part marked.
     """
@@ -75,6 +87,38 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
     else:  # a wrong answer is one box, whatever its words ("so close" for one part only)
         right = sum(result != "wrong" for result in grade.results)
         st.error(shell.t(f"feedback.{grade.headline}", right=right, total=len(grade.results)))
+    with lead(shell, scenario_why(ruleset, verdict, grade, record, answered, lang)):
+        quotes = scenario_quotes(card, ruleset, verdict)
+        _deciding_lines(shell, ruleset, quotes.section("decisive"))
+        chosen_penalty = ruleset.penalty(record.chosen_penalty or "")
+        if answered:
+            _scenario_marks(shell, ruleset, outcome)
+        findings_feedback(shell, card, outcome, answered)
+        _standard_answer(shell, ruleset, verdict, asked_players=grade.players is not None)
+
+        st.markdown(f"#### {shell.t('feedback.why')}")
+        drawn = drawn_facts(card, outcome.showing) if outcome.showing is not None else {}
+        if drawn:  # a variant card: the facts drawn for this showing decide the verdict
+            st.markdown(f"**{escape_markdown(shell.t('variants.drawn_facts'))}**")
+            st.markdown("\n".join(f"- {escape_markdown(line)}" for line in describe_facts(ruleset, drawn, lang)))
+        st.markdown("\n".join(f"- {escape_markdown(e.get(lang))}" for e in verdict.explanations))
+        if grade.penalty == "wrong" and chosen_penalty is not None:
+            facts = outcome.showing.facts if outcome.showing is not None else seed_facts(card)
+            _when_right(shell, ruleset, card.infraction, verdict, chosen_penalty, facts)
+        if answered and grade.missing_fixes:
+            st.markdown(
+                escape_markdown(shell.t("feedback.missing_fixes", fixes=_names(ruleset, grade.missing_fixes, lang)))
+            )
+        if answered and grade.extra_fixes:
+            st.markdown(
+                escape_markdown(shell.t("feedback.extra_fixes", fixes=_names(ruleset, grade.extra_fixes, lang)))
+            )
+        _more_lines(shell, card, ruleset, quotes)
+
+
+def _scenario_marks(shell: Shell, ruleset: Ruleset, outcome: ScenarioOutcome) -> None:
+    """Each part of an answer marked, with what was chosen; a penalty the judge may give, said so."""
+    lang, grade, record = shell.language, outcome.grade, outcome.record
     chosen_infraction = ruleset.infraction(record.chosen_infraction or "")
     chosen_penalty = ruleset.penalty(record.chosen_penalty or "")
     parts = [
@@ -84,41 +128,25 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
     if grade.players is not None:  # the card asked who receives it
         parts.append(("feedback.players", grade.players, players_name(shell, record.chosen_players)))
     parts.append(("answer.fixes", grade.fixes, _names(ruleset, record.chosen_fixes, lang) or shell.t("answer.no_fix")))
-    for col, (label, result, chosen) in zip(st.columns(len(parts)) if answered else (), parts):
+    for col, (label, result, chosen) in zip(st.columns(len(parts)), parts):
         with col:
             st.markdown(f"{MARKS[result]} **{shell.t(label)}** · {shell.t('mark.' + result)}")
             st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
-    if answered and grade.penalty == "accepted":
+    if grade.penalty == "accepted":
         st.info(shell.t("feedback.accepted", penalty=chosen_penalty.name.get(lang) if chosen_penalty else ""))
 
-    findings_feedback(shell, card, outcome, answered)
-    _standard_answer(shell, ruleset, verdict, asked_players=grade.players is not None)
 
-    st.markdown(f"#### {shell.t('feedback.why')}")
-    drawn = drawn_facts(card, outcome.showing) if outcome.showing is not None else {}
-    if drawn:  # a variant card: the facts drawn for this showing decide the verdict
-        st.markdown(f"**{escape_markdown(shell.t('variants.drawn_facts'))}**")
-        st.markdown("\n".join(f"- {escape_markdown(line)}" for line in describe_facts(ruleset, drawn, lang)))
-    st.markdown("\n".join(f"- {escape_markdown(e.get(lang))}" for e in verdict.explanations))
-    if grade.penalty == "wrong" and chosen_penalty is not None:
-        facts = outcome.showing.facts if outcome.showing is not None else seed_facts(card)
-        _when_right(shell, ruleset, card.infraction, verdict, chosen_penalty, facts)
-    if answered and grade.missing_fixes:
-        st.markdown(
-            escape_markdown(shell.t("feedback.missing_fixes", fixes=_names(ruleset, grade.missing_fixes, lang)))
-        )
-    if answered and grade.extra_fixes:
-        st.markdown(escape_markdown(shell.t("feedback.extra_fixes", fixes=_names(ruleset, grade.extra_fixes, lang))))
-    _scenario_lines(shell, card, ruleset, verdict)
-
-
-def _scenario_lines(shell: Shell, card: ScenarioCard, ruleset: Ruleset, verdict: Verdict) -> None:
-    """The lines of the document a scenario's feedback quotes: the decisive ones, the others
-    behind an expander, and the card's source line."""
-    quotes = scenario_quotes(card, ruleset, verdict)
+def _deciding_lines(shell: Shell, ruleset: Ruleset, decisive: list[CitedLine]) -> None:
+    """The lines of the document that decide the verdict, first in the details: one tap from
+    the line of why that names where they stand."""
     st.markdown(f"#### {shell.t('feedback.document')}")
-    for cited in quotes.section("decisive"):
+    for cited in decisive:
         citation(shell, ruleset, cited)
+
+
+def _more_lines(shell: Shell, card: ScenarioCard, ruleset: Ruleset, quotes: Quotes) -> None:
+    """The verdict's other lines (the penalty, its fixes and scope) behind an expander, and
+    the card's source line."""
     more = quotes.section("more")
     if more:
         with st.expander(shell.t("feedback.more_lines")):
@@ -183,6 +211,8 @@ def _when_right(
 
 
 def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutcome, answered: bool = True) -> None:
+    """The verdict (with the answer) and why in a line; folded: the source line, the choice
+    made and the explanation."""
     lang = shell.language
     answer = next(c for c in card.choices if c.id == card.answer)
     if not answered:
@@ -191,17 +221,19 @@ def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutc
         st.success(shell.t("feedback.all_right"))
     else:
         st.error(shell.t("feedback.knowledge_wrong", answer=escape_markdown(answer.text.get(lang))))
-    if answered:
-        chosen = next((c.text.get(lang) for c in card.choices if c.id == outcome.record.chosen_choice), "—")
-        st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
-    st.markdown(f"#### {shell.t('feedback.why')}")
-    st.markdown(escape_markdown(card.explanation.get(lang)))
-    source_line(shell, card)
+    with lead(shell, knowledge_why(card, shell.content.rulesets[card.ruleset], lang)):
+        source_line(shell, card)
+        if answered:
+            chosen = next((c.text.get(lang) for c in card.choices if c.id == outcome.record.chosen_choice), "—")
+            st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
+        st.markdown(f"#### {shell.t('feedback.why')}")
+        st.markdown(escape_markdown(card.explanation.get(lang)))
 
 
 def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: KnowledgeOutcome, answered: bool = True) -> None:
     """A judgement call answered: right or wrong on the nearest line (all the document
-    decides), why the rest is left to the head judge, the nearest lines and the principle."""
+    decides) and why in a line; folded: the nearest lines and the principle, the mark, why the
+    rest is left to the head judge, and the source line."""
     ruleset = shell.content.rulesets[card.ruleset]
     lang, grade = shell.language, outcome.grade
     names = {i.id: i.name.get(lang) for i in ruleset.infractions}
@@ -214,38 +246,38 @@ def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: Knowledge
         st.error(shell.t("feedback.judgement_wrong", answer=escape_markdown(nearest)))
     else:
         st.error(shell.t("feedback.judgement_wrong_none"))
-    st.info(shell.t("feedback.left_to_judge"), icon=":material/gavel:")
-    chosen = shell.t("answer.no_listed_infraction") if grade.chosen == NO_LISTED_INFRACTION else names.get(
-        grade.chosen or "", "—")
-    result = "correct" if grade.correct else "wrong"
-    if answered:
-        st.markdown(f"{MARKS[result]} **{shell.t('feedback.nearest')}** · {shell.t('mark.' + result)}")
-        st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
+    with lead(shell, judgement_why(card, lang)):
+        quotes = judgement_quotes(card, ruleset)
+        st.markdown(f"#### {shell.t('feedback.document')}")
+        if quotes.section("nearest"):
+            st.markdown(f"**{escape_markdown(shell.t('feedback.nearest_lines', infraction=nearest))}**")
+            for cited in quotes.section("nearest"):
+                citation(shell, ruleset, cited)
+        if quotes.section("principle"):
+            st.markdown(f"**{escape_markdown(shell.t('feedback.principle'))}**")
+            for cited in quotes.section("principle"):
+                citation(shell, ruleset, cited)
+        st.info(shell.t("feedback.left_to_judge"), icon=":material/gavel:")
+        if answered:
+            chosen = shell.t("answer.no_listed_infraction") if grade.chosen == NO_LISTED_INFRACTION else names.get(
+                grade.chosen or "", "—")
+            result = "correct" if grade.correct else "wrong"
+            st.markdown(f"{MARKS[result]} **{shell.t('feedback.nearest')}** · {shell.t('mark.' + result)}")
+            st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
 
-    st.markdown(f"#### {shell.t('feedback.why')}")
-    st.markdown(escape_markdown(card.explanation.get(lang)))
-    refused = refusal(card, ruleset)
-    if refused is not None:
-        where = where_cited(ruleset, tuple(refused.lines), lang)
-        reason = refused.reason.get(lang) if isinstance(refused.reason, Text) else str(refused.reason)
-        st.markdown(f"**{escape_markdown(shell.t('feedback.undecided', where=where))}** {escape_markdown(reason)}")
-    principle = principle_of(card, ruleset)
-    if principle is not None:
-        st.markdown(
-            f"**{escape_markdown(shell.t('feedback.principle'))}**: {escape_markdown(principle.text.get(lang))}"
-        )
-
-    quotes = judgement_quotes(card, ruleset)
-    st.markdown(f"#### {shell.t('feedback.document')}")
-    if quotes.section("nearest"):
-        st.markdown(f"**{escape_markdown(shell.t('feedback.nearest_lines', infraction=nearest))}**")
-        for cited in quotes.section("nearest"):
-            citation(shell, ruleset, cited)
-    if quotes.section("principle"):
-        st.markdown(f"**{escape_markdown(shell.t('feedback.principle'))}**")
-        for cited in quotes.section("principle"):
-            citation(shell, ruleset, cited)
-    source_line(shell, card, quotes)
+        st.markdown(f"#### {shell.t('feedback.why')}")
+        st.markdown(escape_markdown(card.explanation.get(lang)))
+        refused = refusal(card, ruleset)
+        if refused is not None:
+            where = where_cited(ruleset, tuple(refused.lines), lang)
+            reason = refused.reason.get(lang) if isinstance(refused.reason, Text) else str(refused.reason)
+            st.markdown(f"**{escape_markdown(shell.t('feedback.undecided', where=where))}** {escape_markdown(reason)}")
+        principle = principle_of(card, ruleset)
+        if principle is not None:
+            st.markdown(
+                f"**{escape_markdown(shell.t('feedback.principle'))}**: {escape_markdown(principle.text.get(lang))}"
+            )
+        source_line(shell, card, quotes)
 
 
 def scenario_answer_parts(shell: Shell, card: ScenarioCard, record: AttemptRecord) -> list[str]:

@@ -1,9 +1,10 @@
 """The findings of a card (CONTENT.md revision 3) on the page: asked at the top of the answer
-form, one compact control each, and marked in the feedback with the evidence that showed them
-and, for a wrong penalty, which of the two mistakes it was."""
+form, one compact control each, and marked in the feedback's details with the evidence that
+showed them."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import streamlit as st
@@ -12,6 +13,7 @@ from quiz.model.attempt import AttemptRecord, FindingRecord
 from quiz.model.cards import ScenarioCard
 from quiz.model.facts import FactSpec
 from quiz.model.rulesets import Ruleset
+from quiz.report.why_line import finding_question, finding_value
 from quiz.training.answering import ScenarioOutcome
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell
@@ -42,21 +44,11 @@ def _specs(ruleset: Ruleset) -> dict[str, FactSpec]:
 
 
 def _question(shell: Shell, spec: FactSpec) -> str:
-    asked = spec.finding.question if spec.finding is not None else spec.name
-    return asked.get(shell.language)
+    return finding_question(spec, shell.language)
 
 
-def _yes_no(shell: Shell, value: object) -> str:
-    return shell.t("findings.yes") if value is True else shell.t("findings.no") if value is False else "—"
-
-
-def _value_text(shell: Shell, spec: FactSpec, value: object) -> str:
-    if spec.type == "bool":
-        return _yes_no(shell, value)
-    if value is None:
-        return "—"
-    unit = spec.unit.get(shell.language) if spec.unit is not None else ""
-    return f"{value} {unit}".strip()
+def _said(shell: Shell, spec: FactSpec, value: object) -> str:
+    return finding_value(spec, value, shell.language)
 
 
 def findings_inputs(shell: Shell, card: ScenarioCard, form_key: str) -> None:
@@ -72,36 +64,21 @@ def findings_inputs(shell: Shell, card: ScenarioCard, form_key: str) -> None:
         if spec.type == "bool":
             if st.session_state.get(key) not in (*YES_NO, None):
                 st.session_state[key] = None  # a stale or crafted value: ask again
-            st.segmented_control(escape_markdown(_question(shell, spec)), YES_NO,
-                                 format_func=lambda value: _yes_no(shell, value), key=key)
+            st.segmented_control(escape_markdown(_question(shell, spec)), YES_NO, key=key,
+                                 format_func=partial(_said, shell, spec))
         else:
             st.number_input(escape_markdown(_question(shell, spec)), min_value=spec.min or 0, step=1, value=None,
                             placeholder=shell.t("findings.number"), key=key)
 
 
 def findings_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome, answered: bool) -> None:
-    """Which of the two mistakes a wrong penalty was, then each finding marked, with what
-    showed it and, for an arguable one, why judges may differ."""
+    """Each finding marked, with what showed it and, for an arguable one, why judges may
+    differ (which of the two mistakes a wrong penalty was is the feedback's line of why)."""
     grade = outcome.grade
     if not grade.findings:
         return
-    ruleset = shell.content.rulesets[card.ruleset]
-    lang = shell.language
-    wrong = [finding for finding in grade.findings if not finding.right]
-    standard = ruleset.name_of("penalty", outcome.verdict.penalty, lang)
-    if answered and grade.penalty == "wrong":
-        if grade.penalty_follows_findings:
-            st.warning(shell.t("findings.follows", count=len(wrong)), icon=":material/search:")
-        elif not wrong:
-            st.warning(shell.t("findings.misapplied", penalty=standard), icon=":material/menu_book:")
-        else:
-            own = grade.own_penalty
-            st.warning(shell.t("findings.misapplied_own", penalty=ruleset.name_of("penalty", own, lang))
-                       if own is not None else shell.t("findings.misapplied_undecided"), icon=":material/menu_book:")
-    elif answered and wrong:
-        st.warning(shell.t("findings.penalty_right_facts_wrong", count=len(wrong)), icon=":material/search:")
+    specs = _specs(shell.content.rulesets[card.ruleset])
     st.markdown(f"#### {shell.t('findings.what_you_found')}")
-    specs = _specs(ruleset)
     lines = [_finding_line(shell, card, specs[finding.fact], finding, answered) for finding in grade.findings]
     st.markdown("\n".join(lines))
 
@@ -113,9 +90,9 @@ def _finding_line(shell: Shell, card: ScenarioCard, spec: FactSpec, finding: Fin
             else ":blue[:material/balance:]" if entry.arguable is not None
             else ":red[:material/close:]")
     said = shell.t("findings.line", question=escape_markdown(_question(shell, spec)),
-                   standard=_value_text(shell, spec, finding.standard))
+                   standard=escape_markdown(finding_value(spec, finding.standard, lang)))
     if answered:
-        said += " · " + shell.t("findings.yours", value=_value_text(shell, spec, finding.chosen))
+        said += " · " + shell.t("findings.yours", value=escape_markdown(finding_value(spec, finding.chosen, lang)))
     line = f"- {mark} {said}" + _note(shell.t("findings.evidence"), entry.evidence.get(lang))
     if entry.arguable is not None:
         line += _note(shell.t("findings.arguable"), entry.arguable.get(lang))

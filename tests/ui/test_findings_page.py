@@ -3,6 +3,8 @@ the evidence that showed it, and tells a wrong finding apart from a misapplied d
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from quiz.training.grading import ScenarioAnswer
@@ -10,8 +12,14 @@ from tests.findings_cards import EXTRA_DRAW
 from tests.ui import answering
 from tests.ui.test_judging import page_text, show
 
-FOLLOWS = "Your penalty follows from what you found; the evidence showed otherwise."
-MISAPPLIED = "You found the facts right; for them the document gives Warning."
+FOLLOWS = "A finding was wrong, not the document: “Was it done on purpose?” The evidence says No."
+MISAPPLIED = "You found the facts right; the document was misapplied"
+
+
+def why_line(at) -> str:
+    """The feedback's one line of why, under its verdict (the rest is folded below it), its
+    Markdown escapes removed."""
+    return re.sub(r"\\(.)", r"\1", next(m.value for m in at.markdown if m.value.startswith(":material/lightbulb:")))
 
 
 @pytest.fixture
@@ -41,8 +49,8 @@ def test_intent_found_against_the_evidence_is_told_as_a_wrong_finding(open_app, 
     card = show(at, "t-floor-draw")
     answering.fill(at, card, ScenarioAnswer("intentional_violation", "disqualification_no_prize", (), None,
                                             (("intentional", True), ("decisive", False))))
-    text = page_text(at)
-    assert FOLLOWS in text and MISAPPLIED not in text
+    text, why = page_text(at), why_line(at)
+    assert FOLLOWS in why and MISAPPLIED not in text
     assert "He stopped and said so himself; the opponent saw the card too." in text  # what showed it
     row = store.attempts().iloc[0]
     assert bool(row["penalty_follows_findings"]) is True
@@ -54,8 +62,8 @@ def test_right_findings_and_a_wrong_penalty_are_told_as_a_misapplied_document(op
     card = show(at, "t-floor-draw")
     answering.fill(at, card, ScenarioAnswer("extra_draw", "duel_loss", (), None,
                                             (("intentional", False), ("decisive", False))))
-    text = page_text(at)
-    assert MISAPPLIED in text and FOLLOWS not in text
+    text, why = page_text(at), why_line(at)
+    assert MISAPPLIED in why and "Warning" in why and FOLLOWS not in text
     assert bool(store.attempts().iloc[0]["penalty_follows_findings"]) is False
 
 
