@@ -142,30 +142,33 @@ def _draw_due() -> None:
 
 
 def feedback(card: dict) -> None:
-    """About as many elements as the app's feedback: marks, the standard answer, why, lines."""
+    """About as many elements as the app's feedback, in its shape: the verdict and one line of
+    why, then the marks, the standard answer, why and the lines folded in one expander."""
     infraction, penalty, fixes = card["answer"]
     if card["correct"]:
         st.success("Right: infraction, penalty and fixes.")
     else:
         st.error("Not quite: see the standard answer below.")
-    for column, (label, chosen) in zip(st.columns(3), (("Infraction", infraction), ("Penalty", penalty),
-                                                       ("Fix", ", ".join(fixes) or "No fix"))):
-        with column:
-            st.markdown(f":green[:material/check_circle:] **{label}** · right")
-            st.caption(f"Your answer: {chosen}")
-    st.markdown("#### Standard answer")
-    st.markdown("\n".join(f"- **{k}**: {v}" for k, v in (
-        ("Infraction", INFRACTIONS[3]), ("Penalty", PENALTIES[1]), ("Required fixes", FIXES[0]),
-        ("Applies to", "the match"))))
-    st.markdown("#### Why")
-    st.markdown("- The player drew one card more than the rules allow.\n- Nobody else gained from it.")
-    st.markdown("#### In the document")
-    for number in (12, 48):
-        st.markdown(f"> 原文の行 {number}。ここに文書の一節が入る。\n\n*Document, line {number}*")
-        st.caption("The line of the document, in English.")
-    with st.expander("More lines of the document"):
-        st.markdown("> もう一つの行。\n\n*Document, line 60*")
-    st.caption("Card drawn from: Document, line 12")
+    st.markdown(f":material/lightbulb: “{INFRACTIONS[3]}”: {PENALTIES[1]}, under Document › Section 4.")
+    with st.expander("The details, and the lines of the document", icon=":material/menu_book:"):
+        st.markdown("#### In the document")
+        for number in (12, 48):
+            st.markdown(f"> 原文の行 {number}。ここに文書の一節が入る。\n\n*Document, line {number}*")
+            st.caption("The line of the document, in English.")
+        for column, (label, chosen) in zip(st.columns(3), (("Infraction", infraction), ("Penalty", penalty),
+                                                           ("Fix", ", ".join(fixes) or "No fix"))):
+            with column:
+                st.markdown(f":green[:material/check_circle:] **{label}** · right")
+                st.caption(f"Your answer: {chosen}")
+        st.markdown("#### Standard answer")
+        st.markdown("\n".join(f"- **{k}**: {v}" for k, v in (
+            ("Infraction", INFRACTIONS[3]), ("Penalty", PENALTIES[1]), ("Required fixes", FIXES[0]),
+            ("Applies to", "the match"))))
+        st.markdown("#### Why")
+        st.markdown("- The player drew one card more than the rules allow.\n- Nobody else gained from it.")
+        with st.expander("More lines of the document"):
+            st.markdown("> もう一つの行。\n\n*Document, line 60*")
+        st.caption("Card drawn from: Document, line 12")
 
 
 def _start_exam() -> None:

@@ -476,6 +476,31 @@ def url_param(name: str, value: str) -> re.Pattern[str]:
     return re.compile(rf"[?&]{encoded}(&|#|$)")
 
 
+def open_details(page, lang: str = "en", within=None):
+    """Open the feedback's folded details (the expander under the verdict and its line of
+    why, closed until tapped) in ``within`` (default: the main area; in the exam's results, a
+    question's expander) and wait until its content shows; the open details."""
+    from playwright.sync_api import expect
+
+    from quiz.model.words import t
+
+    summary = (within or main(page)).locator("summary").filter(has_text=t("feedback.details", lang)).first
+    details = summary.locator("xpath=..")  # the <details> the summary opens
+    settle(page)
+    scroll_into_view(page, summary)
+    summary.click()
+    expect(details.get_by_test_id("stExpanderDetails").first).to_be_visible()
+    return details
+
+
+WHY_LINE = '[data-testid="stMarkdownContainer"]:has([aria-label="lightbulb icon"])'
+
+
+def why_line(page, within=None):
+    """The feedback's line of why (the Markdown under the verdict that starts with its bulb)."""
+    return (within or main(page)).locator(WHY_LINE)
+
+
 # --- screenshots -----------------------------------------------------------------------------
 
 

@@ -54,11 +54,16 @@ def test_first_session_answer_is_counted_kept_and_bilingual(page, server) -> Non
     kind = driver.answer_with_first_choices(page)
     alert = main(page).get_by_test_id("stAlertContentSuccess").or_(main(page).get_by_test_id("stAlertContentError"))
     expect(alert).to_be_visible()
-    explanation = "What the document says" if kind == "scenario" else "Why"
-    expect(main(page).get_by_role("heading", name=explanation, exact=True)).to_be_visible()
+    expect(driver.why_line(page)).to_have_count(1)  # one line of why under the verdict
+    explanation = "What the document says" if kind != "knowledge" else "Why"
+    heading = main(page).get_by_role("heading", name=explanation, exact=True)
+    expect(heading).not_to_be_visible()  # folded until tapped
     settle(page)
     assert_no_exception(page)
     docs_screenshot(page, "practice")
+    driver.open_details(page)
+    expect(heading).to_be_visible()
+    docs_screenshot(page, "practice-details")
 
     # counted on the Progress page
     go_to(page, "Progress", "Progress")
