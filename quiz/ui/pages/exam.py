@@ -171,8 +171,9 @@ def take_exam(state: ExamState, exam: Exam) -> None:
         showing = showing_of(card, exam.seeds[index])
         widgets.card_header(shell, card, answered=False, showing=showing)
         widgets.card_body(shell, card, showing)
-        if answer_question(state, exam, card, showing, index, answered.get(card_id)):
-            answered = answers_by_card(exam, exam_store.exam_answers(shell.store, exam.id))
+        stored = answer_question(state, exam, card, showing, index, answered.get(card_id))
+        if stored is not None:  # the question's one counted answer now (a change replaces it): no query more
+            answered = {**answered, card_id: stored}
         on = card_id in flags
         st.button(shell.t("exam.unflag" if on else "exam.flag"), key=f"exam-flag-{exam.id}-{index}",
                   icon=":material/flag:", type="tertiary", on_click=setattr,
@@ -232,16 +233,16 @@ def confirm_hand_in(state: ExamState, exam: Exam, unanswered: int, flags: int) -
 
 def answer_question(
     state: ExamState, exam: Exam, card: AnyCard, showing: CardShowing | None, index: int, saved: AttemptRecord | None
-) -> bool:
+) -> AttemptRecord | None:
     """The card's answer form; a given answer (or a change to it) is stored at once, and the
-    question stays on screen: moving on is the candidate's choice. Returns whether an answer
-    was stored in this run; the form is then drawn new, as a change of the stored answer."""
+    question stays on screen: moving on is the candidate's choice. Returns the answer stored
+    in this run, if any; the form is then drawn new, as a change of the stored answer."""
     version = state.saves.get(card.id, 0)
     given = widgets.take_given(exam_form_key(exam, index, version))
     if given is None:
         with st.container():  # one place, saved answer or not: what follows keeps its own
             saved_answer_form(exam, card, index, saved, version)
-        return False
+        return None
     submitted = answering.store_given(shell, card, given, time.time() - state.shown_at, "exam", showing,
                                       exam_id=exam.id)  # with the click's PIN check (card_fragment)
     if not submitted.stored:
@@ -249,7 +250,7 @@ def answer_question(
     state.saves[card.id] = version + 1  # a new form, filled with the answer just stored
     with st.container():
         saved_answer_form(exam, card, index, submitted.outcome.record, version + 1)
-    return True
+    return submitted.outcome.record
 
 
 def exam_form_key(exam: Exam, index: int, version: int) -> str:
