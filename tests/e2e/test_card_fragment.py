@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -37,27 +38,47 @@ SIDEBAR = 1
 server = module_server("fragment")
 
 
+@asynccontextmanager
+async def signed_in_tab(server: AppServer, name: str, mode: str) -> AsyncIterator[Tab]:
+    """A tab of the app in English with ``name`` signed in, as the load tool's session."""
+    spec = LoadSpec(url=server.url, trainees=[name], pin=PIN, duration=60.0)
+    socket = await open_socket(spec, {})
+    try:
+        tab = Tab(socket, urlencode({"lang": "en"}), 60.0)
+        await tab.run()
+        await sign_in(tab, SessionTally(trainee=name, mode=mode), PIN)
+        yield tab
+    finally:
+        await socket.close()
+
+
 def check_after(server: AppServer, name: str, meanwhile: Callable[[], None]) -> Tab:
     """Sign ``name`` in, show a practice card, do ``meanwhile``, then press Check with an
     answer chosen; the tab after that click, with its count of runs made during it only."""
 
     async def session() -> Tab:
-        spec = LoadSpec(url=server.url, trainees=[name], pin=PIN, duration=60.0)
-        socket = await open_socket(spec, {})
-        try:
-            tab = Tab(socket, urlencode({"lang": "en"}), 60.0)
-            await tab.run()
-            await sign_in(tab, SessionTally(trainee=name, mode="practice"), PIN)
+        async with signed_in_tab(server, name, "practice") as tab:
             form = tab.page.answer_form(prefix="answer-")
             assert form is not None, "no practice card after signing in"
             meanwhile()
             tab.script_runs = tab.full_runs = 0
             await tab.run(fill_form(form[1], random.Random(1), "first"))
             return tab
-        finally:
-            await socket.close()
 
     return run_in_own_loop(session())
+
+
+def pin_changer(server: AppServer, name: str) -> Callable[[], None]:
+    """What changes ``name``'s PIN as another session would."""
+
+    def change_pin() -> None:
+        store = Store(server.database_url)
+        try:
+            set_pin(store, store.trainee(name).id, "changed-1357", None)
+        finally:
+            store.dispose()
+
+    return change_pin
 
 
 def _texts(tab: Tab, root: int) -> list[str]:
@@ -76,14 +97,7 @@ def test_a_pin_changed_elsewhere_signs_out_at_the_next_check(server: AppServer) 
     name = "frag-pin"
     create_trainees(server.database_url, [name], PIN)
 
-    def change_pin() -> None:
-        store = Store(server.database_url)
-        try:
-            set_pin(store, store.trainee(name).id, "changed-1357", None)
-        finally:
-            store.dispose()
-
-    tab = check_after(server, name, change_pin)
+    tab = check_after(server, name, pin_changer(server, name))
     assert tab.full_runs == 1  # the card's run asked for the whole app, whose sidebar signs out
     assert tab.page.find(form=SIGN_IN_FORM), "still signed in after the PIN changed"
     assert any("PIN was changed in another session" in text for text in _texts(tab, SIDEBAR))
@@ -116,12 +130,7 @@ def exam_clicks(server: AppServer, name: str, meanwhile: Callable[[], None] = la
     after each click, the page drawn and the script runs, and full runs, that click cost."""
 
     async def session() -> list[tuple[Page, int, int]]:
-        spec = LoadSpec(url=server.url, trainees=[name], pin=PIN, duration=60.0)
-        socket = await open_socket(spec, {})
-        try:
-            tab = Tab(socket, urlencode({"lang": "en"}), 60.0)
-            await tab.run()
-            await sign_in(tab, SessionTally(trainee=name, mode="exam"), PIN)
+        async with signed_in_tab(server, name, "exam") as tab:
             await tab.run(page="exam")
             await tab.run(press(tab.page.find("button", root=MAIN, key="exam-start-custom")[0]))
             form = tab.page.answer_form(prefix="exam-")
@@ -141,8 +150,6 @@ def exam_clicks(server: AppServer, name: str, meanwhile: Callable[[], None] = la
                     break
                 await click(press(buttons[0]))
             return seen
-        finally:
-            await socket.close()
 
     return run_in_own_loop(session())
 
@@ -167,14 +174,7 @@ def test_a_pin_changed_elsewhere_signs_out_at_the_next_exam_save(server: AppServ
     name = "frag-exam-pin"
     create_trainees(server.database_url, [name], PIN)
 
-    def change_pin() -> None:
-        store = Store(server.database_url)
-        try:
-            set_pin(store, store.trainee(name).id, "changed-1357", None)
-        finally:
-            store.dispose()
-
-    (page, _, full_runs), *_ = exam_clicks(server, name, change_pin)
+    (page, _, full_runs), *_ = exam_clicks(server, name, pin_changer(server, name))
     assert full_runs == 1  # the question's run asked for the whole app, whose sidebar signs out
     assert page.find(form=SIGN_IN_FORM), "still signed in after the PIN changed"
     assert page.answer_form(prefix="exam-") is None
