@@ -124,12 +124,16 @@ def test_a_database_failure_in_the_cards_run_says_the_answer_was_not_saved(serve
     assert stored_answers(server.database_url, [name]) == {name: 0}
 
 
-def exam_clicks(server: AppServer, name: str, meanwhile: Callable[[], None] = lambda: None) -> list[tuple[Page, int, int]]:
+Click = tuple[Page, int, int, list[float]]  # the page drawn, its script runs, full runs, timers armed
+
+
+def exam_clicks(server: AppServer, name: str, meanwhile: Callable[[], None] = lambda: None) -> list[Click]:
     """Sign ``name`` in, start a custom mock exam, do ``meanwhile``, then Save an answer to
     question 1, press Next, Hand in and Hand in anyway (stopping once the tab is signed out):
-    after each click, the page drawn and the script runs, and full runs, that click cost."""
+    after each click, the page drawn, the script runs and full runs that click cost, and the
+    auto-rerun timers (seconds) the tab then keeps, as a browser would."""
 
-    async def session() -> list[tuple[Page, int, int]]:
+    async def session() -> list[Click]:
         async with signed_in_tab(server, name, "exam") as tab:
             await tab.run(page="exam")
             await tab.run(press(tab.page.find("button", root=MAIN, key="exam-start-custom")[0]))
@@ -141,7 +145,7 @@ def exam_clicks(server: AppServer, name: str, meanwhile: Callable[[], None] = la
             async def click(states: list) -> None:
                 tab.script_runs = tab.full_runs = 0
                 await tab.run(states)
-                seen.append((tab.page, tab.script_runs, tab.full_runs))
+                seen.append((tab.page, tab.script_runs, tab.full_runs, sorted(tab.auto_reruns.values())))
 
             await click(fill_form(form[1], random.Random(1), "first"))
             for key in ("exam-next", "exam-hand-in", "exam-hand-in-confirm"):
@@ -157,9 +161,10 @@ def exam_clicks(server: AppServer, name: str, meanwhile: Callable[[], None] = la
 def test_an_exams_save_and_next_run_only_its_question(server: AppServer) -> None:
     name = "frag-exam"
     create_trainees(server.database_url, [name], PIN)
-    (saved, save_runs, save_full), (moved, next_runs, next_full), (asked, ask_runs, ask_full), (
-        handed_in, _, hand_in_full) = exam_clicks(server, name)
+    (saved, save_runs, save_full, timers), (moved, next_runs, next_full, _), (_, ask_runs, ask_full, _), (
+        handed_in, _, hand_in_full, _) = exam_clicks(server, name)
     assert (save_runs, save_full) == (1, 0)  # Save ran the question's fragment, not the sidebar
+    assert len(timers) == 1 and 29 * 60 < timers[0] <= 30 * 60 + 1  # the clock's run at the deadline, still armed
     assert saved.progress_counts() == (1, 20)
     assert stored_answers(server.database_url, [name]) == {name: 1}
     assert (next_runs, next_full) == (1, 0)  # and Next
@@ -174,7 +179,7 @@ def test_a_pin_changed_elsewhere_signs_out_at_the_next_exam_save(server: AppServ
     name = "frag-exam-pin"
     create_trainees(server.database_url, [name], PIN)
 
-    (page, _, full_runs), *_ = exam_clicks(server, name, pin_changer(server, name))
+    (page, _, full_runs, _), *_ = exam_clicks(server, name, pin_changer(server, name))
     assert full_runs == 1  # the question's run asked for the whole app, whose sidebar signs out
     assert page.find(form=SIGN_IN_FORM), "still signed in after the PIN changed"
     assert page.answer_form(prefix="exam-") is None
