@@ -490,6 +490,7 @@ def open_details(page, lang: str = "en", within=None):
     scroll_into_view(page, summary)
     summary.click()
     expect(details.get_by_test_id("stExpanderDetails").first).to_be_visible()
+    page.evaluate(SCROLL_SETTLED)  # opening is animated: the page's height grows for a moment
     return details
 
 

@@ -218,6 +218,8 @@ def test_hostile_card_texts_are_shown_literally_and_inert(page, watch, server) -
         title = K_TITLE if kind == "knowledge" else TITLE  # the card's title, once answered
         expect(main(page).get_by_role("heading", name=title, exact=True)).to_be_visible()
         if kind == "knowledge":
+            expect(driver.why_line(page)).to_contain_text(EXPLANATION)  # its first sentence, inert, under the verdict
+            driver.open_details(page)  # the whole explanation is folded below
             expect(main(page).get_by_text(EXPLANATION, exact=True)).to_be_visible()
             expect(main(page).get_by_text(f"Not quite. The answer is: {CHOICES[1]}", exact=True)).to_be_visible()
         assert_inert(page, watch)
