@@ -19,6 +19,7 @@ from quiz.ui.card_views import answer_form
 from quiz.ui.errors import database_guard
 from quiz.ui.fragments import running_alone
 from quiz.ui.page_state import CardState
+from quiz.ui.scroll import to_top_when_new
 from quiz.ui.shell import Shell, count_answer, draw_due
 from quiz.ui.sign_in import answer_guard, still_signed_in
 from quiz.ui.stale_widgets import forget_stale_widgets
@@ -55,6 +56,9 @@ def card_until_answered(
         submitted = store_given(shell, card, given, time.time() - state.shown_at, mode, showing)
         count_answer(shell, card.id, submitted.due_change)
         state.outcome = submitted.outcome
+    if state.to_top:  # dealt by Next card: from its top, not where the feedback ended (this run only)
+        to_top_when_new(form_key)
+        state.to_top = False
     widgets.card_header(shell, card, answered=state.answered, showing=showing)
     widgets.card_body(shell, card, showing)
     form_place = st.container()  # on every run, answered or not: what follows keeps its place

@@ -22,6 +22,7 @@ class CardState:
     outcome: Outcome | None = None  # set once the card is answered (graded and saved)
     shown_at: float = 0.0  # time.time() when the card appeared: the answer's seconds count from it
     n: int = 0  # cards dealt in this session: each card's widgets are keyed by it
+    to_top: bool = False  # Next card was pressed: the run that draws the next card scrolls to its top
 
     @property
     def answered(self) -> bool:
@@ -32,8 +33,8 @@ class CardState:
         self.card, self.seed, self.outcome, self.shown_at, self.n = card_id, new_seed(), None, time.time(), self.n + 1
 
     def go_on(self) -> None:
-        """Leave the card: the next run deals another."""
-        self.card, self.outcome = None, None
+        """Leave the card: the next run deals another, and shows it from its top."""
+        self.card, self.outcome, self.to_top = None, None, True
 
 
 @dataclass

@@ -55,6 +55,7 @@ SIDEBAR_BUTTON = 'button[data-testid="stExpandSidebarButton"]'
 UPLOAD_BUTTON = '[data-testid="stFileUploaderDropzone"] button'
 UPLOAD_LIMIT = '[data-testid="stFileUploaderDropzoneInstructions"]'
 TOUCH = "@media (hover: none) and (pointer: coarse)"
+SHORTCUT_BADGE = '[data-has-shortcut="true"] > kbd'  # a button's key (``shortcut=``), beside its label
 # Streamlit's English aria-labels -> our string key; "Remove <option>" by its prefix.
 ARIA_LABELS = {"Expand sidebar": "streamlit.label_expand_sidebar",
                "Collapse sidebar": "streamlit.label_collapse_sidebar",
@@ -119,6 +120,7 @@ def widget_words_css(language: str) -> str:
     # last, so that on a touch screen it wins over the hints above: no key to press there
     touch = [f"{where} > span:first-child {{display: none}} {where}::before, {where} > span + span::before"
              " {content: none}" for where, _ in HINTS]  # the hint, ours, and the dot that parted them
+    touch.append(f"{SHORTCUT_BADGE} {{display: none}}")  # a button's "Ctrl + Enter"
     rules.append(f"{TOUCH} {{ {' '.join(touch)} }}")
     return "\n".join(rules)
 

@@ -66,6 +66,13 @@ class Words:
     answered: Callable[[int], str]
     wrong: Callable[[int], str]
     wrong_label: re.Pattern[str]  # the label of a wrong answer's expander
+    answered_metric: str
+    from_practice: str  # Progress: the answers of practice only
+    from_exam: str  # … of mock exams only
+    reference: str
+    search_all: str
+    search_term: str  # what a trainee types, not the document's words
+    search_finds: str  # an infraction it finds
 
 
 JA = Words(
@@ -79,6 +86,8 @@ JA = Words(
     answered=lambda n: f"{EXAM_QUESTIONS}問中{n}問回答済み",
     wrong=lambda n: f"間違えた問題（{n}問）",
     wrong_label=re.compile(r"第\d+問・"),
+    answered_metric="回答数", from_practice="練習と復習", from_exam="模擬試験", reference="資料",
+    search_all="すべてのゲームから検索", search_term="引きすぎ", search_finds="過剰にカードを引いた",
 )
 EN = Words(
     lang="en", practice="Practice", exam="Mock exam", progress="Progress", check="Check", next_card="Next card",
@@ -91,6 +100,8 @@ EN = Words(
     answered=lambda n: f"{n} of {EXAM_QUESTIONS} answered",
     wrong=lambda n: f"Wrong answers ({n})",
     wrong_label=re.compile(r"Question \d+ · "),
+    answered_metric="Answered", from_practice="Practice and review", from_exam="Mock exams", reference="Reference",
+    search_all="Search every game", search_term="extra cards", search_finds="Drawing extra cards",
 )
 
 
@@ -415,13 +426,30 @@ def trainee_day(page, server, words: Words, name: str, pin: str, phone: bool, sh
     settle(page)
     day.step("15-exam-wrong-answer")
 
-    # Progress, then sign out
+    # the Reference page's search, in a trainee's own words
+    day.go_to(w.reference)
+    search = main(page).get_by_role("textbox", name=w.search_all)
+    search.fill(w.search_term)
+    search.press("Enter")
+    results = main(page).get_by_test_id("stExpander").locator("summary")
+    expect(results.filter(has_text=w.search_finds)).not_to_have_count(0)
+    day.step("16-reference-search")
+
+    # Progress, then practice and exam answers apart (the exam's three saved answers)
     day.go_to(w.progress)
-    day.step("16-progress")
+    answered = driver.metric(page, w.answered_metric)
+    expect(answered).to_have_text(str(PRACTICE_CARDS + 3))
+    day.step("17-progress")
+    main(page).get_by_role("radio", name=w.from_exam, exact=True).click()
+    expect(answered).to_have_text("3")
+    main(page).get_by_role("radio", name=w.from_practice, exact=True).click()
+    expect(answered).to_have_text(str(PRACTICE_CARDS))
+
+    # sign out
     day.open_sidebar()
     driver.sign_out(page, w.lang)
     driver.expect_signed_out(page, w.lang)
-    day.step("17-signed-out")
+    day.step("18-signed-out")
 
 
 def test_a_trainee_day_in_japanese_on_a_phone(new_page, server) -> None:
