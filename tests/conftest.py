@@ -6,16 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from quiz.content.loader import Content, load_content
+from quiz.content.loader import Content
 from quiz.db.store import Store
 from tests.databases import migrated, postgres_database, sqlite_url
+from tests.shipped_content import shipped_content
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="session")
 def content() -> Content:
-    return load_content()
+    return shipped_content()
 
 
 @pytest.fixture(scope="session")

@@ -6,12 +6,12 @@ import itertools
 
 import pytest
 
-from quiz.content.loader import load_content
 from quiz.model.cards import ScenarioCard
 from quiz.rules.engine import judge
 from quiz.rules.variants import card_facts, fill_text, show_card
+from tests.shipped_content import shipped_content
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 VARIANTS = [c for c in CONTENT.scenario_cards if c.parameters]
 
 

@@ -7,20 +7,20 @@ from collections.abc import Iterator
 
 import pytest
 
-from quiz.content.loader import load_content
 from quiz.db.packs import PackInfo, import_pack, list_packs
 from quiz.db.store import Store
 from tests.e2e import driver
 from tests.e2e.configured_server import ConfiguredServer, running, sign_in_as_supervisor
 from tests.e2e.driver import assert_no_exception, main, open_page, settle
 from tests.pack_files import knowledge, scenario, zip_of
+from tests.shipped_content import shipped_content
 
 driver.require_browser()
 pytestmark = pytest.mark.e2e
 
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
-SHIPPED_CARDS = len(load_content().cards)
+SHIPPED_CARDS = len(shipped_content().cards)
 AUTHOR, AUTHOR_PIN = "Nao Author", "nao-2468"
 
 

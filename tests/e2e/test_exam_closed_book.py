@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from quiz.content.loader import load_content
 from quiz.db.exams import start_exam
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
@@ -15,6 +14,7 @@ from quiz.training.answering import card_pool
 from quiz.training.exams import ExamSpec
 from tests.e2e import driver
 from tests.e2e.driver import ARTIFACTS, assert_no_exception, go_to, main, open_page, settle
+from tests.shipped_content import shipped_content
 
 driver.require_browser()
 pytestmark = pytest.mark.e2e
@@ -32,7 +32,7 @@ def start_closed_book_exam(database_url: str) -> None:
 
 def start_exam_for(database_url: str, name: str) -> None:
     """A running closed-book exam of two Yu-Gi-Oh! tardiness cards, for ``name``."""
-    content = load_content()
+    content = shipped_content()
     cards = tuple(card_pool(content, ["yugioh-ocg"], ["yugioh-ocg/tardiness"])[:2])
     spec = ExamSpec(questions=2, minutes=30, pass_percent=80, rulesets=("yugioh-ocg",), closed_book=True)
     store = Store(database_url)

@@ -13,7 +13,6 @@ from datetime import timedelta
 import pandas as pd
 import pytest
 
-from quiz.content.loader import load_content
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.cards import ScenarioCard
@@ -23,6 +22,7 @@ from quiz.training.answering import asks_players, case_facts, verdict_for
 from quiz.training.grading import ScenarioAnswer
 from tests.e2e import driver
 from tests.e2e.driver import assert_no_exception, main, settle
+from tests.shipped_content import shipped_content
 from tests.ui.seeding import seed
 
 driver.require_browser()
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.e2e
 
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 CARDS = 10
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}

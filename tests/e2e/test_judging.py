@@ -8,12 +8,12 @@ from datetime import timedelta
 
 import pytest
 
-from quiz.content.loader import load_content
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.training.answering import verdict_for
 from tests.e2e import driver
 from tests.e2e.driver import assert_no_exception, choose_language, main, open_page, settle
+from tests.shipped_content import shipped_content
 from tests.ui.seeding import seed
 
 driver.require_browser()
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.e2e
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
 TRAINEE, PIN = "Judging", "judging-2468"
-CONTENT = load_content()
+CONTENT = shipped_content()
 
 
 def press(page, form, label: str) -> None:

@@ -17,7 +17,6 @@ import pytest
 
 from quiz.access.stores import create_store
 from quiz.access.supervisors import create_account
-from quiz.content.loader import load_content
 from quiz.db.exams import open_exam
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
@@ -31,6 +30,7 @@ from tests.e2e import driver
 from tests.e2e.configured_server import running, sign_in_as_supervisor
 from tests.e2e.driver import main, settle, sidebar
 from tests.e2e.server import AppServer
+from tests.shipped_content import shipped_content
 from tests.ui.answering import right_answer
 
 driver.require_browser()
@@ -38,7 +38,7 @@ pytestmark = pytest.mark.e2e
 
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 PHONE = {"width": 390, "height": 844}
 SHOP, OWNER, PASSWORD = "渋谷店", "山田店長", "onboarding-パスワード"
 STAFF = (("佐藤陽菜", "hina-2468"), ("鈴木蓮", "ren-1357"), ("高橋結衣", "yui-8642"))

@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-from quiz.content.loader import load_content
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.cards import KnowledgeCard, ScenarioCard
@@ -35,13 +34,14 @@ from tests.e2e.configured_server import ConfiguredServer, running, sign_in_as_su
 from tests.e2e.driver import ARTIFACTS, assert_no_exception, main, settle, sidebar
 from tests.e2e.test_trainee_day import EN, JA, PHONE, Day
 from tests.recording import record
+from tests.shipped_content import shipped_content
 
 driver.require_browser()
 pytestmark = pytest.mark.e2e
 
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 TRAINEE, PIN = "佐藤陽菜", "hina-2468"
 SCENARIOS_PER_GAME = 6  # answered with a penalty picked at random off each game's ladder
 # (the page's link and title, its name in the screenshots, whether the supervisor password opens it)

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import pytest
 
-from quiz.content.loader import Content, load_content
+from quiz.content.loader import Content
 from quiz.db.problem_reports import file_report, reports_frame
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
@@ -30,6 +30,7 @@ from tests.e2e import driver
 from tests.e2e.configured_server import ConfiguredServer, running, sign_in_as_supervisor
 from tests.e2e.driver import assert_no_exception, main, open_page, settle
 from tests.recording import record
+from tests.shipped_content import shipped_content
 from tests.ui.answering import right_answer
 from tests.ui.seeding import seed
 
@@ -40,7 +41,7 @@ from playwright.sync_api import expect  # noqa: E402 - only once the browser is 
 
 from tests.scopes import EVERY_STORE  # noqa: E402
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 TRAINEE, PIN = "Mika Aoyama", "report-2468"
 CARD = "ygo-deck-too-few-39-store"  # the card reported (and the one strong trainees answer "wrongly")
 OTHER_CARDS = (

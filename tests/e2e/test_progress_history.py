@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from quiz.content.loader import Content, load_content
+from quiz.content.loader import Content
 from quiz.db.store import Store
 from quiz.db.time_zones import set_time_zone
 from quiz.model.attempt import utc_now
@@ -27,13 +27,14 @@ from tests.e2e import driver
 from tests.e2e.configured_server import ConfiguredServer, running, sign_in_as_supervisor
 from tests.e2e.driver import assert_no_exception, main, metric, open_page, settle
 from tests.recording import record
+from tests.shipped_content import shipped_content
 
 driver.require_browser()
 pytestmark = pytest.mark.e2e
 
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 TRAINEE, PIN = "Sora Kimura", "sora-2468"
 DAYS = 42
 SKIPPED = {9, 10, 23}  # days ago without practice: the current streak is the last 9 days

@@ -7,12 +7,12 @@ from datetime import timedelta
 
 import pytest
 
-from quiz.content.loader import load_content
 from quiz.db import reviews as review_store
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from tests.e2e import driver
 from tests.e2e.driver import assert_no_exception, choose_language, go_to, main, open_page, settle, sidebar
+from tests.shipped_content import shipped_content
 from tests.ui.seeding import seed
 
 driver.require_browser()
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.e2e
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
 TRAINEE, PIN = "Reviewer", "review-1234"
-CONTENT = load_content()
+CONTENT = shipped_content()
 CARD = CONTENT.knowledge_cards[0]
 
 

@@ -17,7 +17,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quiz.content.loader import load_content
 from quiz.model.errors import UndecidedCaseError
 from quiz.model.verdict import Verdict
 from quiz.rules.engine import compile_ruleset, judge
@@ -34,8 +33,9 @@ from quiz.rules.outcomes import (
     sample_values,
 )
 from quiz.rules.variants import possible_facts
+from tests.shipped_content import shipped_content
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 RULESETS = dict(CONTENT.rulesets)
 GRID_TOP = 12  # above every threshold of the shipped documents (10 minutes, 2 Cautions, ...)
 

@@ -181,12 +181,12 @@ def test_regrade_reports_on_a_database_of_the_first_release_then_credits_the_rig
 
     from sqlalchemy import create_engine, select
 
-    from quiz.content.loader import load_content
     from quiz.db.store import Store
     from quiz.db.tables import attempt_regrades, attempts
     from tests.db.releases import RELEASES, make_release_database
+    from tests.shipped_content import shipped_content
 
-    card = load_content().knowledge_cards[0]  # whichever ships today: ids change under other work
+    card = shipped_content().knowledge_cards[0]  # whichever ships today: ids change under other work
     url = f"sqlite:///{tmp_path / 'quiz.db'}"
     first = make_release_database(url, RELEASES[0])
     trainees, old_attempts = first.tables["trainees"], first.tables["attempts"]

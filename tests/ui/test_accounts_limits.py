@@ -16,13 +16,13 @@ from streamlit.testing.v1 import AppTest
 from quiz.access.accounts import LOCK_AFTER, add_trainee, name_throttles, set_pin
 from quiz.access.accounts import sign_in as core_sign_in
 from quiz.access.throttles import LoginThrottle
-from quiz.content.loader import load_content
 from quiz.db import audit
 from quiz.model.attempt import utc_now
 from quiz.ui import sign_in as sign_in_module
 from quiz.ui import supervisor_gate
 from tests.fake_clock import FakeClock
 from tests.scopes import EVERY_STORE
+from tests.shipped_content import shipped_content
 from tests.ui import seeding, supervisor
 from tests.ui.test_sign_in import add_me, change_my_pin, sign_in, signed_in_name
 
@@ -40,7 +40,7 @@ def fresh_gate(monkeypatch):
 def aiko(store):
     """Aiko, with a PIN and one answer (so the Team page lists her)."""
     trainee = add_trainee(store, "Aiko", PIN)
-    content = load_content()
+    content = shipped_content()
     seeding.seed(store, content, trainee.id, content.knowledge_cards[0], True, utc_now())
     return trainee
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from quiz.content.loader import load_content
 from quiz.model.cards import KnowledgeCard, ScenarioCard
+from tests.shipped_content import shipped_content
 from tests.ui import answering
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 
 
 def test_a_knowledge_card_checked_with_nothing_chosen_asks_for_an_answer(open_app, store):

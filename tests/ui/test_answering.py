@@ -9,12 +9,12 @@ from __future__ import annotations
 import pytest
 
 from quiz.access.accounts import add_trainee
-from quiz.content.loader import load_content
 from quiz.model.cards import KnowledgeCard
 from quiz.ui import sign_in as sign_in_module
+from tests.shipped_content import shipped_content
 from tests.ui import answering
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 
 
 @pytest.fixture

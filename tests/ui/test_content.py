@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import insert
 
-from quiz.content.loader import load_content
 from quiz.content.packs import CONTENT_DIR_ENV
 from quiz.db.packs import import_pack
 from quiz.db.store import Store
@@ -17,10 +16,11 @@ from quiz.db.tables import stores
 from quiz.model.attempt import utc_now
 from quiz.ui.markdown import escape_markdown
 from tests.pack_files import knowledge, scenario, zip_of
+from tests.shipped_content import shipped_content
 from tests.ui import supervisor
 
 PAGE = "quiz/ui/pages/content.py"
-SHIPPED = load_content()
+SHIPPED = shipped_content()
 
 
 PASSWORD = "pack-supervisor"

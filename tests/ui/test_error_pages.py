@@ -85,9 +85,9 @@ def test_an_answer_on_a_read_only_database_is_said_to_be_unsaved(tmp_path, monke
     at.query_params["lang"] = "en"
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    from quiz.content.loader import load_content
+    from tests.shipped_content import shipped_content
 
-    content = load_content()
+    content = shipped_content()
     card = answering.deal_until(at, content, kind)
     answering.fill(at, card, answering.right_answer(content, card, answering.practice_showing(at, card)))
     assert not at.exception, [e.value for e in at.exception]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 from datetime import UTC, datetime, timedelta
 
-from quiz.content.loader import load_content
 from quiz.db.exam_flags import flagged
 from quiz.db.exams import get_exam, start_exam
 from quiz.db.time_zones import set_time_zone
@@ -15,9 +14,10 @@ from quiz.rules.variants import show_card
 from quiz.training.answering import card_pool
 from quiz.training.exams import ExamSpec
 from quiz.ui.markdown import escape_markdown
+from tests.shipped_content import shipped_content
 from tests.ui import answering, seeding
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 PAGE = "quiz/ui/pages/exam.py"
 TARDINESS = "yugioh-ocg/tardiness"
 

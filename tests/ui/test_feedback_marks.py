@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from quiz.content.loader import load_content
 from quiz.model.cards import ScenarioCard
 from quiz.rules.variants import CardShowing
 from quiz.training.answering import verdict_for
 from quiz.training.grading import ScenarioAnswer
+from tests.shipped_content import shipped_content
 from tests.ui import answering
 from tests.ui.test_exam import PAGE as EXAM_PAGE
 from tests.ui.test_exam import answer_right, hand_in_confirmed, start_custom
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 
 
 def all_wrong(card: ScenarioCard, showing: CardShowing) -> ScenarioAnswer:

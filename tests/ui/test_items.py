@@ -7,15 +7,16 @@ import datetime as dt
 import pytest
 from sqlalchemy import insert
 
-from quiz.content.loader import SCENARIOS_DIR, load_content
+from quiz.content.loader import SCENARIOS_DIR
 from quiz.db.problem_reports import PAGE_SIZE, file_report, get_report, reports_frame
 from quiz.db.tables import problem_reports
 from quiz.model.attempt import AttemptRecord
 from tests.recording import record
 from tests.scopes import EVERY_STORE
+from tests.shipped_content import shipped_content
 from tests.ui import supervisor
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 PAGE = "quiz/ui/pages/items.py"
 PASSWORD = "kantoku-2025"
 CARD = "ygo-tardiness-1min-store"  # the standard penalty is a warning

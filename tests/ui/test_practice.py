@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from quiz.content.loader import load_content
 from quiz.model.cards import KnowledgeCard, ScenarioCard
 from quiz.rules.engine import judge
 from quiz.training.answering import asks_players
 from quiz.ui.markdown import escape_markdown
+from tests.shipped_content import shipped_content
 from tests.ui import answering
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 
 
 def _shown_facts(at, card: ScenarioCard) -> dict:

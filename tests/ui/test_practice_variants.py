@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from quiz.content.loader import load_content
 from quiz.rules.variants import SEED_LIMIT, show_card
 from quiz.ui.markdown import escape_markdown
+from tests.shipped_content import shipped_content
 from tests.ui import answering
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 CARD_ID = "ygo-variant-tardiness-empty-seat"
 CARD = CONTENT.cards[CARD_ID]
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
-from quiz.content.loader import load_content
 from quiz.model.attempt import AttemptRecord
 from tests.recording import record
+from tests.shipped_content import shipped_content
 from tests.ui.chart_data import chart_with
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 
 
 def _record(trainee_id: int, card_id: str, correct: bool, days_ago: int, chosen: str, standard: str) -> AttemptRecord:

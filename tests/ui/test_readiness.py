@@ -7,14 +7,14 @@ from datetime import timedelta
 import pyarrow as pa
 import pytest
 
-from quiz.content.loader import load_content
 from quiz.db import reviews as review_store
 from quiz.model.attempt import utc_now
 from quiz.training.scheduling import SCHEDULER
 from tests.recording import record
+from tests.shipped_content import shipped_content
 from tests.ui.seeding import attempt, seed
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 PAGE = "quiz/ui/pages/progress.py"
 
 

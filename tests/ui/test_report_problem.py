@@ -9,7 +9,6 @@ import pytest
 from sqlalchemy import insert, update
 from streamlit.testing.v1 import AppTest
 
-from quiz.content.loader import load_content
 from quiz.db.problem_reports import LIMITS, file_report, reports_frame
 from quiz.db.store import Store
 from quiz.db.submissions import submit_answer
@@ -19,20 +18,21 @@ from quiz.model.words import t
 from quiz.training.grading import ScenarioAnswer
 from quiz.ui.report_problem import open_key, report_key
 from tests.scopes import EVERY_STORE
+from tests.shipped_content import shipped_content
 
 
 def form_script(url: str, card_id: str, trainee_name: str, language: str) -> None:
     """A page showing only the report form for the trainee's stored answer to ``card_id``."""
     import streamlit as st
 
-    from quiz.content.loader import load_content
     from quiz.db.store import Store
     from quiz.db.submissions import submit_answer
     from quiz.training.grading import ScenarioAnswer
     from quiz.ui.report_problem import report_problem
     from quiz.ui.shell import Shell
+    from tests.shipped_content import shipped_content
 
-    content = load_content()
+    content = shipped_content()
     store = Store(url)
     trainee = store.trainee(trainee_name)
     card = content.cards[card_id]
@@ -52,7 +52,7 @@ def start(url: str, language: str = "en", opened: bool = True) -> AppTest:
     at.run()
     assert not at.exception, at.exception
     if opened:
-        at.session_state[open_key(report_key(load_content().cards[CARD], at.session_state["record"]))] = True
+        at.session_state[open_key(report_key(shipped_content().cards[CARD], at.session_state["record"]))] = True
         at.run()
         assert not at.exception, at.exception
     return at
@@ -106,7 +106,7 @@ def test_the_form_speaks_japanese(database_url):
 
 def test_answers_of_two_trainees_are_reported_apart(database_url):
     """Two answers make two reports; the second trainee's form is its own."""
-    content = load_content()
+    content = shipped_content()
     store = Store(database_url)
     try:
         ben = store.trainee("Ben")
@@ -126,7 +126,7 @@ def test_answers_of_two_trainees_are_reported_apart(database_url):
 
 def test_an_exam_questions_form_keeps_its_key_across_reruns():
     """Exam results grade each answer again on every run: the form's key must not follow the time."""
-    card = load_content().cards[CARD]
+    card = shipped_content().cards[CARD]
     first = AttemptRecord(trainee_id=1, card_id=CARD, ruleset=card.ruleset, category=None, card_kind="scenario",
                           mode="exam", exam_id=7, correct=False, seconds=1.0)
     later = dataclasses.replace(first, answered_at=first.answered_at + dt.timedelta(seconds=3))

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from quiz.content.loader import load_content
 from quiz.db import reviews as review_store
 from quiz.model.attempt import utc_now
 from quiz.training.scheduling import next_schedule
 from quiz.ui import shell as shell_module
+from tests.shipped_content import shipped_content
 from tests.ui import answering, seeding
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 PAGE = "quiz/ui/pages/review.py"
 SCENARIOS = [c for c in CONTENT.scenario_cards if not getattr(c, "parameters", None)]
 KNOWLEDGE = CONTENT.knowledge_cards

@@ -13,11 +13,11 @@ from streamlit.testing.v1 import AppTest
 from quiz.access.accounts import NAME_CEILING, add_trainee, name_throttles
 from quiz.access.accounts import sign_in as core_sign_in
 from quiz.access.throttles import LoginThrottle
-from quiz.content.loader import load_content
 from quiz.model.attempt import utc_now
 from quiz.ui.sign_in import SESSION_CEILING, THROTTLE_KEY
 from tests.fake_clock import FakeClock
 from tests.scopes import EVERY_STORE
+from tests.shipped_content import shipped_content
 from tests.ui import seeding
 
 PIN = "2468"
@@ -80,7 +80,7 @@ def signed_in_name(at: AppTest) -> str | None:
 @pytest.fixture
 def aiko(store):
     trainee = add_trainee(store, "Aiko", PIN)
-    content = load_content()
+    content = shipped_content()
     seeding.seed(store, content, trainee.id, content.knowledge_cards[0], True, utc_now())
     add_trainee(store, "Ben", "1357")
     return trainee

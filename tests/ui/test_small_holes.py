@@ -9,11 +9,11 @@ import sqlite3
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from quiz.content.loader import load_content
 from quiz.db import submissions
 from quiz.db.store import Store
 from quiz.model.cards import ScenarioCard
 from quiz.model.words import t
+from tests.shipped_content import shipped_content
 from tests.ui import answering
 
 CONTENT_PAGE = "quiz/ui/pages/content.py"
@@ -67,7 +67,7 @@ def test_an_unsaved_answer_is_sent_again_by_try_again(open_app, store, monkeypat
             raise failure
         return real(*args, **kwargs)
 
-    content = load_content()
+    content = shipped_content()
     at = open_app()
     card = answering.deal_until(at, content, ScenarioCard)
     monkeypatch.setattr(submissions, "save_answer", save_once_failing)

@@ -12,12 +12,12 @@ import re
 import pytest
 import streamlit
 
-from quiz.content.loader import load_content
 from quiz.model.cards import ScenarioCard
 from quiz.ui import rerun_limit, stale_widgets
+from tests.shipped_content import shipped_content
 from tests.ui import answering
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 ANSWERS = 12
 CARD_NUMBER = re.compile(r"-(?:answer|next)-(\d+)(?:-|$)")  # a card's form and Next button: keyed by its number
 REPORT = re.compile(r"-report-.*-open$")  # the feedback's "report a problem": keyed by the answer

@@ -6,12 +6,12 @@ import datetime as dt
 
 import pytest
 
-from quiz.content.loader import load_content
 from quiz.model.attempt import AttemptRecord
 from tests.recording import record
+from tests.shipped_content import shipped_content
 from tests.ui import supervisor
 
-CONTENT = load_content()
+CONTENT = shipped_content()
 PAGE = "quiz/ui/pages/team.py"
 PASSWORD = "tenchō-2024"
 NAMES = ("Aiko Tanaka", "Ben Ishikawa")
