@@ -9,7 +9,7 @@ from quiz.ui import resources
 from quiz.ui.errors import database_guard
 from quiz.ui.page_table import PAGE_TABLE, PAGES_DIR
 from quiz.ui.rerun_limit import install as install_rerun_limit
-from quiz.ui.scroll import draw_scroll_style, to_top_when_new
+from quiz.ui.scroll import page_from_its_top
 from quiz.ui.shell import page_language, render_sidebar
 from quiz.ui.sign_in import resume_signed_in
 
@@ -53,6 +53,5 @@ st.set_page_config(page_title=t("app.name", page_language()), page_icon=FAVICON,
 with database_guard():
     shell = render_sidebar()
     page = st.navigation(router_pages(shell.language), position="top")
-    draw_scroll_style()
-    to_top_when_new(page.url_path)  # a page opened from the menu starts at its top
+    page_from_its_top(page.url_path)
     page.run()

@@ -23,7 +23,7 @@ from quiz.ui.streamlit_words import draw_style
 
 FRAME_NAME = "quiz-scroll-top"  # the iframe's title: how the style sheet finds it
 # Its element takes no room and is never seen or read out: out of the flow and hidden, the
-# iframe still loads and runs. Drawn by app.py with every full run (a card's own run keeps it).
+# iframe still loads and runs. Drawn with every full run (a card's own run keeps it).
 SCROLL_CSS = (f'[data-testid="stElementContainer"]:has(iframe[title="{FRAME_NAME}"])'
               " {position: absolute; width: 1px; height: 1px; overflow: hidden; visibility: hidden}")
 _SCRIPT = """<!doctype html><html><body><!-- %(what)s --><script>
@@ -46,5 +46,8 @@ def to_top_when_new(what: str) -> None:
     st.iframe(scroll_script(what), height=1, tab_index=-1, alt=FRAME_NAME)
 
 
-def draw_scroll_style() -> None:
+def page_from_its_top(url_path: str) -> None:
+    """Drawn by the router before the page (the app's, and the benchmark's floors, which have
+    the same shape): a page opened from the menu starts at its top."""
     draw_style(SCROLL_CSS)
+    to_top_when_new(url_path)

@@ -15,6 +15,7 @@ import streamlit as st
 from quiz.content.loader import Content, load_content
 from quiz.model.words import t
 from quiz.ui.page_table import PAGE_TABLE
+from quiz.ui.scroll import page_from_its_top
 from quiz.ui.shell import SidebarData, render_sidebar
 
 # The router's other pages are one file, as the app's pages are files: Streamlit resolves and
@@ -61,7 +62,9 @@ def run_floor(body: Callable[[], None], page: str, needs_trainee: bool = True) -
     shown = body if shell.trainee is not None or not needs_trainee else lambda: _ask_to_sign_in(title)
     pages = [st.Page(shown, title=title, icon=icon, url_path=url_path, default=True)]
     pages += [st.Page(script, title=name, icon=mark, url_path=path) for script, name, mark, path in others]
-    st.navigation(pages, position="top").run()
+    chosen = st.navigation(pages, position="top")
+    page_from_its_top(chosen.url_path)  # as the app's router does
+    chosen.run()
 
 
 def _ask_to_sign_in(title: str) -> None:
