@@ -55,6 +55,11 @@ SIDEBAR_BUTTON = 'button[data-testid="stExpandSidebarButton"]'
 UPLOAD_BUTTON = '[data-testid="stFileUploaderDropzone"] button'
 UPLOAD_LIMIT = '[data-testid="stFileUploaderDropzoneInstructions"]'
 TOUCH = "@media (hover: none) and (pointer: coarse)"
+# An option of a list, wrapped whole instead of cut at the list's edge: on a phone the
+# infractions' long names ("… › 禁止・制限カードの枚数超過") ran out of the list.
+OPTION_TEXT = '[role="listbox"] [role="option"]'
+WRAPPED = ("height: auto; min-height: 2.5rem; padding-block: 0.3rem",  # the option's box, then its text
+           "white-space: normal; overflow-wrap: anywhere; text-overflow: clip")
 SHORTCUT_BADGE = '[data-has-shortcut="true"] > kbd'  # a button's key (``shortcut=``), beside its label
 # Streamlit's English aria-labels -> our string key; "Remove <option>" by its prefix.
 ARIA_LABELS = {"Expand sidebar": "streamlit.label_expand_sidebar",
@@ -112,6 +117,7 @@ def widget_words_css(language: str) -> str:
     rules = [f"{SIDEBAR_BUTTON} {{gap: 0.25rem; padding: 0.25rem 0.75rem; border: 1px solid currentColor;"
              " border-radius: 0.5rem}",
              f"{SIDEBAR_BUTTON}::after {{content: {css_string(t('streamlit.menu', language))}; font-size: 0.875rem}}"]
+    rules += [f"{OPTION_TEXT} {{{WRAPPED[0]}}}", f"{OPTION_TEXT} > [data-item-hl] {{{WRAPPED[1]}}}"]
     if language != ENGLISH:
         for where, key in HINTS:
             rules.append(f"{where} > span:first-child {{display: none}}")
