@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -12,6 +14,25 @@ from tests.databases import migrated, postgres_database, sqlite_url
 from tests.shipped_content import shipped_content
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session", autouse=True)
+def components_scanned_once() -> Iterator[None]:
+    """Each AppTest, at its first run, scans the metadata of every installed package for
+    Streamlit components (a tenth of a second; a few hundred AppTests in the fast suite). No
+    package is installed during a test run, so one scan per process answers them all. Were
+    the scanner moved in a later Streamlit, the tests would only be slower."""
+    try:
+        from streamlit.components.v2 import manifest_scanner
+    except ImportError:
+        manifest_scanner = None
+    scan = getattr(manifest_scanner, "scan_component_manifests", None)
+    if scan is None:
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(manifest_scanner, "scan_component_manifests", cache(scan))
+        yield
 
 
 @pytest.fixture(scope="session")
