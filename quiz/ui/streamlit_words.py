@@ -13,7 +13,9 @@ the page list is) is labelled "Menu" beside its small arrow.
 Screen readers read a button's ``aria-label``, which a style sheet cannot change: a small
 script of ours, in an iframe of the page's origin (as the exam clock's), renames Streamlit's
 own labels ("Expand sidebar", "Show password", "Remove <option>", ...) in the reader's
-language wherever they appear, and again whenever Streamlit draws them anew. On a touch
+language wherever they appear, and again whenever Streamlit draws them anew; it hides the
+Material icons' names ("lightbulb", drawn as a glyph) from screen readers, which read them
+out in English before the words beside them. On a touch
 screen, where no key is pressed, the keyboard hints ("Press Enter", "Ctrl+Enter") are hidden
 in every language; a character count stays.
 
@@ -70,22 +72,29 @@ ARIA_LABELS = {"Expand sidebar": "streamlit.label_expand_sidebar",
 REMOVE_PREFIX = "Remove "
 _LABEL_SCRIPT = """<!doctype html><html><body><script>
 (function () {
-  var names = %(names)s, remove = %(remove)s, doc = window.parent.document;
+  var names = %(names)s, remove = %(remove)s, shortcut = %(shortcut)s, doc = window.parent.document;
+  var ICON = "[data-testid='stIconMaterial'], span[role='img'][translate='no']";  // an icon's name ("lightbulb")
   function rename(el) {
     var label = el.getAttribute("aria-label");
     if (Object.prototype.hasOwnProperty.call(names, label)) { el.setAttribute("aria-label", names[label]); }
     else if (label.indexOf("Remove ") === 0) {
       el.setAttribute("aria-label", remove.replace("{item}", label.slice(7)));
     }
+    else if (label.indexOf("Shortcut ") === 0) {  // a button's key: "Shortcut Ctrl + Enter"
+      el.setAttribute("aria-label", shortcut.replace("{keys}", label.slice(9)));
+    }
   }
-  function all() { doc.querySelectorAll("[aria-label]").forEach(rename); }
+  function quiet(el) { if (el.getAttribute("aria-hidden") !== "true") { el.setAttribute("aria-hidden", "true"); } }
+  function all() { doc.querySelectorAll("[aria-label]").forEach(rename); doc.querySelectorAll(ICON).forEach(quiet); }
   all();
   new MutationObserver(function (changes) {
     changes.forEach(function (change) {
       if (change.type === "attributes") { rename(change.target); }
       else { change.addedNodes.forEach(function (node) {
         if (node.nodeType === 1) { if (node.hasAttribute("aria-label")) { rename(node); }
-                                   node.querySelectorAll("[aria-label]").forEach(rename); } }); }
+                                   node.querySelectorAll("[aria-label]").forEach(rename);
+                                   if (node.matches(ICON)) { quiet(node); }
+                                   node.querySelectorAll(ICON).forEach(quiet); } }); }
     });
   }).observe(doc.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-label"]});
 })();
@@ -159,7 +168,8 @@ def label_script(language: str) -> str:
     names = {english: t(key, language) for english, key in ARIA_LABELS.items()}
     def literal(value: object) -> str:
         return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
-    return _LABEL_SCRIPT % {"names": literal(names), "remove": literal(t("streamlit.label_remove", language))}
+    return _LABEL_SCRIPT % {"names": literal(names), "remove": literal(t("streamlit.label_remove", language)),
+                            "shortcut": literal(t("streamlit.label_shortcut", language))}
 
 
 def draw_widget_words(language: str) -> None:

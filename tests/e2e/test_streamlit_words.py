@@ -54,6 +54,7 @@ SHOWN = """(root) => {
     walk(root);
     return said.join(' ');
 }"""
+ICONS = "[data-testid='stIconMaterial'], span[role='img'][translate='no']"  # Material icons, in markdown too
 LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 NAMES = {"Enter", "Ctrl", "Mac", "YAML", "YML", "ZIP"}  # keys' and file formats' names, written so in Japanese
 
@@ -112,6 +113,15 @@ def test_streamlit_s_own_words_are_japanese_on_a_japanese_page(page, server) -> 
     # a text area in a form, drawn by the practice card's own (fragment) run: the report form
     main(page).get_by_role("button", name=t("answer.dont_know", "ja")).click()
     report = main(page).get_by_test_id("stExpander").filter(has_text=t("report.title", "ja"))
+    # the feedback's icons are glyphs: their English names ("lightbulb") are not read out, and
+    # a button's key is read in Japanese ("ショートカット N", not "Shortcut N")
+    expect(report).to_be_visible()
+    icons = main(page).locator(ICONS)
+    expect(icons.first).to_have_attribute("aria-hidden", "true")
+    assert icons.count() > 1 and all(icon.get_attribute("aria-hidden") == "true" for icon in icons.all())
+    heard = main(page).aria_snapshot()
+    assert not re.search(r"\b(lightbulb|help|flag|Shortcut)\b", heard), heard
+    assert t("streamlit.label_shortcut", "ja", keys="N") in heard
     report.locator("summary").click()
     text_area = report.get_by_test_id("stTextArea")
     type_into(text_area.get_by_role("textbox"), "x")
