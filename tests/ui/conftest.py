@@ -16,12 +16,20 @@ from tests.databases import migrated
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
+@pytest.fixture(scope="session")
+def no_imported_content(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A local content folder that does not exist (the shipped cards only), one path for the
+    whole run: the app keeps its content per set of folders, so a folder of each test's own
+    made every test load and snapshot the content again (half a second each)."""
+    return tmp_path_factory.getbasetemp() / "no-imported-content"
+
+
 @pytest.fixture
-def database_url(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+def database_url(db_url: str, no_imported_content: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """The app's database: a SQLite file, and a fresh PostgreSQL database when a server is given."""
     url = migrated(db_url)
     monkeypatch.setenv("QUIZ_DATABASE_URL", url)
-    monkeypatch.setenv("QUIZ_CONTENT_DIR", str(tmp_path / "no-imported-content"))  # the shipped cards only
+    monkeypatch.setenv(CONTENT_DIR_ENV, str(no_imported_content))
     return url
 
 

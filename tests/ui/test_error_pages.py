@@ -36,9 +36,9 @@ def _texts(at: AppTest) -> str:
     return "\n".join(str(p) for p in parts)
 
 
-def _start(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str = "en") -> AppTest:
+def _start(url: str, no_imported_content: Path, monkeypatch: pytest.MonkeyPatch, lang: str = "en") -> AppTest:
     monkeypatch.setenv("QUIZ_DATABASE_URL", url)
-    monkeypatch.setenv("QUIZ_CONTENT_DIR", str(tmp_path / "no-imported-content"))
+    monkeypatch.setenv("QUIZ_CONTENT_DIR", str(no_imported_content))
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["lang"] = lang
     at.run()
@@ -55,31 +55,32 @@ def _assert_clear_page(at: AppTest, caplog: pytest.LogCaptureFixture) -> None:
     assert any(r.exc_info for r in caplog.records if r.levelno >= logging.ERROR)
 
 
-def test_a_corrupt_sqlite_file_shows_the_database_page(tmp_path, monkeypatch, caplog):
+def test_a_corrupt_sqlite_file_shows_the_database_page(tmp_path, no_imported_content, monkeypatch, caplog):
     broken = tmp_path / "quiz.db"
     broken.write_bytes(b"this is not a database, just bytes " * 200)
-    at = _start(f"sqlite:///{broken}", tmp_path, monkeypatch)
+    at = _start(f"sqlite:///{broken}", no_imported_content, monkeypatch)
     _assert_clear_page(at, caplog)
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_an_unreachable_postgres_shows_the_database_page(tmp_path, monkeypatch, caplog, lang):
+def test_an_unreachable_postgres_shows_the_database_page(no_imported_content, monkeypatch, caplog, lang):
     url = f"postgresql+psycopg://quiz:secret@127.0.0.1:{_closed_port()}/quiz?connect_timeout=3"
-    at = _start(url, tmp_path, monkeypatch, lang)
+    at = _start(url, no_imported_content, monkeypatch, lang)
     _assert_clear_page(at, caplog)
     assert "127.0.0.1" not in _texts(at)  # no host, port or password to a visitor
     assert "secret" not in _texts(at)
 
 
 @pytest.mark.parametrize("kind", [ScenarioCard, JudgementCallCard, KnowledgeCard])
-def test_an_answer_on_a_read_only_database_is_said_to_be_unsaved(tmp_path, monkeypatch, caplog, kind):
+def test_an_answer_on_a_read_only_database_is_said_to_be_unsaved(tmp_path, no_imported_content, monkeypatch, caplog,
+                                                                 kind):
     path = tmp_path / "quiz.db"
     seeding = Store(f"sqlite:///{path}")
     trainee = seeding.trainee("Aiko")
     seeding.dispose()
     # The same file opened read-only (a full or read-only disk: reads work, writes fail).
     monkeypatch.setenv("QUIZ_DATABASE_URL", f"sqlite:///file:{path}?mode=ro&uri=true")
-    monkeypatch.setenv("QUIZ_CONTENT_DIR", str(tmp_path / "no-imported-content"))
+    monkeypatch.setenv("QUIZ_CONTENT_DIR", str(no_imported_content))
     at = AppTest.from_file(APP, default_timeout=60)
     at.session_state[SIGNED_IN_KEY] = trainee
     at.query_params["lang"] = "en"

@@ -32,11 +32,11 @@ def texts(at) -> str:
 
 
 @pytest.mark.parametrize("trainee", [None, "Aiko"])
-def test_the_content_folder_is_not_shown_to_a_visitor_or_a_trainee(open_app, tmp_path, trainee):
+def test_the_content_folder_is_not_shown_to_a_visitor_or_a_trainee(open_app, no_imported_content, trainee):
     at = open_app(trainee=trainee, page=CONTENT_PAGE)
     assert not at.exception
     shown = texts(at)
-    assert str(tmp_path) not in shown and "no-imported-content" not in shown
+    assert str(no_imported_content.parent) not in shown and "no-imported-content" not in shown
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
