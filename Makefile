@@ -35,9 +35,11 @@ check: setup
 test: check browser
 	bash scripts/with-postgres.sh $(BIN)/python -m pytest
 
-# The fast suite: no browser, no reliability runs, no PostgreSQL, no minutes-long tools.
+# The fast suite: no browser, no reliability runs, no PostgreSQL, no minutes-long tools. Work
+# stealing, so one long test does not finish alone; bytecode written (__pycache__, ignored by
+# git) even where the shell says not to, else each worker rewrites every test module's asserts.
 test-fast: setup
-	$(BIN)/python -m pytest -n 2 -m "not e2e and not reliability and not postgres and not slow" -q
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2 --dist worksteal -m "not e2e and not reliability and not postgres and not slow" -q
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
