@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import tempfile
 import uuid
+from contextlib import closing
 from pathlib import Path
 from typing import Iterator
 
@@ -43,9 +44,15 @@ def migrated(url: str) -> str:
         template = Path(tempfile.mkdtemp(prefix="quiz-migrated-")) / "quiz.db"
         Store(f"sqlite:///{template}").dispose()
         _migrated.append(template)
-    with sqlite3.connect(_migrated[0]) as source, sqlite3.connect(path) as copy:
-        source.backup(copy)  # a consistent copy, write-ahead log and all
+    copy_database(_migrated[0], url)
     return url
+
+
+def copy_database(source: Path, url: str) -> None:
+    """The SQLite file ``source`` copied to the file ``url`` names: a consistent copy, its
+    write-ahead log and all, for a test to change as it likes."""
+    with closing(sqlite3.connect(source)) as original, closing(sqlite3.connect(make_url(url).database)) as copy:
+        original.backup(copy)
 
 
 def postgres_database() -> Iterator[str]:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import random
 from datetime import datetime
+from pathlib import Path
 
 import pandas as pd
 import pytest
 from sqlalchemy import insert
+from sqlalchemy.engine import make_url
 
 from quiz.content.categories import category_key
 from quiz.db.store import Store
@@ -16,16 +18,15 @@ from quiz.db.tables import attempt_regrades
 from quiz.model.attempt import AttemptRecord
 from quiz.report import statistics as stats_sql
 from tests import stats_oracle as stats
+from tests.databases import copy_database, migrated
 from tests.recording import record
 
 TODAY = dt.date(2026, 3, 20)
 LADDER = ["caution", "warning", "duel_loss", "match_loss"]
 
 
-@pytest.fixture
-def history(db_url):
-    """A seeded, varied history of two trainees over 40 days, stored in the database."""
-    store = Store(db_url)
+def build_history(store: Store) -> list[int]:
+    """A seeded, varied history of two trainees over 40 days, stored in ``store``; their ids."""
     rng = random.Random(5)
     modes = random.Random(6)  # apart, so the rest of the history stays as it was
     ids = [store.trainee("Aiko").id, store.trainee("Ben").id]
@@ -49,6 +50,32 @@ def history(db_url):
             answered_at=dt.datetime(2026, 2, 8, tzinfo=dt.UTC)
             + dt.timedelta(days=rng.choice(list(range(0, 40, 1)) + [41, 41]), hours=rng.uniform(0, 23.9)),
         ))
+    return ids
+
+
+@pytest.fixture(scope="module")
+def sqlite_history(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[int]]:
+    """The history built once, in a SQLite file each test gets a copy of (its 400 commits took
+    longer than most of the tests themselves)."""
+    path = tmp_path_factory.mktemp("history") / "quiz.db"
+    store = Store(migrated(f"sqlite:///{path}"))
+    try:
+        return path, build_history(store)
+    finally:
+        store.dispose()
+
+
+@pytest.fixture
+def history(db_url: str, request: pytest.FixtureRequest):
+    """The history in a database of the test's own: a copy of ``sqlite_history``, or built
+    anew on PostgreSQL."""
+    if make_url(db_url).get_backend_name() == "sqlite":
+        template, ids = request.getfixturevalue("sqlite_history")
+        copy_database(template, db_url)
+        store = Store(db_url)
+    else:
+        store = Store(db_url)
+        ids = build_history(store)
     yield store, ids
     store.dispose()
 
