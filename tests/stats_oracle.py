@@ -1,5 +1,6 @@
-"""The test oracle of ``quiz.report.statistics``: the same figures computed with pandas from
-the raw attempts (``Store.attempts``), an independent path the tests hold the SQL equal to.
+"""The test oracle of ``quiz.report.statistics``: the same figures computed with pandas (the
+findings' tallies with plain dicts) from the raw attempts (``Store.attempts``), an
+independent path the tests hold the SQL equal to.
 
 Each function never raises on an empty frame: it returns empty results instead. Days are
 calendar days in the time zone ``tz``.
