@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from quiz.db.store import Store
-from quiz.db.tables import exam_flags
+from quiz.db.tables import exam_flags, exams
 
 
 def flagged(store: Store, exam_id: int) -> frozenset[str]:
@@ -17,11 +17,18 @@ def flagged(store: Store, exam_id: int) -> frozenset[str]:
 
 
 def set_flag(store: Store, exam_id: int, card_id: str, on: bool) -> None:
-    """Flag the question (``on``) or take its flag off; doing either twice changes nothing."""
+    """Flag the question (``on``) or take its flag off; doing either twice changes nothing.
+
+    A flag is set only while the exam is open: a tab that has not yet seen the exam handed in
+    elsewhere leaves no flag behind the closing, which drops them. The open exam's row is held
+    (a write, as ``exams._lock_exam``) until the flag is in, so a closing waits for it."""
     where = (exam_flags.c.exam_id == exam_id, exam_flags.c.card_id == card_id)
+    still_open = update(exams).where(exams.c.id == exam_id, exams.c.finished_at.is_(None)).values(preset=exams.c.preset)
     try:
         with store.engine.begin() as conn:
             if on:
+                if not conn.execute(still_open).rowcount:
+                    return
                 if conn.execute(select(exam_flags.c.card_id).where(*where)).first() is None:
                     conn.execute(insert(exam_flags).values(exam_id=exam_id, card_id=card_id))
             else:

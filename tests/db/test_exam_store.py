@@ -8,6 +8,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from quiz.db import reviews as review_store
+from quiz.db.exam_flags import flagged, set_flag
 from quiz.db.exams import (
     CLOSED_BOOK,
     ExamInProgressError,
@@ -258,3 +259,17 @@ def test_another_server_learns_of_a_closed_book_exam_at_its_start_and_close(post
     finally:
         server_a.dispose()
         server_b.dispose()
+
+
+def test_a_flag_is_kept_only_while_the_exam_is_open(store, trainee_id):
+    """A tab that has not seen the hand-in elsewhere leaves no flag behind the closing."""
+    exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
+    set_flag(store, exam.id, "ygo-a", True)
+    set_flag(store, exam.id, "ygo-a", True)  # twice: one flag
+    set_flag(store, exam.id, "pkm-c", True)
+    set_flag(store, exam.id, "pkm-c", False)
+    assert flagged(store, exam.id) == {"ygo-a"}
+    hand_in(store, exam.id, at(5))
+    assert flagged(store, exam.id) == frozenset()  # the closing drops them
+    set_flag(store, exam.id, "ygo-b", True)  # from a tab still showing the question
+    assert flagged(store, exam.id) == frozenset()
