@@ -57,7 +57,7 @@ def card_until_answered(
         count_answer(shell, card.id, submitted.due_change)
         state.outcome = submitted.outcome
     if state.to_top:  # dealt by Next card: from its top, not where the feedback ended (this run only)
-        to_top_when_new(form_key)
+        to_top_when_new("card", form_key)
         state.to_top = False
     widgets.card_header(shell, card, answered=state.answered, showing=showing)
     widgets.card_body(shell, card, showing)

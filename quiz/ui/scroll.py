@@ -5,12 +5,16 @@ read, and wrong when what is read changes: a trainee who taps Next card at the e
 feedback (~2 phone screens down) landed in the middle of the next card's scenario, and a page
 opened from the menu could open part way down, as far as the page before had been scrolled.
 
-``to_top_when_new(what)`` draws, out of the page's flow, a small script of ours in an
-iframe of the page's origin (as the exam clock's) that scrolls the main area to its top.
-Its page carries ``what`` (the card's number, the page's path): React keeps the iframe while
-``what`` is the same, so a rerun of the same card or page scrolls nothing; a new ``what``
-loads the iframe again, and its script runs once. Nothing but the scroll is written: ``what``
-is only in a comment, escaped for HTML and never closes it.
+A run that shows something new draws a mark (``to_top_when_new``: an empty, hidden element
+whose ``data-quiz-top`` says what kind of thing is new and which); the page's own script
+(``streamlit_words.page_script``, in the one iframe drawn once per page load) watches the page
+and scrolls the main area to its top when a mark of a kind shows another value than the last
+of that kind. The page's mark is drawn with every full run (it changes with the page); a
+card's only in the run that deals it after Next card. No iframe is added or given a new page
+for this: a frame's navigation enters the browser's history, and Back then stepped through
+invisible pages instead of the app's.
+
+The marks hold only our own names (a page's path, a card's form key), escaped for HTML.
 """
 
 from __future__ import annotations
@@ -19,35 +23,36 @@ from html import escape
 
 import streamlit as st
 
-from quiz.ui.streamlit_words import draw_style
-
-FRAME_NAME = "quiz-scroll-top"  # the iframe's title: how the style sheet finds it
-# Its element takes no room and is never seen or read out: out of the flow and hidden, the
-# iframe still loads and runs. Drawn with every full run (a card's own run keeps it).
-SCROLL_CSS = (f'[data-testid="stElementContainer"]:has(iframe[title="{FRAME_NAME}"])'
-              " {position: absolute; width: 1px; height: 1px; overflow: hidden; visibility: hidden}")
-_SCRIPT = """<!doctype html><html><body><!-- %(what)s --><script>
-(function () {
-  var main = window.parent.document.querySelector("[data-testid='stMain']");
-  if (main) { main.scrollTo(0, 0); }
-  window.parent.scrollTo(0, 0);
-})();
-</script></body></html>"""
-
-
-def scroll_script(what: str) -> str:
-    """The iframe's page: the scroll to the top, marked with ``what`` (``--`` cannot end the comment)."""
-    return _SCRIPT % {"what": escape(what).replace("--", "- -")}
+MARK = "data-quiz-top"
+# The marks' elements take no room and are never seen or read out.
+SCROLL_CSS = f'[data-testid="stElementContainer"]:has([{MARK}]) {{display: none}}'
+# Part of the page's script (one watcher for the page): ``doc`` is the app's document.
+WATCH_JS = """
+  var lastTop = {};
+  function toTop() {
+    doc.querySelectorAll("[MARK]").forEach(function (mark) {
+      var value = mark.getAttribute("MARK"), kind = value.split(":")[0];
+      if (lastTop[kind] !== value) {
+        lastTop[kind] = value;
+        var main = doc.querySelector("[data-testid='stMain']");
+        if (main) { main.scrollTo(0, 0); }
+      }
+    });
+  }
+""".replace("MARK", MARK)
 
 
-def to_top_when_new(what: str) -> None:
-    """Scroll the main area to its top when ``what`` differs from what this spot of the page
-    showed in the run before (one element; ``SCROLL_CSS`` takes it out of sight)."""
-    st.iframe(scroll_script(what), height=1, tab_index=-1, alt=FRAME_NAME)
+def mark(kind: str, what: str) -> str:
+    """The mark's HTML: ``kind`` (``page``, ``card``) and ``what``, escaped."""
+    return f'<span {MARK}="{escape(kind)}:{escape(what)}"></span>'
+
+
+def to_top_when_new(kind: str, what: str) -> None:
+    """The main area scrolls to its top when ``what`` differs from the last ``kind`` shown."""
+    st.html(mark(kind, what))
 
 
 def page_from_its_top(url_path: str) -> None:
     """Drawn by the router before the page (the app's, and the benchmark's floors, which have
     the same shape): a page opened from the menu starts at its top."""
-    draw_style(SCROLL_CSS)
-    to_top_when_new(url_path)
+    to_top_when_new("page", url_path)

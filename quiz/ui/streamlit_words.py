@@ -11,7 +11,8 @@ In every language, the button that opens the sidebar when it is closed (on a pho
 the page list is) is labelled "Menu" beside its small arrow.
 
 Screen readers read a button's ``aria-label``, which a style sheet cannot change: a small
-script of ours, in an iframe of the page's origin (as the exam clock's), renames Streamlit's
+script of ours (``page_script``, which also brings a new card or page to its top:
+``quiz.ui.scroll``), in an iframe of the page's origin (as the exam clock's), renames Streamlit's
 own labels ("Expand sidebar", "Show password", "Remove <option>", ...) in the reader's
 language wherever they appear, and again whenever Streamlit draws them anew; it hides the
 Material icons' names ("lightbulb", drawn as a glyph) from screen readers, which read them
@@ -37,6 +38,7 @@ import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from quiz.model.words import t
+from quiz.ui.scroll import SCROLL_CSS, WATCH_JS
 
 ENGLISH = "en"  # Streamlit's own language: nothing to replace
 
@@ -62,6 +64,9 @@ TOUCH = "@media (hover: none) and (pointer: coarse)"
 OPTION_TEXT = '[role="listbox"] [role="option"]'
 WRAPPED = ("height: auto; min-height: 2.5rem; padding-block: 0.3rem",  # the option's box, then its text
            "white-space: normal; overflow-wrap: anywhere; text-overflow: clip")
+PAGE_SCRIPT_NAME = "quiz-page-script"  # the script's iframe (its title): out of the page's flow and sight
+PAGE_SCRIPT_FRAME = (f'[data-testid="stElementContainer"]:has(iframe[title="{PAGE_SCRIPT_NAME}"])'
+                     " {position: absolute; width: 1px; height: 1px; overflow: hidden; visibility: hidden}")
 SHORTCUT_BADGE = '[data-has-shortcut="true"] > kbd'  # a button's key (``shortcut=``), beside its label
 # Streamlit's English aria-labels -> our string key; "Remove <option>" by its prefix.
 ARIA_LABELS = {"Expand sidebar": "streamlit.label_expand_sidebar",
@@ -70,24 +75,26 @@ ARIA_LABELS = {"Expand sidebar": "streamlit.label_expand_sidebar",
                "Clear all": "streamlit.label_clear_all", "Selected values": "streamlit.label_selected_values",
                "Open": "streamlit.label_open", "Close": "streamlit.label_close"}
 REMOVE_PREFIX = "Remove "
-_LABEL_SCRIPT = """<!doctype html><html><body><script>
+_PAGE_SCRIPT = """<!doctype html><html><body><script>
 (function () {
   var names = %(names)s, remove = %(remove)s, shortcut = %(shortcut)s, doc = window.parent.document;
   var ICON = "[data-testid='stIconMaterial'], span[role='img'][translate='no']";  // an icon's name ("lightbulb")
   function rename(el) {
-    var label = el.getAttribute("aria-label");
-    if (Object.prototype.hasOwnProperty.call(names, label)) { el.setAttribute("aria-label", names[label]); }
-    else if (label.indexOf("Remove ") === 0) {
-      el.setAttribute("aria-label", remove.replace("{item}", label.slice(7)));
-    }
+    var label = el.getAttribute("aria-label"), said = label;
+    if (Object.prototype.hasOwnProperty.call(names, label)) { said = names[label]; }
+    else if (label.indexOf("Remove ") === 0) { said = remove.replace("{item}", label.slice(7)); }
     else if (label.indexOf("Shortcut ") === 0) {  // a button's key: "Shortcut Ctrl + Enter"
-      el.setAttribute("aria-label", shortcut.replace("{keys}", label.slice(9)));
+      said = shortcut.replace("{keys}", label.slice(9));
     }
+    if (said !== label) { el.setAttribute("aria-label", said); }  // (the same label again would be watched again)
   }
   function quiet(el) { if (el.getAttribute("aria-hidden") !== "true") { el.setAttribute("aria-hidden", "true"); } }
   function all() { doc.querySelectorAll("[aria-label]").forEach(rename); doc.querySelectorAll(ICON).forEach(quiet); }
+%(watch)s
   all();
+  toTop();
   new MutationObserver(function (changes) {
+    toTop();
     changes.forEach(function (change) {
       if (change.type === "attributes") { rename(change.target); }
       else { change.addedNodes.forEach(function (node) {
@@ -126,7 +133,8 @@ def widget_words_css(language: str) -> str:
     rules = [f"{SIDEBAR_BUTTON} {{gap: 0.25rem; padding: 0.25rem 0.75rem; border: 1px solid currentColor;"
              " border-radius: 0.5rem}",
              f"{SIDEBAR_BUTTON}::after {{content: {css_string(t('streamlit.menu', language))}; font-size: 0.875rem}}"]
-    rules += [f"{OPTION_TEXT} {{{WRAPPED[0]}}}", f"{OPTION_TEXT} > [data-item-hl] {{{WRAPPED[1]}}}"]
+    rules += [f"{OPTION_TEXT} {{{WRAPPED[0]}}}", f"{OPTION_TEXT} > [data-item-hl] {{{WRAPPED[1]}}}", SCROLL_CSS,
+              PAGE_SCRIPT_FRAME]
     if language != ENGLISH:
         for where, key in HINTS:
             rules.append(f"{where} > span:first-child {{display: none}}")
@@ -160,24 +168,22 @@ def draw_style(css: str) -> None:
 
 
 @cache
-def label_script(language: str) -> str:
-    """The iframe's page that renames Streamlit's aria-labels in ``language`` ("" in English).
-    The words are JSON with ``<`` escaped: no text can end the script element."""
-    if language == ENGLISH:
-        return ""
-    names = {english: t(key, language) for english, key in ARIA_LABELS.items()}
+def page_script(language: str) -> str:
+    """The iframe's page: it renames Streamlit's aria-labels in ``language`` (none in
+    English), hides the icons' names, and scrolls to the top for what is new
+    (``quiz.ui.scroll``). The words are JSON with ``<`` escaped: no text can end the script
+    element."""
+    names = {} if language == ENGLISH else {english: t(key, language) for english, key in ARIA_LABELS.items()}
     def literal(value: object) -> str:
         return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
-    return _LABEL_SCRIPT % {"names": literal(names), "remove": literal(t("streamlit.label_remove", language)),
-                            "shortcut": literal(t("streamlit.label_shortcut", language))}
+    return _PAGE_SCRIPT % {"names": literal(names), "remove": literal(t("streamlit.label_remove", language)),
+                           "shortcut": literal(t("streamlit.label_shortcut", language)), "watch": WATCH_JS}
 
 
 def draw_widget_words(language: str) -> None:
     """The widgets' own words in ``language``, for every page (drawn by the shell)."""
     draw_style(widget_words_css(language))
-    script = label_script(language)
-    if script:
-        st.iframe(script, height=1, tab_index=-1)
+    st.iframe(page_script(language), height=1, tab_index=-1, alt=PAGE_SCRIPT_NAME)
 
 
 def file_uploader(language: str, label: str, *, types: Sequence[str], max_mb: int, key: str) -> UploadedFile | None:

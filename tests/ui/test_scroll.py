@@ -1,27 +1,21 @@
-"""The scroll-to-top script's page (``quiz.ui.scroll``): a new ``what`` makes a new page (so
-the iframe loads again and scrolls once), the same ``what`` the same page (so a rerun scrolls
-nothing), and no ``what`` can end the comment it is kept in or add markup."""
+"""The marks that bring a new card or page to its top (``quiz.ui.scroll``): one value per
+kind and thing, our names only, escaped; and the page's script watches for them."""
 
 from __future__ import annotations
 
-from quiz.ui.scroll import FRAME_NAME, SCROLL_CSS, scroll_script
+from quiz.ui.scroll import MARK, SCROLL_CSS, WATCH_JS, mark
+from quiz.ui.streamlit_words import page_script, widget_words_css
 
 
-def test_the_page_changes_with_what_and_only_with_it() -> None:
-    assert scroll_script("answer-3") == scroll_script("answer-3")
-    assert scroll_script("answer-3") != scroll_script("answer-4")
-    assert scroll_script("") != scroll_script("exam")
+def test_a_mark_says_its_kind_and_what_and_nothing_else() -> None:
+    assert mark("card", "answer-3") == f'<span {MARK}="card:answer-3"></span>'
+    assert mark("card", "answer-3") != mark("card", "answer-4")
+    hostile = mark("page", '"><script>alert(1)</script>')
+    assert "<script>" not in hostile and hostile.count('"') == 2  # the attribute's own quotes only
 
 
-def test_what_cannot_end_its_comment_or_add_markup() -> None:
-    hostile = '--><script>alert(1)</script><!--'
-    page = scroll_script(hostile)
-    assert page.count("<script>") == 1 and page.count("</script>") == 1  # ours only
-    comment = page[page.index("<!--") + 4:page.index("-->")]
-    assert "--" not in comment and "<" not in comment  # the whole of what, inside the comment
-    assert page.index("-->") < page.index("<script>")
-
-
-def test_the_style_sheet_finds_the_frame_by_its_title() -> None:
-    assert f'iframe[title="{FRAME_NAME}"]' in SCROLL_CSS
-    assert "visibility: hidden" in SCROLL_CSS and "position: absolute" in SCROLL_CSS
+def test_every_page_in_every_language_watches_for_the_marks_and_hides_them() -> None:
+    for language in ("ja", "en"):
+        script = page_script(language)
+        assert WATCH_JS in script and "toTop();" in script
+        assert SCROLL_CSS in widget_words_css(language)
