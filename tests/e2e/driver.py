@@ -343,6 +343,19 @@ WORDS = {
 }
 
 
+PHONE = {"width": 390, "height": 844}  # the phone's viewport of the browser tests
+
+
+def phone_signed_in(new_page, server, trainee: str, pin: str, lang: str, path: str = ""):
+    """A phone's page (``PHONE``, touch) in ``lang`` on ``path``, signed in as ``trainee``,
+    a trainee written into the database with ``pin`` first."""
+    seed_trainee(server.database_url, trainee, pin)
+    page = new_page(PHONE, "ja-JP" if lang == "ja" else "en-US", phone=True)
+    open_page(page, server.url, path, lang=lang)
+    sign_in(page, trainee, pin, lang)
+    return page
+
+
 def seed_trainee(database_url: str, name: str, pin: str) -> Trainee:
     """A trainee with that PIN, written straight into the app's database."""
     store = Store(database_url)

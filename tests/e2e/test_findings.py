@@ -32,7 +32,7 @@ from playwright.sync_api import expect  # noqa: E402 - only once the browser is 
 
 CONTENT = shipped_content()
 CARDS = 10
-PHONE = {"width": 390, "height": 844}
+PHONE = driver.PHONE
 DESKTOP = {"width": 1280, "height": 900}
 
 

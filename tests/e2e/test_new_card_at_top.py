@@ -11,7 +11,6 @@ import pytest
 from quiz.model.words import t
 from tests.e2e import driver
 from tests.e2e.driver import main, settle, sidebar
-from tests.e2e.test_trainee_day import PHONE
 
 driver.require_browser()
 pytestmark = pytest.mark.e2e
@@ -30,10 +29,7 @@ def scrolled(page) -> float:
 
 def test_a_new_card_and_a_new_page_start_at_their_top_on_a_phone(new_page, server) -> None:
     lang = "ja"
-    driver.seed_trainee(server.database_url, "Top of the card", PIN)
-    page = new_page(PHONE, "ja-JP", phone=True)
-    driver.open_page(page, server.url, "", lang=lang)
-    driver.sign_in(page, "Top of the card", PIN, lang)
+    page = driver.phone_signed_in(new_page, server, "Top of the card", PIN, lang)
     check = main(page).get_by_test_id("stForm").get_by_role("button", name=driver.label(t("answer.check", lang)))
     expect(check).to_be_visible()
     expect(check.locator("kbd")).to_be_hidden()  # the shortcut's badge: no keyboard on a phone

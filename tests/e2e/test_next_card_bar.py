@@ -9,7 +9,6 @@ import pytest
 from quiz.model.words import t
 from tests.e2e import driver
 from tests.e2e.driver import main, settle
-from tests.e2e.test_trainee_day import PHONE
 
 driver.require_browser()
 pytestmark = pytest.mark.e2e
@@ -23,11 +22,7 @@ IN_VIEW = "(e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_next_card_stays_in_view_down_to_the_end_of_the_feedback_on_a_phone(new_page, server, lang: str) -> None:
-    trainee = f"Next bar {lang}"
-    driver.seed_trainee(server.database_url, trainee, PIN)
-    page = new_page(PHONE, "ja-JP" if lang == "ja" else "en-US", phone=True)
-    driver.open_page(page, server.url, "", lang=lang)
-    driver.sign_in(page, trainee, PIN, lang)
+    page = driver.phone_signed_in(new_page, server, f"Next bar {lang}", PIN, lang)
     main(page).get_by_role("button", name=driver.label(t("answer.dont_know", lang))).click()
     next_card = main(page).get_by_role("button", name=driver.label(t("practice.next", lang)))
     expect(next_card).to_be_visible()

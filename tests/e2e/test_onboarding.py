@@ -39,7 +39,7 @@ pytestmark = pytest.mark.e2e
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
 CONTENT = shipped_content()
-PHONE = {"width": 390, "height": 844}
+PHONE = driver.PHONE
 SHOP, OWNER, PASSWORD = "渋谷店", "山田店長", "onboarding-パスワード"
 STAFF = (("佐藤陽菜", "hina-2468"), ("鈴木蓮", "ren-1357"), ("高橋結衣", "yui-8642"))
 PRESET, TITLE = "ygo-20", "新人研修：遊戯王 20問の模擬試験"

@@ -9,7 +9,6 @@ import pytest
 from quiz.model.words import t
 from tests.e2e import driver
 from tests.e2e.driver import main, settle
-from tests.e2e.test_trainee_day import PHONE
 
 driver.require_browser()
 pytestmark = pytest.mark.e2e
@@ -33,11 +32,7 @@ CUT = """() => {
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_every_option_of_a_long_list_is_shown_whole_on_a_phone(new_page, server, lang: str) -> None:
-    trainee = f"Lists {lang}"
-    driver.seed_trainee(server.database_url, trainee, PIN)
-    page = new_page(PHONE, "ja-JP" if lang == "ja" else "en-US", phone=True)
-    driver.open_page(page, server.url, "exam", lang=lang)
-    driver.sign_in(page, trainee, PIN, lang)
+    page = driver.phone_signed_in(new_page, server, f"Lists {lang}", PIN, lang, "exam")
     settle(page)
     box = main(page).get_by_role("combobox", name=t("exam.custom_categories", lang), exact=True)
     box.scroll_into_view_if_needed()

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.e2e
 
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 
-PHONE = {"width": 390, "height": 844}
+PHONE = driver.PHONE
 OPEN_TAPS = 2  # taps on a selectbox until its list shows (see Day.pick)
 DESKTOP = {"width": 1280, "height": 900}
 PRACTICE_CARDS = 10
