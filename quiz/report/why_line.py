@@ -11,7 +11,7 @@ from quiz.model.facts import FactSpec
 from quiz.model.rulesets import Ruleset
 from quiz.model.verdict import CitedLine, Verdict
 from quiz.model.words import t
-from quiz.report.citations import DECISIVE_ROLES, TITLE_CHARS, source_citation
+from quiz.report.citations import DECISIVE_ROLES, short_title, source_citation
 from quiz.rules.outline import places
 from quiz.training.grading import ScenarioGrade
 
@@ -65,9 +65,7 @@ def short_place(ruleset: Ruleset, lines: tuple[int, ...], language: str) -> str:
 def _title(ruleset: Ruleset, title: str, language: str) -> str:
     """A heading's title in the language: the ruleset's English title, else the Japanese (cut)."""
     english = ruleset.document.outline.titles.get(title) if language != "ja" else None
-    if english:
-        return english
-    return title if len(title) <= TITLE_CHARS else title[:TITLE_CHARS - 1] + "…"
+    return english or short_title(title)
 
 
 def finding_question(spec: FactSpec, language: str) -> str:

@@ -29,6 +29,7 @@ from quiz.model.attempt import utc_now
 from quiz.model.errors import OutOfScopeError
 from quiz.model.scope import Supervisor
 from tests.pack_files import knowledge, scenario, zip_of
+from tests.waiting import wait_until
 
 ADMIN = Supervisor(1, "admin", "admin", None)
 NOTICE_LIMIT = 5.0  # seconds for another server to hear of an import (it normally takes well under one)
@@ -174,18 +175,14 @@ def test_another_server_hears_of_an_import_without_asking(postgres_url, content,
     first, second = Store(postgres_url), Store(postgres_url)
     try:
         watch = second.watched(PACKS)
-        deadline = time.monotonic() + NOTICE_LIMIT
-        while not watch.live:  # the listener's first probe came back
-            assert time.monotonic() < deadline, "the second server never listened"
-            time.sleep(0.02)
+        wait_until(lambda: watch.live, "the second server listens (its first probe came back)", NOTICE_LIMIT)
         served = ServedContent()
         before = served.get(second, content)
         assert before is content
         assert import_pack(first, None, "late.yaml", late(), store_id=None, local=local).ok
         started = time.monotonic()
-        while "pack-ygo-late-15" not in served.get(second, content).cards:
-            assert time.monotonic() - started < NOTICE_LIMIT, "the second server never served the pack"
-            time.sleep(0.02)
+        wait_until(lambda: "pack-ygo-late-15" in served.get(second, content).cards,
+                   "the second server serves the pack", NOTICE_LIMIT)
         print(f"\nanother server served the pack {time.monotonic() - started:.3f} s after the import")
     finally:
         first.dispose()

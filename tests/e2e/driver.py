@@ -536,7 +536,7 @@ def full_page_screenshot(page, path: Path) -> Path:
     if tall > size["height"]:
         page.set_viewport_size({"width": size["width"], "height": tall})
     try:
-        page.wait_for_timeout(300)  # let charts and tables redraw at the new size
+        page.evaluate(SCROLL_SETTLED)  # charts and tables laid out again at the new size
         page.screenshot(path=str(path), full_page=True, animations="disabled")
     finally:
         if tall > size["height"]:
