@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 
 if TYPE_CHECKING:
     import pandas as pd
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Integer, delete, insert, literal, null, select, union_all, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -181,6 +181,31 @@ def exam_answers(store: Store, exam_id: int) -> list[AttemptRecord]:
     """Every attempt stored for the exam, oldest first."""
     with store.engine.connect() as conn:
         return _answers(conn, exam_id)
+
+
+def answers_and_flags(store: Store, exam_id: int) -> tuple[list[AttemptRecord], frozenset[str]]:
+    """The exam's answers, oldest first, and the card ids of its questions flagged for later:
+    what every run of an exam's question draws, read in one round trip (a ``UNION ALL`` of
+    the two; a flag's row carries only its card id)."""
+    answers = select(literal(0, Integer).label("flag_row"), attempts.c.id.label("row_id"),
+                     *(attempts.c[name] for name in ATTEMPT_FIELDS)).where(attempts.c.exam_id == exam_id)
+    flags = select(literal(1, Integer), null(),
+                   *(exam_flags.c.card_id if name == "card_id" else null() for name in ATTEMPT_FIELDS),
+                   ).where(exam_flags.c.exam_id == exam_id)
+    both = union_all(answers, flags)
+    query = both.order_by(both.selected_columns.flag_row, both.selected_columns.answered_at,
+                          both.selected_columns.row_id)
+    found: list[AttemptRecord] = []
+    flagged: set[str] = set()
+    with store.engine.connect() as conn:
+        for row in conn.execute(query):
+            values = dict(row._mapping)
+            if values.pop("flag_row"):
+                flagged.add(str(values["card_id"]))
+            else:
+                del values["row_id"]
+                found.append(AttemptRecord.from_row(values))
+    return found, frozenset(flagged)
 
 
 def seen_cards(store: Store, trainee_id: int) -> frozenset[str]:

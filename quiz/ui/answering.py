@@ -90,8 +90,8 @@ def card_fragment(shell: Shell, body: Callable[[], None], study_page: bool = Tru
 
     The mock exam's question (Save, Next, the navigator) runs in one too. (On Dec 1, with a
     countdown fragment inside it that reran every second, a Save was twice taken as if nothing
-    was chosen under load; the countdown now runs in the browser, ``exam_clock``, and its
-    fragment runs alone only at the deadline.)
+    was chosen under load; the countdown now runs in the browser, ``exam_clock``, drawn with
+    the page above the question, and its fragment runs alone only at the deadline.)
 
     A fragment's own run does not pass through ``app.py``, so it does here what the app does
     around a full run: the database guard, and the check that the trainee's PIN still holds

@@ -5,10 +5,10 @@ in an iframe beside it (same origin as the page), counts that reading down each 
 second in the browser: no server run per second. The deadline is enforced by the server
 (every save and hand-in is checked against it); what closes the exam on screen is a fragment
 with ``run_every`` set to the time left: the browser asks for one run at the deadline, and
-that run reruns the page, which finds the exam over. Every run that draws the clock (a full
-run, or a run of the exam's question, the fragment the clock sits in) re-arms that timer
-with the time left then, so a reload, a reconnect or a save always counts from the server's
-reading.
+that run reruns the page, which finds the exam over. The clock is drawn with the page, outside
+the exam question's fragment: a Save or a Next (the question's own runs) leaves it and its
+timer as they are, and every full run (a reload, a reconnect, a resume) draws it again from
+the server's reading, arming the timer with the time left then.
 
 The iframe shows nothing and holds no text but digits: the label is the metric's own, and
 the script writes only the reading it computes (``MM:SS``, ``H:MM:SS``) into the metric's

@@ -9,8 +9,8 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
 
 def running_alone() -> bool:
     """True in the fragment being drawn when the browser asked for its run; False in a full
-    run, in a fragment drawn inside another's own run (the exam's clock inside its question,
-    ``quiz.ui.exam_clock``), and outside any run."""
+    run (the exam clock's deadline fragment drawn with the page, ``quiz.ui.exam_clock``), in a
+    fragment drawn inside another's own run, and outside any run."""
     ctx = get_script_run_ctx()
     if ctx is None or not ctx.fragment_ids_this_run:
         return False

@@ -11,10 +11,11 @@ draws the sidebar's due count, so Check and Next card run only it. The load tool
 tell it from the app.
 
 Its Mock exam page is the app's exam loop on the same terms: start a 20-question,
-30-minute custom exam, a question at a time with the exam's head (name, question number,
-progress bar, the clock) and its answer form, Save, Next, hand in, the results, Back; as in
-the app, the question is a fragment (Save and Next run only it, and the due count), and
-handing in runs the whole page. The clock is the app's own (``quiz.ui.exam_clock``: counted
+30-minute custom exam, the exam's name and clock drawn with the page, then a question at
+a time with its head (question number, progress bar, the navigator of every question), its
+answer form, the flag, Save, Next, hand in, the results, Back; as in the app, the question
+is a fragment (Save and Next run only it, and the due count), and handing in runs the whole
+page. The clock is the app's own (``quiz.ui.exam_clock``: counted
 down in the browser, one run at the deadline), so the human-pace turn compares like for like.
 
 Run it with ``python -m quizbench.capacity floor --port 8580`` (``streamlit run`` of this
@@ -193,6 +194,12 @@ def _move(step: int) -> None:
     exam["index"] = min(max(exam["index"] + step, 0), EXAM_QUESTIONS - 1)
 
 
+def _pick(key: str) -> None:
+    number = st.session_state.get(key)
+    if isinstance(number, int):
+        st.session_state["floor-exam"]["index"] = number
+
+
 def _hand_in() -> None:
     st.session_state["floor-exam"]["done"] = True
 
@@ -221,7 +228,19 @@ def exam_page() -> None:
             column.metric(label, value)
         st.button("Back to the exams", key="exam-back", on_click=_leave_results)
     else:
+        exam_banner(exam)
         exam_area()
+
+
+def exam_banner(exam: dict) -> None:
+    """The exam's name and its clock, drawn with the page above the question's fragment, as
+    in the app: a Save or a Next draws neither again."""
+    name, clock = st.columns([4, 1], vertical_alignment="bottom")
+    with name:
+        st.caption("Custom exam")
+    with clock:
+        left = timedelta(seconds=max(exam["deadline"] - time.time(), 0))
+        exam_clock("Time left", clock_text(left), left)
 
 
 @st.fragment
@@ -236,16 +255,14 @@ def exam_area() -> None:
 
 
 def exam_question(exam: dict) -> None:
-    """The exam's head (name, number, progress, the clock), the question, its form, the moves."""
+    """The exam's head (number, progress, the navigator), the question, its form, the flag,
+    the moves."""
     index, answered = exam["index"], len(exam["answers"])
-    head, clock = st.columns([4, 1])
-    with head:
-        st.caption("Custom exam")
-        st.markdown(f"**Question {index + 1} of {EXAM_QUESTIONS}**")
-        st.progress(answered / EXAM_QUESTIONS, text=f"{answered} of {EXAM_QUESTIONS} answered")
-    with clock:
-        left = timedelta(seconds=max(exam["deadline"] - time.time(), 0))
-        exam_clock("Time left", clock_text(left), left)
+    st.markdown(f"**Question {index + 1} of {EXAM_QUESTIONS}**")
+    st.progress(answered / EXAM_QUESTIONS, text=f"{answered} of {EXAM_QUESTIONS} answered")
+    st.pills("Questions", list(range(EXAM_QUESTIONS)), default=index, key=f"exam-nav-{index}",
+             format_func=lambda n: f"{n + 1} {'✓' if n in exam['answers'] else ''}".strip(),
+             help="✓ answered, ⚑ flagged for later", on_change=_pick, args=(f"exam-nav-{index}",))
     st.subheader(f"A constant card, question {index + 1}", anchor=False)
     st.caption("Yu-Gi-Oh! OCG · ★★☆")
     with st.container(border=True):
@@ -263,9 +280,12 @@ def exam_question(exam: dict) -> None:
                               on_click=_save_exam_answer, args=(form_key,))
     if st.session_state.pop("floor-incomplete", False):
         st.warning("Choose an infraction and a penalty.")
-    with st.container(horizontal=True):
+    st.button("Flag for later", key=f"exam-flag-{index}", icon=":material/flag:", type="tertiary")
+    with st.container(horizontal=True, vertical_alignment="center"):
         st.button("Previous", key="exam-previous", disabled=index == 0, on_click=_move, args=(-1,))
         st.button("Next", key="exam-next", disabled=index == EXAM_QUESTIONS - 1, on_click=_move, args=(1,))
+        st.space("stretch")
+        st.caption(f"{EXAM_QUESTIONS - answered} questions not answered yet", width="content")
         st.button("Hand in", key="exam-hand-in", type="primary", on_click=_hand_in)
 
 

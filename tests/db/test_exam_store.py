@@ -12,6 +12,7 @@ from quiz.db.exam_flags import flagged, set_flag
 from quiz.db.exams import (
     CLOSED_BOOK,
     ExamInProgressError,
+    answers_and_flags,
     close_expired,
     closed_book_deadline,
     exam_answers,
@@ -273,3 +274,25 @@ def test_a_flag_is_kept_only_while_the_exam_is_open(store, trainee_id):
     assert flagged(store, exam.id) == frozenset()  # the closing drops them
     set_flag(store, exam.id, "ygo-b", True)  # from a tab still showing the question
     assert flagged(store, exam.id) == frozenset()
+
+
+def test_a_questions_run_reads_the_exams_answers_and_flags_together(store, trainee_id):
+    """One read gives what the two reads give: the answers oldest first, the flags; nothing of
+    another exam's; answers with no flag and flags with no answer alike."""
+    exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
+    assert answers_and_flags(store, exam.id) == ([], frozenset())
+    set_flag(store, exam.id, "pkm-c", True)  # flagged, not answered
+    assert answers_and_flags(store, exam.id) == ([], frozenset({"pkm-c"}))
+    assert save_exam_answer(store, answer(trainee_id, exam.id, "ygo-b", False, 2), at(2))
+    assert save_exam_answer(store, answer(trainee_id, exam.id, "ygo-a", True, 1), at(3))
+    set_flag(store, exam.id, "ygo-a", True)  # answered and flagged
+    stored, flags = answers_and_flags(store, exam.id)
+    assert stored == exam_answers(store, exam.id)
+    assert [a.card_id for a in stored] == ["ygo-a", "ygo-b"]  # oldest first: answered at minutes 1 and 2
+    assert all(isinstance(a, AttemptRecord) and a.exam_id == exam.id for a in stored)
+    assert flags == flagged(store, exam.id) == {"ygo-a", "pkm-c"}
+    hand_in(store, exam.id, at(5))
+    other = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, at(6))
+    set_flag(store, other.id, "ygo-d", True)
+    assert answers_and_flags(store, other.id) == ([], frozenset({"ygo-d"}))
+    assert answers_and_flags(store, exam.id) == (stored, frozenset())  # its flags dropped at the closing

@@ -25,6 +25,7 @@ from playwright.sync_api import expect  # noqa: E402 - only once the browser is 
 
 PIN = "clock-8642"
 CLOCK = re.compile(r"^\d\d:\d\d$")
+SAVED = re.compile(r"^Saved: .+\. You can change it until you hand in; it is marked then\.$")
 OBSERVED_S = 10.0
 BACKGROUND = """() => {  // what a tab behind another reports (headless Chromium keeps every tab visible)
     Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});
@@ -111,6 +112,10 @@ def test_a_background_tab_hands_its_exam_in_at_the_deadline(page, server) -> Non
     frames = SentFrames(page)
     start_custom_exam(page, server, "Background examinee", minutes=1)
     deadline = open_exam(server, "Background examinee").deadline.timestamp()
+    # a Save first: the question's own run leaves the clock, drawn with the page, armed
+    driver.answer_with_first_choices(page, button="Save answer")
+    expect(main(page).get_by_text(SAVED)).to_be_visible()
+    expect(main(page).get_by_text("1 of 2 answered", exact=True)).to_be_visible()
     other = page.context.new_page()  # the trainee looks at another tab meanwhile
     other.goto(driver.app_url(server.url, "reference", lang="en"))
     other.bring_to_front()

@@ -150,8 +150,8 @@ def take_exam(state: ExamState, exam: Exam) -> None:
     """One question at a time, no marks shown, a navigator of every question (answered,
     flagged for later); answers are stored as they are given and can be changed until hand-in.
 
-    The head (progress, clock, navigator) is drawn last, in its place at the top, so that the
-    run that saves an answer shows it answered: saving takes one run, not two. Drawn in a
+    The head (progress, navigator) is drawn last, in its place at the top, so that the run
+    that saves an answer shows it answered: saving takes one run, not two. Drawn in a
     fragment (``main``): Save, Next, Previous, the navigator and the flag run only it; an exam
     over (its time, or handed in) runs the whole page, which closes it and shows the results."""
     if utc_now() >= exam.deadline:  # found in a fragment's own run: a full run closes the exam
@@ -159,8 +159,8 @@ def take_exam(state: ExamState, exam: Exam) -> None:
     flag, state.flag = state.flag, None  # asked for by the flag button's callback: written in this run
     if flag is not None and flag[0] == exam.id:
         set_flag(shell.store, *flag)
-    answered = answers_by_card(exam, exam_store.exam_answers(shell.store, exam.id))
-    flags = flagged(shell.store, exam.id)
+    answers, flags = exam_store.answers_and_flags(shell.store, exam.id)
+    answered = answers_by_card(exam, answers)
     index = min(max(state.index, 0), exam.total - 1)
     top = st.empty()
     card_id = exam.card_ids[index]
@@ -196,18 +196,25 @@ def take_exam(state: ExamState, exam: Exam) -> None:
         confirm_hand_in(state, exam, unanswered, len(flags))
 
 
+def exam_banner(exam: Exam) -> None:
+    """The exam's name and its clock, drawn with the page, above the question's fragment: a
+    Save, a Next or a pick in the navigator runs only the fragment, which leaves them as they
+    are (the clock counts down in the browser, its run at the deadline stays armed) and
+    draws neither again."""
+    name, clock = st.columns([4, 1], vertical_alignment="bottom")
+    with name:
+        st.caption(escape_markdown(exam_widgets.exam_name(shell, exam.preset)))
+    with clock:
+        exam_widgets.countdown(shell, exam.deadline)
+
+
 def exam_head(
     state: ExamState, exam: Exam, index: int, answered: dict[str, AttemptRecord], flags: frozenset[str]
 ) -> None:
-    """The exam's name, the question's number, the answered count, the clock and the navigator."""
-    head, clock = st.columns([4, 1])
-    with head:
-        st.caption(escape_markdown(exam_widgets.exam_name(shell, exam.preset)))
-        st.markdown(f"**{shell.t('exam.question', n=index + 1, total=exam.total)}**")
-        progress = shell.t("exam.answered_count", answered=len(answered), total=exam.total)
-        st.progress(len(answered) / exam.total, text=progress)
-    with clock:
-        exam_widgets.countdown(shell, exam.deadline)
+    """The question's number, the answered count and the navigator."""
+    st.markdown(f"**{shell.t('exam.question', n=index + 1, total=exam.total)}**")
+    progress = shell.t("exam.answered_count", answered=len(answered), total=exam.total)
+    st.progress(len(answered) / exam.total, text=progress)
     exam_widgets.navigator(shell, exam, index, set(answered), flags, on_pick=state.go_to)
 
 
@@ -301,6 +308,7 @@ def main(state: ExamState) -> None:
         return
     running = exam_store.open_exam(shell.store, trainee.id, utc_now())
     if running is not None and state.exam_id == running.id:
+        exam_banner(running)
         answering.card_fragment(shell, lambda: take_exam(state, running), study_page=False)
         return
     if running is not None:
