@@ -10,7 +10,9 @@ whose ``data-quiz-top`` says what kind of thing is new and which); the page's ow
 (``streamlit_words.page_script``, in the one iframe drawn once per page load) watches the page
 and scrolls the main area to its top when a mark of a kind shows another value than the last
 of that kind. The page's mark is drawn with every full run (it changes with the page); a
-card's only in the run that deals it after Next card. No iframe is added or given a new page
+card's only in the run that deals it after Next card. The marks on the page when the script
+loads are taken as seen, not scrolled to: a script loaded late (a busy server, a language
+changed) does not pull a reader who has scrolled meanwhile back to the top. No iframe is added or given a new page
 for this: a frame's navigation enters the browser's history, and Back then stepped through
 invisible pages instead of the app's.
 
@@ -29,13 +31,13 @@ SCROLL_CSS = f'[data-testid="stElementContainer"]:has([{MARK}]) {{display: none}
 # Part of the page's script (one watcher for the page): ``doc`` is the app's document.
 WATCH_JS = """
   var lastTop = {};
-  function toTop() {
+  function toTop(scroll) {  // scroll: false when the script loads (the marks already there are not new)
     doc.querySelectorAll("[MARK]").forEach(function (mark) {
       var value = mark.getAttribute("MARK"), kind = value.split(":")[0];
       if (lastTop[kind] !== value) {
         lastTop[kind] = value;
         var main = doc.querySelector("[data-testid='stMain']");
-        if (main) { main.scrollTo(0, 0); }
+        if (main && scroll) { main.scrollTo(0, 0); }
       }
     });
   }

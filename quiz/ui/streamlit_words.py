@@ -92,9 +92,9 @@ _PAGE_SCRIPT = """<!doctype html><html><body><script>
   function all() { doc.querySelectorAll("[aria-label]").forEach(rename); doc.querySelectorAll(ICON).forEach(quiet); }
 %(watch)s
   all();
-  toTop();
+  toTop(false);
   new MutationObserver(function (changes) {
-    toTop();
+    toTop(true);
     changes.forEach(function (change) {
       if (change.type === "attributes") { rename(change.target); }
       else { change.addedNodes.forEach(function (node) {

@@ -17,5 +17,6 @@ def test_a_mark_says_its_kind_and_what_and_nothing_else() -> None:
 def test_every_page_in_every_language_watches_for_the_marks_and_hides_them() -> None:
     for language in ("ja", "en"):
         script = page_script(language)
-        assert WATCH_JS in script and "toTop();" in script
+        assert WATCH_JS in script
+        assert "toTop(false);" in script and "toTop(true);" in script  # marks at load: seen, not scrolled to
         assert SCROLL_CSS in widget_words_css(language)
