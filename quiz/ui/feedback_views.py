@@ -1,7 +1,8 @@
 """The feedback of an answered card: the verdict and one line of why (``quiz.report.why_line``)
 lead; the rest (the lines of the document that decide it, the marks, the standard answer, the
 explanations and the other lines) is folded in one expander below them (issue 30: on a phone
-it was ~2.4 screens). Which lines are quoted, each once, is planned by ``quiz.report.citations``."""
+it was ~2.4 screens), drawn once opened (``quiz.ui.folds``). Which lines are quoted, each once,
+is planned by ``quiz.report.citations``."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from quiz.rules.explain import applies_to_words, describe_facts, explain_penalty
 from quiz.rules.variants import drawn_facts, seed_facts
 from quiz.training.answering import KnowledgeOutcome, ScenarioOutcome
 from quiz.ui.findings_view import findings_feedback
+from quiz.ui.folds import answer_key, fold
 from quiz.ui.markdown import escape_markdown, quote_block
 from quiz.ui.shell import Shell
 from quiz.ui.widgets import players_name
@@ -65,11 +67,17 @@ def source_line(shell: Shell, card: AnyCard, quotes: Quotes | None = None) -> No
     citation(shell, ruleset, cited)
 
 
-def lead(shell: Shell, why: str) -> DeltaGenerator:
-    """The one line of why under the verdict, and the expander (closed) that the rest of the
-    feedback is drawn into: every card kind's feedback has this shape."""
+def details_key(card: AnyCard, record: AttemptRecord) -> str:
+    """The key of the details fold of the answer ``record`` to ``card``."""
+    return f"details-{answer_key(card, record)}"
+
+
+def lead(shell: Shell, card: AnyCard, record: AttemptRecord, why: str) -> DeltaGenerator | None:
+    """The one line of why under the verdict, and the fold (closed) that the rest of the
+    feedback is drawn into once opened (``folds.fold``: None while closed): every card kind's
+    feedback has this shape."""
     st.markdown(f":material/lightbulb: {escape_markdown(why)}")
-    return st.expander(shell.t("feedback.details"), icon=":material/menu_book:")
+    return fold(shell.t("feedback.details"), details_key(card, record), icon=":material/menu_book:")
 
 
 def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome, answered: bool = True) -> None:
@@ -87,7 +95,10 @@ def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
     else:  # a wrong answer is one box, whatever its words ("so close" for one part only)
         right = sum(result != "wrong" for result in grade.results)
         st.error(shell.t(f"feedback.{grade.headline}", right=right, total=len(grade.results)))
-    with lead(shell, scenario_why(ruleset, verdict, grade, record, answered, lang)):
+    details = lead(shell, card, record, scenario_why(ruleset, verdict, grade, record, answered, lang))
+    if details is None:
+        return
+    with details:
         quotes = scenario_quotes(card, ruleset, verdict)
         _deciding_lines(shell, ruleset, quotes.section("decisive"))
         chosen_penalty = ruleset.penalty(record.chosen_penalty or "")
@@ -221,7 +232,10 @@ def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutc
         st.success(shell.t("feedback.all_right"))
     else:
         st.error(shell.t("feedback.knowledge_wrong", answer=escape_markdown(answer.text.get(lang))))
-    with lead(shell, knowledge_why(card, shell.content.rulesets[card.ruleset], lang)):
+    details = lead(shell, card, outcome.record, knowledge_why(card, shell.content.rulesets[card.ruleset], lang))
+    if details is None:
+        return
+    with details:
         source_line(shell, card)
         if answered:
             chosen = next((c.text.get(lang) for c in card.choices if c.id == outcome.record.chosen_choice), "—")
@@ -246,7 +260,10 @@ def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: Knowledge
         st.error(shell.t("feedback.judgement_wrong", answer=escape_markdown(nearest)))
     else:
         st.error(shell.t("feedback.judgement_wrong_none"))
-    with lead(shell, judgement_why(card, lang)):
+    details = lead(shell, card, outcome.record, judgement_why(card, lang))
+    if details is None:
+        return
+    with details:
         quotes = judgement_quotes(card, ruleset)
         st.markdown(f"#### {shell.t('feedback.document')}")
         if quotes.section("nearest"):

@@ -13,6 +13,7 @@ from quiz.db.tables import REPORT_TEXT_MAX
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import AnyCard
 from quiz.model.errors import ReportError, ReportLimitError
+from quiz.ui.folds import answer_key, fold
 from quiz.ui.shell import Shell
 
 LIMIT_MESSAGES = {"open": "report.already_open", "rate": "report.too_many", "daily": "report.too_many_today"}
@@ -20,16 +21,8 @@ SENT_KEY = "problem_reports_sent"  # the form keys of this session's reports: ea
 
 
 def report_key(card: AnyCard, record: AttemptRecord) -> str:
-    """The form's key: one per answer. An exam question's is its exam's and card's (its results
-    grade the answer again on every run); a practice answer's its trainee's and moment's."""
-    if record.exam_id is not None:
-        return f"report-exam-{record.exam_id}-{card.id}"
-    return f"report-{card.id}-{record.trainee_id}-{record.answered_at.timestamp():.6f}"
-
-
-def open_key(key: str) -> str:
-    """The key of the expander of the report form ``key``: whether it is open."""
-    return f"{key}-open"
+    """The form's key: one per answer (``folds.answer_key``)."""
+    return f"report-{answer_key(card, record)}"
 
 
 def report_problem(shell: Shell, card: AnyCard, record: AttemptRecord, key: str | None = None) -> None:
@@ -38,8 +31,8 @@ def report_problem(shell: Shell, card: AnyCard, record: AttemptRecord, key: str 
     says the report was received. ``key`` (default ``report_key``) must be stable across reruns."""
     key = key or report_key(card, record)
     sent = st.session_state.setdefault(SENT_KEY, set())
-    box = st.expander(shell.t("report.title"), icon=":material/flag:", key=open_key(key), on_change="rerun")
-    if not box.open:  # drawn when opened: not on every answer's run (under load, each widget is server time)
+    box = fold(shell.t("report.title"), key, icon=":material/flag:")
+    if box is None:  # drawn when opened: not on every answer's run (under load, each widget is server time)
         return
     with box:
         if key in sent:

@@ -491,8 +491,10 @@ def url_param(name: str, value: str) -> re.Pattern[str]:
 
 def open_details(page, lang: str = "en", within=None):
     """Open the feedback's folded details (the expander under the verdict and its line of
-    why, closed until tapped) in ``within`` (default: the main area; in the exam's results, a
-    question's expander) and wait until its content shows; the open details."""
+    why, closed until tapped, its content drawn by the run that tapping starts) in ``within``
+    (default: the main area; in the exam's results, a question's expander) and wait until its
+    content shows (a quoted line of the document: every kind's details have one); the open
+    details."""
     from playwright.sync_api import expect
 
     from quiz.model.words import t
@@ -502,7 +504,7 @@ def open_details(page, lang: str = "en", within=None):
     settle(page)
     scroll_into_view(page, summary)
     summary.click()
-    expect(details.get_by_test_id("stExpanderDetails").first).to_be_visible()
+    expect(details.get_by_test_id("stExpanderDetails").first.locator("blockquote").first).to_be_visible()
     page.evaluate(SCROLL_SETTLED)  # opening is animated: the page's height grows for a moment
     return details
 

@@ -8,6 +8,8 @@ from quiz.rules.variants import CardShowing, show_card
 from quiz.training.answering import asks_players, case_facts, verdict_for
 from quiz.training.grading import ScenarioAnswer
 
+DETAILS_ICON = ":material/menu_book:"  # the feedback's details fold (quiz.ui.feedback_views.lead)
+
 LABELS = {
     "infraction": ("Infraction", "違反"),
     "penalty": ("Penalty", "罰則"),
@@ -92,3 +94,20 @@ def fill(at, card: AnyCard, given: ScenarioAnswer | str, button: str | None = No
 def sidebar_due(at) -> str:
     """The sidebar's count of cards due for review, as shown."""
     return next(c.value for c in at.sidebar.caption if "Due for review" in c.value or "復習待ち" in c.value)
+
+
+def open_details(at) -> None:
+    """Open every closed fold of feedback details on the page (``quiz.ui.feedback_views.lead``:
+    drawn once opened) and run the page again, as tapping them does."""
+    closed = [e for e in at.expander if e.icon == DETAILS_ICON and not e.proto.expanded]
+    assert closed, [e.label for e in at.expander]
+    for details in closed:
+        at.session_state[fold_key(details)] = True
+    at.run()
+
+
+def fold_key(expander) -> str:
+    """The session-state key of a keyed expander (its widget id ends with it)."""
+    prefix, _, key = expander.proto.id.partition("-details-")
+    assert prefix.startswith("$$ID-") and key, expander.proto.id
+    return f"details-{key}"

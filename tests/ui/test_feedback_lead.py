@@ -62,8 +62,12 @@ def test_the_verdict_and_one_line_of_why_lead_and_the_rest_is_folded(open_app, l
     card = answering.deal_until(at, CONTENT, KINDS[kind])
     answering.fill(at, card, wrong_answer(at, card))
     assert not at.exception, at.exception
+    closed = [e for e in at.expander if e.label == t("feedback.details", lang)]
+    assert len(closed) == 1 and closed[0].proto.expanded is False  # closed until opened,
+    assert not closed[0].children  # and nothing drawn into it until then (quiz.ui.folds)
+    answering.open_details(at)
     details, before, inside = split(at, t("feedback.details", lang))
-    assert details.proto.expanded is False  # closed until opened
+    assert details.proto.expanded is True
     verdicts = [text for kind_, text in before if kind_ in ("success", "error")]
     whys = [text for kind_, text in before if text.startswith(WHY_ICON)]
     assert len(verdicts) == 1 and len(whys) == 1, before
@@ -93,6 +97,9 @@ def test_exam_results_fold_each_answer_inside_its_own_expander(open_app, store):
     hand_in_confirmed(at)
     assert not at.exception, at.exception
     folds = [e for e in at.expander if e.label == t("feedback.details", "en")]
-    assert folds and all(fold.proto.expanded is False for fold in folds)
+    assert folds and all(fold.proto.expanded is False and not fold.children for fold in folds)
+    answering.open_details(at)
+    folds = [e for e in at.expander if e.label == t("feedback.details", "en")]
+    assert folds and all(fold.proto.expanded is True for fold in folds)
     for fold in folds:
         assert any(text.startswith(">") for _, text in texts(fold))

@@ -49,6 +49,7 @@ def test_intent_found_against_the_evidence_is_told_as_a_wrong_finding(open_app, 
     card = show(at, "t-floor-draw")
     answering.fill(at, card, ScenarioAnswer("intentional_violation", "disqualification_no_prize", (), None,
                                             (("intentional", True), ("decisive", False))))
+    answering.open_details(at)
     text, why = page_text(at), why_line(at)
     assert FOLLOWS in why and MISAPPLIED not in text
     assert "He stopped and said so himself; the opponent saw the card too." in text  # what showed it
@@ -71,6 +72,7 @@ def test_an_arguable_finding_says_why_and_accepts_the_other_verdict(open_app, ca
     at = open_app(lang="ja")
     card = show(at, "t-floor-look")
     answering.fill(at, card, ScenarioAnswer("extra_look", "duel_loss", (), None, (("decisive", True),)))
+    answering.open_details(at)
     text = page_text(at)
     assert "判断が分かれる認定" in text and "残りの手札次第で判断が分かれる" in text
     assert [s.value for s in at.success] == ["すべて正解です。"]

@@ -167,6 +167,7 @@ def test_a_card_of_an_act_of_both_players_asks_who_receives_it(open_app, cards, 
     assert store.attempts().empty  # required like the infraction and the penalty
 
     answering.fill(at, card, ScenarioAnswer("result_by_chance", "disqualification", (), "both"))
+    answering.open_details(at)
     assert [s.value for s in at.success] == ["Right on every part."]
     assert marks(at)["Who receives it"] == "correct"
     text = page_text(at)
@@ -179,6 +180,7 @@ def test_naming_only_the_offender_of_an_act_of_both_players_is_wrong(open_app, c
     at = open_app()
     card = show(at, "uitest-ygo-rock-paper-scissors")
     answering.fill(at, card, ScenarioAnswer("result_by_chance", "disqualification", (), "offender"))
+    answering.open_details(at)
     assert [e.value for e in at.error] == ["So close! See below."]  # one part wrong
     assert marks(at) == {"Infraction": "correct", "Penalty": "correct", "Who receives it": "wrong", "Fix": "correct"}
     assert BOTH_RECEIVE in page_text(at)
@@ -190,6 +192,7 @@ def test_both_players_in_japanese(open_app, cards):
     card = show(at, "uitest-ygo-rock-paper-scissors")
     assert answering.players_question(at).options == ["違反したプレイヤー", "両プレイヤー"]
     answering.fill(at, card, ScenarioAnswer("result_by_chance", "disqualification", (), "both"))
+    answering.open_details(at)
     assert [s.value for s in at.success] == ["すべて正解です。"]
     assert "両プレイヤーにこの罰則が科されます。" in page_text(at)
 
@@ -204,6 +207,7 @@ def test_an_escalation_keeps_the_fixes_and_the_opponents_prizes_are_optional(ope
     at = open_app()
     card = show(at, "uitest-pkm-forgot-prize-after-warning")
     answering.fill(at, card, ScenarioAnswer("forgot_prize", "prize_penalty", ("restore_game_state",)))
+    answering.open_details(at)
     assert [s.value for s in at.success] == ["Right on every part."]
     assert set(marks(at).values()) == {"correct"}
     text = page_text(at)
@@ -223,6 +227,7 @@ def test_a_prize_penalty_needs_no_prizes_taken(open_app, cards):
     at = open_app()
     card = show(at, "uitest-pkm-mixed-into-deck")
     answering.fill(at, card, ScenarioAnswer("cards_mixed_into_deck", "prize_penalty", ()))
+    answering.open_details(at)
     assert [s.value for s in at.success] == ["Right on every part."]
     assert "- Required fix: No fix" in page_text(at)
 
@@ -231,6 +236,7 @@ def test_a_caution_after_a_warning_is_explained_by_the_earlier_warnings(open_app
     at = open_app()
     card = show(at, "uitest-pkm-revealed-after-warning")
     answering.fill(at, card, ScenarioAnswer("card_revealed", "caution", ("restore_game_state",)))
+    answering.open_details(at)
     assert marks(at)["Penalty"] == "wrong"
     text = page_text(at)
     assert "A Caution would be right if:\n- The player had received no Warning at this event yet" in text
@@ -246,6 +252,7 @@ def test_a_penalty_no_facts_make_right_names_the_infractions_that_carry_it(open_
     at = open_app()
     card = show(at, "uitest-ygo-late-7")
     answering.fill(at, card, ScenarioAnswer("tardiness", "disqualification", ()))
+    answering.open_details(at)
     text = page_text(at)
     assert "A Disqualification is never right for this infraction; the document gives it for:" in text
 
@@ -254,6 +261,7 @@ def test_a_penalty_right_only_on_purpose_says_what_it_would_then_be_judged_as(op
     at = open_app()
     card = show(at, "uitest-ygo-extra-draw")
     answering.fill(at, card, ScenarioAnswer("extra_draw", "disqualification_no_prize", ()))
+    answering.open_details(at)
     text = page_text(at)
     assert "A Disqualification without Prizes would be right if:\n- Done on purpose" in text
     assert "Then it is judged as Deliberate rules violation." in text
@@ -263,6 +271,7 @@ def test_a_penalty_only_accepted_at_discretion_says_so(open_app, cards):
     at = open_app()
     card = show(at, "uitest-ygo-extra-draw")
     answering.fill(at, card, ScenarioAnswer("extra_draw", "match_loss", ()))
+    answering.open_details(at)
     text = page_text(at)
     assert ("A Match Loss would be accepted (at the judge's discretion) if:\n"
             "- The player had already been penalised for the same infraction 1 or more times at this event") in text
@@ -277,6 +286,7 @@ def test_a_judgement_call_is_graded_on_the_nearest_line_and_shows_the_principle(
     assert "Game play › Shuffled hand or discard into the deck" in question.options
 
     answering.fill(at, card, "cards_mixed_into_deck")
+    answering.open_details(at)
     assert [s.value for s in at.success] == ["Right — that is the nearest line of the document."]
     text = page_text(at)
     assert LEFT_TO_JUDGE in text
@@ -318,6 +328,7 @@ def test_a_mock_exam_asks_a_judgement_call_and_explains_it_in_the_results(open_a
                    button="Save answer")
     assert not at.success and not at.error  # nothing is marked before handing in
     at.button(key="exam-hand-in").click().run()
+    answering.open_details(at)
     assert not at.exception, at.exception
     text = page_text(at)
     assert "Wrong answers (2)" in text

@@ -46,6 +46,7 @@ def test_right_answer_is_stored_and_marked(open_app, store):
     at = open_app()
     card = answering.deal_until(at, CONTENT, ScenarioCard)
     verdict = _answer_the_standard(at, card)
+    answering.open_details(at)
     assert not at.exception
     assert [s.value for s in at.success] == ["Right on every part."]
     rows = store.attempts()
@@ -75,6 +76,7 @@ def test_wrong_answer_is_stored_and_explained(open_app, store):
     if asked_players:
         answering.players_question(at).set_value("offender")
     check.click().run()
+    answering.open_details(at)
     assert not at.exception
     right = 1 + (verdict.players == "offender" if asked_players else 0)
     total = 4 if asked_players else 3
@@ -147,4 +149,5 @@ def test_a_knowledge_answer_shows_the_choice_made(open_app, store):
     assert isinstance(card, KnowledgeCard)
     wrong = next(c for c in card.choices if c.id != card.answer)
     answering.fill(at, card, wrong.id)
+    answering.open_details(at)
     assert any(c.value == f"Your answer: {escape_markdown(wrong.text.en)}" for c in at.caption)

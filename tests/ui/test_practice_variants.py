@@ -60,6 +60,7 @@ def test_the_answer_is_judged_and_explained_with_the_drawn_minutes(open_app, sto
     next(w for w in at.selectbox if w.label == "Infraction").set_value("tardiness")
     next(w for w in at.radio if w.label == "Penalty").set_value("match_loss")  # 10 minutes or more
     next(b for b in at.button if b.label == "Check").click().run()
+    answering.open_details(at)
     assert not at.exception, at.exception
     assert [s.value for s in at.success] == ["Right on every part."]
     row = store.attempts().iloc[0]

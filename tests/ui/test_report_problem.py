@@ -16,7 +16,8 @@ from quiz.db.tables import problem_reports
 from quiz.model.attempt import AttemptRecord, utc_now
 from quiz.model.words import t
 from quiz.training.grading import ScenarioAnswer
-from quiz.ui.report_problem import open_key, report_key
+from quiz.ui.folds import open_key
+from quiz.ui.report_problem import report_key
 from tests.scopes import EVERY_STORE
 from tests.shipped_content import shipped_content
 

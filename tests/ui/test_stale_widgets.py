@@ -20,7 +20,7 @@ from tests.ui import answering
 CONTENT = shipped_content()
 ANSWERS = 12
 CARD_NUMBER = re.compile(r"-(?:answer|next)-(\d+)(?:-|$)")  # a card's form and Next button: keyed by its number
-REPORT = re.compile(r"-report-.*-open$")  # the feedback's "report a problem": keyed by the answer
+FOLDS = re.compile(r"-(?:report|details)-.*-open$")  # the feedback's folds (details, "report a problem"): keyed by the answer
 
 
 def test_written_for_the_pinned_streamlit() -> None:
@@ -40,10 +40,11 @@ def another_streamlit(monkeypatch: pytest.MonkeyPatch):
 
 def _kept(at) -> tuple[set[int], int, int]:
     """What Streamlit keeps of the session's widgets: the numbers of the cards they belong
-    to, how many are feedbacks' report expanders, and how many there are in all."""
+    to, how many are feedbacks' folds (details and report, two per answer), and how many there
+    are in all."""
     ids = list(at._session_state._state._new_widget_state.widget_metadata)
     numbers = {int(found.group(1)) for found in map(CARD_NUMBER.search, ids) if found}
-    return numbers, sum(1 for widget_id in ids if REPORT.search(widget_id)), len(ids)
+    return numbers, sum(1 for widget_id in ids if FOLDS.search(widget_id)), len(ids)
 
 
 def _answer_and_go_on(at) -> None:
@@ -66,9 +67,9 @@ def _after_answers(open_app):
 def test_the_widgets_of_cards_answered_before_are_forgotten(open_app) -> None:
     at = _after_answers(open_app)
     shown = at.session_state["practice"].n
-    numbers, reports, _ = _kept(at)
+    numbers, folds, _ = _kept(at)
     assert numbers <= {shown - 1, shown}  # the card on the page, and the Next button that dealt it
-    assert reports <= 1
+    assert folds <= 2  # the last answer's, at most
 
 
 def test_under_another_streamlit_it_forgets_nothing_and_streamlit_keeps_every_cards_widgets(
@@ -78,8 +79,8 @@ def test_under_another_streamlit_it_forgets_nothing_and_streamlit_keeps_every_ca
     fails: drop the module)."""
     with caplog.at_level("ERROR", logger="quiz.ui.stale_widgets"):
         at = _after_answers(open_app)
-    numbers, reports, kept = _kept(at)
-    assert len(numbers) > ANSWERS and reports == ANSWERS
+    numbers, folds, kept = _kept(at)
+    assert len(numbers) > ANSWERS and folds == 2 * ANSWERS
     assert kept >= ANSWERS * 4  # at least a form's three parts and its Check button per answer
     expected = f"stale widgets are not forgotten: Streamlit {streamlit.__version__}, written for 0.0.0"
     assert [r.getMessage() for r in caplog.records].count(expected) == 1

@@ -15,6 +15,7 @@ from quiz.rules.engine import judge
 from quiz.rules.explain import explain_penalty
 from quiz.ui import resources
 from quiz.ui.markdown import escape_markdown
+from tests.ui import answering
 
 ROOT = Path(__file__).resolve().parents[2]
 THIRD = ROOT / "tests" / "fixtures" / "third_game"
@@ -80,6 +81,7 @@ def test_a_right_answer_naming_both_players(third_game, open_app, store):
     _widget(at.radio, "Penalty").set_value("ejection")
     _widget(at.radio, "Who receives it?").set_value("both")
     _check(at)
+    answering.open_details(at)
     assert [s.value for s in at.success] == ["Right on every part."]
     assert "Both players receive this penalty." in [i.value for i in at.info]
     row = store.attempts().iloc[0]
@@ -96,6 +98,7 @@ def test_a_wrong_penalty_is_explained_from_the_engine(third_game, open_app, stor
     _widget(at.radio, "Penalty").set_value("strike")
     _widget(at.multiselect, "Fix").set_value(["restore_board"])
     _check(at)
+    answering.open_details(at)
     assert [e.value for e in at.error] == ["So close! See below."]  # one part wrong
     row = store.attempts().iloc[0]
     assert not bool(row["correct"]) and (row["infraction_result"], row["penalty_result"], row["fixes_result"]) == (
@@ -116,6 +119,7 @@ def test_a_penalty_no_facts_give_names_the_infractions_that_do(third_game, open_
     _widget(at.selectbox, "Infraction").set_value("table_talk")
     _widget(at.radio, "Penalty").set_value("ejection")
     _check(at)
+    answering.open_details(at)
     assert [e.value for e in at.error] == ["So close! See below."]  # one part wrong
     text = _text(at)
     assert "never right for this infraction" in text and "Cheating" in text and "Agreed result" in text
