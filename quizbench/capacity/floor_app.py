@@ -33,6 +33,7 @@ import streamlit as st
 from quiz.model.words import t
 from quiz.training.exams import clock_text
 from quiz.ui.exam_clock import exam_clock
+from quiz.ui.folds import fold
 from quiz.ui.page_table import PAGE_TABLE
 
 SITUATION = (
@@ -144,14 +145,18 @@ def _draw_due() -> None:
 
 def feedback(card: dict) -> None:
     """About as many elements as the app's feedback, in its shape: the verdict and one line of
-    why, then the marks, the standard answer, why and the lines folded in one expander."""
+    why, then the marks, the standard answer, why and the lines folded in one expander, drawn
+    once opened (``quiz.ui.folds``, as the app's)."""
     infraction, penalty, fixes = card["answer"]
     if card["correct"]:
         st.success("Right: infraction, penalty and fixes.")
     else:
         st.error("Not quite: see the standard answer below.")
     st.markdown(f":material/lightbulb: “{INFRACTIONS[3]}”: {PENALTIES[1]}, under Document › Section 4.")
-    with st.expander("The details, and the lines of the document", icon=":material/menu_book:"):
+    details = fold("The details, and the lines of the document", f"details-{card['n']}", icon=":material/menu_book:")
+    if details is None:
+        return
+    with details:
         st.markdown("#### In the document")
         for number in (12, 48):
             st.markdown(f"> 原文の行 {number}。ここに文書の一節が入る。\n\n*Document, line {number}*")
