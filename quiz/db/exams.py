@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 from sqlalchemy import Integer, delete, insert, literal, null, select, union_all, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql import Select
 
 from quiz.db.answers import WriteGuard
 from quiz.db.reviews import reschedule
@@ -187,8 +188,7 @@ def answers_and_flags(store: Store, exam_id: int) -> tuple[list[AttemptRecord], 
     """The exam's answers, oldest first, and the card ids of its questions flagged for later:
     what every run of an exam's question draws, read in one round trip (a ``UNION ALL`` of
     the two; a flag's row carries only its card id)."""
-    answers = select(literal(0, Integer).label("flag_row"), attempts.c.id.label("row_id"),
-                     *(attempts.c[name] for name in ATTEMPT_FIELDS)).where(attempts.c.exam_id == exam_id)
+    answers = _answers_select(exam_id, literal(0, Integer).label("flag_row"), attempts.c.id.label("row_id"))
     flags = select(literal(1, Integer), null(),
                    *(exam_flags.c.card_id if name == "card_id" else null() for name in ATTEMPT_FIELDS),
                    ).where(exam_flags.c.exam_id == exam_id)
@@ -277,12 +277,13 @@ def _close(conn: Connection, exam: Exam, finished_at: datetime) -> Exam:
     return _exam(conn.execute(select(exams).where(exams.c.id == exam.id)).one()._mapping)
 
 
+def _answers_select(exam_id: int, *leading: Any) -> Select[Any]:
+    """The exam's answers as ``AttemptRecord`` columns, after the ``leading`` ones."""
+    return select(*leading, *(attempts.c[name] for name in ATTEMPT_FIELDS)).where(attempts.c.exam_id == exam_id)
+
+
 def _answers(conn: Connection, exam_id: int) -> list[AttemptRecord]:
-    query = (
-        select(*(attempts.c[name] for name in ATTEMPT_FIELDS))
-        .where(attempts.c.exam_id == exam_id)
-        .order_by(attempts.c.answered_at, attempts.c.id)
-    )
+    query = _answers_select(exam_id).order_by(attempts.c.answered_at, attempts.c.id)
     return [AttemptRecord.from_row(dict(row._mapping)) for row in conn.execute(query)]
 
 
