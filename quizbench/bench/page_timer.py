@@ -36,6 +36,11 @@ class PageFigures:
             figures |= {"cold_s": self.cold_s, "cold_ratio_to_floor": self.cold_s / self.floor_s}
         return figures
 
+# Warm reruns of a page and of its floor, each: a rerun is tens of milliseconds, and on a
+# shared machine the median of 5 moved the practice page's ratio from 1.2x to 2.2x between
+# two consecutive runs (Dec 3); 25 cost about a second a page.
+WARM_RERUNS = 25
+
 
 def measure_page(
     page: str, floor: str, query: dict[str, str], repeats: int,
@@ -44,9 +49,10 @@ def measure_page(
     """Median warm rerun of ``page`` (a path under quiz/ui/pages) and of its floor script,
     signed in as ``trainee`` when given.
 
-    Both are run once to warm up; then reruns alternate so both see the same load. With
-    ``cold``, also the median of ``repeats`` reruns each after ``st.cache_data`` was cleared:
-    the first render after a change (a page that caches figures computes them again).
+    Both are run once to warm up; then ``WARM_RERUNS`` reruns each (at least ``repeats``)
+    alternate so both see the same load. With ``cold``, also the median of ``repeats`` reruns
+    each after ``st.cache_data`` was cleared: the first render after a change (a page that
+    caches figures computes them again).
     """
     with server_script_cache():
         return _measure_page(page, floor, query, repeats, prepare, trainee, cold)
@@ -96,7 +102,7 @@ def _measure_page(
         floor_app.query_params[key] = value
     floor_app.run()
     page_times, floor_times = [], []
-    for _ in range(repeats):
+    for _ in range(max(repeats, WARM_RERUNS)):
         for target, into in ((app, page_times), (floor_app, floor_times)):
             start = time.perf_counter()
             target.run()
