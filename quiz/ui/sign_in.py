@@ -46,12 +46,14 @@ from quiz.model.scope import Scope
 from quiz.model.words import t
 from quiz.ui import device_sign_in as device
 from quiz.ui.errors import database_failure_words
+from quiz.ui.folds import fold
 from quiz.ui.markdown import escape_markdown
 
 SIGNED_IN_KEY = "trainee"  # the signed-in Trainee
 FIRST_VISIT_KEY = "first_visit"  # set when a trainee has just added themselves
 CREDENTIAL_KEY = "trainee_credential"  # their credential_version when they signed in (or changed the PIN)
 THROTTLE_KEY = "trainee_sign_in_throttle"
+PIN_FOLD, STORE_FOLD = "pin-fold", "store-fold"  # the signed-in panel's folds (quiz.ui.folds)
 MESSAGE_KEY = "sign_in_message"  # (form, text key, values[, "success"/"info"]): what a form's callback left
 SESSION_CEILING = 300.0
 KEPT_ON_SIGN_OUT = frozenset({"language", "games", "categories", THROTTLE_KEY, device.TRIED_KEY})
@@ -87,10 +89,16 @@ def trainee_panel(store: Store, language: str) -> Trainee | None:
     device.draw_cookie_change()
     if trainee is not None:
         _signed_in_panel(store, trainee, language)
-        with st.expander(t("shell.change_pin", language), icon=":material/key:"):
-            _change_pin_form(store, trainee, language)
-        with st.expander(t("shell.join_store", language), icon=":material/storefront:"):
-            _store_form(store, trainee, language)
+        # folds drawn once opened: every full run of every page draws this panel, and these
+        # two forms (four text boxes, a store's name read) were a tenth of a practice run
+        pin_box = fold(t("shell.change_pin", language), PIN_FOLD, icon=":material/key:")
+        if pin_box is not None:
+            with pin_box:
+                _change_pin_form(store, trainee, language)
+        store_box = fold(t("shell.join_store", language), STORE_FOLD, icon=":material/storefront:")
+        if store_box is not None:
+            with store_box:
+                _store_form(store, trainee, language)
         return trainee
     _sign_in_form(store, language)
     with st.expander(t("shell.new_trainee", language), icon=":material/person_add:"):

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from quiz.access.stores import create_store, make_join_code
+from quiz.ui.sign_in import STORE_FOLD
 from tests.ui import supervisor
-from tests.ui.test_sign_in import signed_in_name, submit
+from tests.ui.test_sign_in import open_fold, signed_in_name, submit
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ def test_a_wrong_code_adds_nobody_and_says_why(open_app, store, code):
 
 
 def test_a_signed_in_trainee_joins_and_leaves(open_app, store, code):
-    at = open_app(trainee="Ben")
+    at = open_fold(open_app(trainee="Ben"), STORE_FOLD)
     at.text_input(key="join-store-code").input(code.code)
     at.button(key="join-store-submit").click().run()
     assert store.find_trainee("Ben").store_id == code.store_id

@@ -14,7 +14,8 @@ from quiz.access.accounts import NAME_CEILING, add_trainee, name_throttles
 from quiz.access.accounts import sign_in as core_sign_in
 from quiz.access.throttles import LoginThrottle
 from quiz.model.attempt import utc_now
-from quiz.ui.sign_in import SESSION_CEILING, THROTTLE_KEY
+from quiz.ui.folds import open_key
+from quiz.ui.sign_in import PIN_FOLD, SESSION_CEILING, STORE_FOLD, THROTTLE_KEY
 from tests.fake_clock import FakeClock
 from tests.scopes import EVERY_STORE
 from tests.shipped_content import shipped_content
@@ -40,6 +41,12 @@ def submit(at: AppTest, form: str, **fields: str) -> AppTest:
     at.button(key=f"{form}-submit").click().run()
     assert not at.exception, at.exception
     return at
+
+
+def open_fold(at: AppTest, key: str) -> AppTest:
+    """Open one of the signed-in panel's folds (``quiz.ui.folds``: drawn once opened), as a tap does."""
+    at.session_state[open_key(key)] = True
+    return at.run()
 
 
 def sign_in(at: AppTest, name: str, pin: str) -> AppTest:
@@ -202,7 +209,21 @@ def test_after_a_refused_try_the_name_stays_and_the_pin_is_cleared(aiko, open_si
 
 
 def change_my_pin(at: AppTest, current: str, new: str, again: str | None = None) -> AppTest:
-    return submit(at, "change-pin", current=current, new=new, again=new if again is None else again)
+    return submit(open_fold(at, PIN_FOLD), "change-pin", current=current, new=new, again=new if again is None else again)
+
+
+def test_the_pin_and_store_forms_are_drawn_once_their_folds_are_opened(aiko, open_signed_out):
+    at = sign_in(open_signed_out(), "Aiko", PIN)
+    assert {"Change my PIN", "My store"} <= {e.label for e in at.sidebar.expander}
+    boxes = ("change-pin-current", "change-pin-new", "change-pin-again", "join-store-code")
+    assert not {w.key for w in at.sidebar.text_input} & set(boxes)
+    open_fold(at, PIN_FOLD)
+    assert {w.key for w in at.sidebar.text_input} & set(boxes) == set(boxes[:3])
+    open_fold(at, STORE_FOLD)
+    assert {w.key for w in at.sidebar.text_input} >= set(boxes)
+    at.session_state[open_key(PIN_FOLD)] = False
+    at.run()  # closed again: its boxes are gone, and what was typed with them
+    assert {w.key for w in at.sidebar.text_input} & set(boxes) == {"join-store-code"}
 
 
 def test_a_trainee_changes_their_own_pin(aiko, open_signed_out):
