@@ -90,15 +90,13 @@ def trainee_panel(store: Store, language: str) -> Trainee | None:
     if trainee is not None:
         _signed_in_panel(store, trainee, language)
         # folds drawn once opened: every full run of every page draws this panel, and these
-        # two forms (four text boxes, a store's name read) were a tenth of a practice run
-        pin_box = fold(t("shell.change_pin", language), PIN_FOLD, icon=":material/key:")
-        if pin_box is not None:
-            with pin_box:
-                _change_pin_form(store, trainee, language)
-        store_box = fold(t("shell.join_store", language), STORE_FOLD, icon=":material/storefront:")
-        if store_box is not None:
-            with store_box:
-                _store_form(store, trainee, language)
+        # two forms (four text boxes, a store's name read) were a fifth of a practice run's calls
+        for words, key, icon, form in (("shell.change_pin", PIN_FOLD, ":material/key:", _change_pin_form),
+                                       ("shell.join_store", STORE_FOLD, ":material/storefront:", _store_form)):
+            box = fold(t(words, language), key, icon=icon)
+            if box is not None:
+                with box:
+                    form(store, trainee, language)
         return trainee
     _sign_in_form(store, language)
     with st.expander(t("shell.new_trainee", language), icon=":material/person_add:"):
