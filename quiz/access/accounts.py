@@ -162,9 +162,10 @@ def credential_version(store: Store, trainee_id: int) -> str | None:
     """A short digest of the trainee's stored PIN hash (a fresh salt each time one is set), or
     None without a PIN: a signed-in session keeps it and is signed out when it changes.
 
-    One primary-key lookup; on PostgreSQL, kept in the server's memory while no server says
-    the PIN changed (``quiz.db.watched``: ``set_pin`` notifies every server at its commit,
-    and this process at once), so the PIN check of a click costs no query."""
+    One primary-key lookup, kept in the server's memory while the database says the PIN did
+    not change (``quiz.db.watched``: on PostgreSQL ``set_pin`` notifies every server at its
+    commit, and this process at once; on SQLite any commit forgets it), so the PIN check of
+    a click costs no query."""
 
     def read() -> str | None:
         with store.reads.connect() as conn:

@@ -95,10 +95,10 @@ def closed_book_deadline(store: Store, trainee_id: int, now: datetime) -> dateti
     """The deadline of the trainee's running closed-book exam, or None: what the study pages
     wait for (``quiz.training.exams.closed_book_running``), asked on every click of a card.
 
-    On PostgreSQL kept in the server's memory while no server says an exam of the trainee
-    started or closed (``quiz.db.watched``: ``start_exam`` and every closing notify), so a
-    Practice tab left open on another device learns of the exam within a click, at no query
-    per click. Elsewhere one indexed read."""
+    Kept in the server's memory while the database says nothing changed (``quiz.db.watched``:
+    on PostgreSQL while no server says an exam of the trainee started or closed, as
+    ``start_exam`` and every closing notify; on SQLite until any commit), so a Practice tab
+    left open on another device learns of the exam within a click, at no query per click."""
 
     def read() -> datetime | None:
         running = open_exam(store, trainee_id, now)

@@ -171,8 +171,9 @@ def stored_packs(store: Store) -> list[StoredPack]:
 
 
 def packs_version(store: Store) -> Version:
-    """The packs' version: kept in memory on PostgreSQL until a notice says it moved (at most
-    ``quiz.db.watched.MAX_AGE`` seconds), read each time on SQLite (one small query)."""
+    """The packs' version: kept in memory until the database says it may have moved (a
+    notice on PostgreSQL, a commit on SQLite; ``quiz.db.watched``), at most
+    ``quiz.db.watched.MAX_AGE`` seconds."""
     version: Version = store.watched(PACKS).get(VERSION_KEY, lambda: _read_version(store))
     return version
 

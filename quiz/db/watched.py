@@ -1,5 +1,5 @@
 """Values read from the database and kept in this process's memory while the database says
-they have not changed: PostgreSQL's LISTEN/NOTIFY.
+they have not changed: PostgreSQL's LISTEN/NOTIFY, SQLite's ``PRAGMA data_version``.
 
 A ``WatchedValues`` belongs to one store and one channel. On PostgreSQL it keeps one
 connection of its own that listens on the channel (a thread); a transaction that changes a
@@ -23,14 +23,20 @@ What keeps it honest:
 - **Never older than ``max_age``.** A kept value is read again after ``max_age`` seconds
   (60), so a change made without a notice (by hand, in SQL) is seen within a minute, and so
   is one whose notice a silently broken listening connection missed.
-- **Other databases read every time.** SQLite has no notices; its reads are in-process
-  and cost no round trip, so a watch there never keeps anything.
+- **SQLite: while its change counter stands still.** A SQLite file has no notices, but a
+  connection's ``PRAGMA data_version`` moves whenever any other connection (of this process
+  or another) commits to the file, a change made by hand included. The watch keeps one
+  connection of its own that never writes, and every ``get`` asks it first (a few
+  microseconds, no table read): a moved counter forgets everything kept. So on SQLite a
+  kept value is never older than the last commit, whoever made it. An in-memory database
+  (one connection's own) and a failed check read every time.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
+import sqlite3
 import threading
 import time
 import weakref
@@ -88,6 +94,8 @@ class WatchedValues(Generic[V]):
         self._live = False
         self._closed = threading.Event()
         self._listener: threading.Thread | None = None
+        self._counter = _ChangeCounter.open(engine) if engine.dialect.name == "sqlite" else None
+        self._live = self._counter is not None
         if engine.dialect.name == "postgresql":
             connect = _connector(engine)
             self._listener = threading.Thread(target=_listen, args=(weakref.ref(self), connect, channel,
@@ -106,6 +114,8 @@ class WatchedValues(Generic[V]):
         """The value of ``key``: kept, or ``read()`` (and kept when no notice came meanwhile)."""
         now = self._clock()
         with self._lock:
+            if self._counter is not None:
+                self._follow_counter()
             live, generation = self._live, self._generation
             kept = self._kept.get(key) if live else None
         if kept is not None and now - kept.read_at < self.max_age:
@@ -130,9 +140,25 @@ class WatchedValues(Generic[V]):
                 self._kept.pop(key, None)
 
     def close(self) -> None:
-        """Stop listening (the listener's connection closes within ``POLL`` seconds)."""
+        """Stop listening (the listener's connection closes within ``POLL`` seconds; SQLite's
+        counter's at once)."""
         self._closed.set()
         self._set_live(False)
+        with self._lock:
+            counter, self._counter = self._counter, None
+        if counter is not None:
+            counter.close()
+
+    def _follow_counter(self) -> None:
+        """SQLite: forget everything kept when another connection committed since the last look
+        (under ``_lock``); keep nothing while the counter cannot be read."""
+        assert self._counter is not None
+        moved = self._counter.moved()
+        live = moved is not None
+        if moved or live != self._live:
+            self._generation += 1
+            self._kept.clear()
+        self._live = live
 
     def _set_live(self, live: bool) -> bool:
         """Keep values from now on, or not (a change forgets them all); whether it kept before."""
@@ -143,6 +169,52 @@ class WatchedValues(Generic[V]):
                 self._generation += 1
                 self._kept.clear()
             return was
+
+
+class _ChangeCounter:
+    """SQLite's ``PRAGMA data_version`` on a connection of its own, outside the pool: it moves
+    when any other connection commits to the file. Used under its watch's lock."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._connection = connection
+        self._seen: int | None = self._read()
+
+    @classmethod
+    def open(cls, engine: Engine) -> _ChangeCounter | None:
+        """The counter of ``engine``'s SQLite file; None for an in-memory database, which no
+        other connection shares, or a file that cannot be opened."""
+        database = engine.url.database
+        if not database or database == ":memory:" or database.startswith("file:"):
+            return None
+        try:
+            connection = sqlite3.connect(database, check_same_thread=False, isolation_level=None,
+                                         timeout=5.0)
+        except sqlite3.Error as error:
+            log.warning("not watching %s for changes (%s): every value is read from the database",
+                        database, error)
+            return None
+        return cls(connection)
+
+    def moved(self) -> bool | None:
+        """Whether another connection committed since the last look; None when it cannot tell."""
+        seen, self._seen = self._seen, self._read(warn=self._seen is not None)
+        if self._seen is None:
+            return None
+        return seen is None or self._seen != seen
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def _read(self, warn: bool = True) -> int | None:
+        """The counter now; None (and a warning, once a failing streak begins) when it fails."""
+        try:
+            row = self._connection.execute("PRAGMA data_version").fetchone()
+        except sqlite3.Error as error:
+            if warn:
+                log.warning("SQLite's change counter cannot be read (%s): values are read from the "
+                            "database until it can", error)
+            return None
+        return int(row[0])
 
 
 def _connector(engine: Engine) -> Callable[[], Any]:
