@@ -43,6 +43,7 @@ from quiz.training.assignments import (
 from quiz.ui import exam_widgets
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell, switch_page
+from quiz.ui.time_zone import viewer_zone
 
 PRACTICE_PAGE = "quiz/ui/pages/practice.py"
 ROUND_KEY = "practice_round"  # the Practice page's round of chosen cards (see pages/practice.py)
@@ -163,13 +164,14 @@ def pdf_download(shell: Shell, assignment: Assignment, members: list[MemberStand
                        key=f"assignment-pdf-{assignment.id}", icon=":material/download:", on_click="ignore")
 
 
-def my_assignments(shell: Shell, trainee: Trainee, zone: str) -> None:
-    """The trainee's assignments, first on Practice: each with its due time and progress, and
-    a button to practise its cards not yet mastered or to take its exam; done ones in a line."""
+def my_assignments(shell: Shell, trainee: Trainee) -> None:
+    """The trainee's assignments, first on Practice: each with its due time (on the trainee's
+    clock, read only when there is one to show) and progress, and a button to practise its
+    cards not yet mastered or to take its exam; done ones in a line."""
     found = stored.trainee_assignments(shell.store, trainee.id)
     if not found:
         return
-    now = utc_now()
+    zone, now = viewer_zone(shell), utc_now()
     with st.container(border=True, key="my-assignments"):
         st.subheader(shell.t("assign.mine"), anchor=False)
         for assignment, completed_at in found:

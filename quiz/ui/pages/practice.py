@@ -12,7 +12,6 @@ from quiz.training.selection import RECENT, RECENT_ANSWERS, next_card
 from quiz.ui import answering, assignment_views, card_views, exam_widgets, first_visit
 from quiz.ui import shell as shell_module
 from quiz.ui.page_state import PracticeState
-from quiz.ui.time_zone import viewer_zone
 
 ROUND_KEY = assignment_views.ROUND_KEY  # card ids of a round started elsewhere (recent mistakes, an assignment)
 
@@ -20,7 +19,7 @@ shell = shell_module.current()
 st.title(shell.t("practice.title"), anchor=False)
 trainee = shell_module.require_trainee(shell)
 exam_widgets.wait_for_closed_book_exam(shell)  # a closed-book exam running: not drawn
-assignment_views.my_assignments(shell, trainee, viewer_zone(shell))  # first: what a supervisor asked of them
+assignment_views.my_assignments(shell, trainee)  # first: what a supervisor asked of them
 first_visit.ask_first(shell)  # a first visit: which game, how many cards a day
 
 state: PracticeState = st.session_state.setdefault("practice", PracticeState())

@@ -1,0 +1,66 @@
+"""What a warm run of the Practice page asks the database: once the page has been drawn, a
+rerun with nothing changed reads only what cannot be kept (the trainee's assignments). The
+PIN's version, the packs' version and the closed-book deadline come from the server's memory
+(``quiz.db.watched``), and the trainee's time zone is read only when an assignment shows a
+due time."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+from sqlalchemy import Engine, event
+
+from quiz.ui import resources
+from tests.waiting import wait_until
+
+PRACTICE = "quiz/ui/pages/practice.py"
+
+
+@contextmanager
+def statements_sent() -> Iterator[list[str]]:
+    """Every SQL statement any engine of this process sends meanwhile (the app's store is the
+    process's own, ``quiz.ui.resources.store``)."""
+    sent: list[str] = []
+
+    def seen(_conn, _cursor, statement, *_rest) -> None:
+        sent.append(statement)
+
+    event.listen(Engine, "before_cursor_execute", seen)
+    try:
+        yield sent
+    finally:
+        event.remove(Engine, "before_cursor_execute", seen)
+
+
+def test_a_warm_practice_rerun_reads_only_the_trainees_assignments(open_app):
+    at = open_app(page=PRACTICE)
+    app_store = resources.store()
+    watches = list(app_store._watches.values())
+    assert len(watches) == 3  # the PIN's version, the packs' version, the closed-book deadline
+    wait_until(lambda: all(watch.live for watch in watches), "the store's watches keep values")
+    at.run()  # a run after the watches keep values: this one may still read them
+    with statements_sent() as sent:
+        at.run()
+    assert not at.exception
+    assert len(sent) == 1 and "assignment_members" in sent[0], sent
+
+
+def test_a_change_committed_elsewhere_is_read_on_the_next_run(open_app, store):
+    """A PIN set on another server (here: another store on the same database) signs the
+    session out at its next run, kept values notwithstanding."""
+    from quiz.access.accounts import set_pin
+
+    at = open_app(page=PRACTICE)
+    watches = list(resources.store()._watches.values())
+    wait_until(lambda: all(watch.live for watch in watches), "the store's watches keep values")
+    at.run()
+    trainee = store.find_trainee("Aiko")
+    assert trainee is not None
+    set_pin(store, trainee.id, "2468", None)
+
+    def signed_out_at_its_next_run() -> bool:  # on PostgreSQL the notice comes milliseconds after the commit
+        at.run()
+        return not any(button.key == "sign-out" for button in at.sidebar.button)
+
+    wait_until(signed_out_at_its_next_run, "the session is signed out by the PIN set elsewhere")
