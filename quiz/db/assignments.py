@@ -23,12 +23,16 @@ from quiz.db.exams import exam_history
 from quiz.db.sql import inserted_id
 from quiz.db.store import Store
 from quiz.db.tables import assignment_members, assignments, trainees
+from quiz.db.watched import changed, notify
 from quiz.model.errors import OutOfScopeError
 from quiz.model.scope import Scope
 from quiz.training.assignments import TITLE_MAX, AssignmentError, Evidence, Plan, Standing, plan_cards, standing
 
 A = assignments.c
 M = assignment_members.c
+# The channel a change of anyone's assignments notifies on (``quiz.db.watched``): the Practice
+# page shows the trainee's on every full run, kept in memory between changes.
+ASSIGNED = "quiz_assignments"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +86,8 @@ def create_assignment(
         ])
         record(conn, scope.supervisor, "assignment_made", title, scope.store_id,
                {"assignment_id": assignment_id, "members": len(wanted), "due": due.isoformat()})
+        notify(conn, ASSIGNED, None)  # one notice for all its members: assignments are made rarely
+    changed(ASSIGNED, None)
     return Assignment(assignment_id, scope.store_id, scope.supervisor.id, now, title, plan, due)
 
 
@@ -107,19 +113,31 @@ def archive_assignment(store: Store, scope: Scope, assignment_id: int, now: date
     with store.engine.begin() as conn:
         _seen(conn, scope, assignment_id)
         conn.execute(update(assignments).where(A.id == assignment_id).values(archived_at=now))
+        notify(conn, ASSIGNED, None)
+    changed(ASSIGNED, None)
 
 
 def trainee_assignments(store: Store, trainee_id: int) -> list[tuple[Assignment, datetime | None]]:
     """The trainee's assignments not archived, soonest due first, each with when they
-    completed it (None: not yet)."""
+    completed it (None: not yet).
+
+    Kept in the server's memory while the database says none changed (``quiz.db.watched``:
+    making or archiving an assignment and recording a completion notify ``ASSIGNED``), so
+    the Practice page's every full run costs no query for it."""
+    kept: tuple[tuple[Assignment, datetime | None], ...] = store.watched(ASSIGNED).get(
+        trainee_id, lambda: _trainee_assignments(store, trainee_id))
+    return list(kept)
+
+
+def _trainee_assignments(store: Store, trainee_id: int) -> tuple[tuple[Assignment, datetime | None], ...]:
     query = (
         select(assignments, M.completed_at)
         .join(assignment_members, M.assignment_id == A.id)
         .where(M.trainee_id == trainee_id, A.archived_at.is_(None))
         .order_by(A.due, A.id)
     )
-    with store.engine.connect() as conn:
-        return [(_assignment(row._mapping), row.completed_at) for row in conn.execute(query)]
+    with store.reads.connect() as conn:
+        return tuple((_assignment(row._mapping), row.completed_at) for row in conn.execute(query))
 
 
 def evidence(store: Store, assignment: Assignment, cards: Collection[str], trainee_id: int) -> Evidence:
@@ -176,8 +194,11 @@ def record_completion(store: Store, assignment_id: int, trainee_id: int, at: dat
         conn.execute(update(assignment_members).where(
             M.assignment_id == assignment_id, M.trainee_id == trainee_id, M.completed_at.is_(None),
         ).values(completed_at=at))
-        return conn.execute(select(M.completed_at).where(
+        notify(conn, ASSIGNED, trainee_id)
+        recorded: datetime = conn.execute(select(M.completed_at).where(
             M.assignment_id == assignment_id, M.trainee_id == trainee_id)).scalar_one()
+    changed(ASSIGNED, trainee_id)
+    return recorded
 
 
 def _seen(conn: Connection, scope: Scope, assignment_id: int) -> Assignment:

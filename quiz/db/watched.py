@@ -59,15 +59,19 @@ _WATCHES: weakref.WeakSet[WatchedValues[Any]] = weakref.WeakSet()
 _WATCHES_LOCK = threading.Lock()
 
 
-def notify(conn: Connection, channel: str, key: int) -> None:
+EVERY_KEY = "*"  # a notice's payload that names no one key: every value of the channel changed
+
+
+def notify(conn: Connection, channel: str, key: int | None) -> None:
     """Tell every listening server, at the commit of ``conn``'s transaction, that ``key``'s
-    value on ``channel`` changed (nothing on a database without notices)."""
+    value on ``channel`` changed, every key's when None (nothing on a database without notices)."""
     if conn.dialect.name == "postgresql":
-        conn.execute(select(func.pg_notify(channel, str(key))))
+        conn.execute(select(func.pg_notify(channel, EVERY_KEY if key is None else str(key))))
 
 
-def changed(channel: str, key: int) -> None:
-    """Forget ``key`` in every watch of ``channel`` in this process (call after the commit)."""
+def changed(channel: str, key: int | None) -> None:
+    """Forget ``key`` (every key when None) in every watch of ``channel`` in this process (call
+    after the commit)."""
     with _WATCHES_LOCK:
         watches = [watch for watch in _WATCHES if watch.channel == channel]
     for watch in watches:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import insert, select
+from sqlalchemy import event, insert, select
 
 from quiz.db import assignments as stored
 from quiz.db.audit import entries
@@ -20,6 +20,7 @@ from quiz.model.scope import Scope, Supervisor
 from quiz.training.assignments import AssignmentError, Plan
 from quiz.training.exams import ExamSpec
 from tests.recording import record
+from tests.waiting import wait_until
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 DUE = datetime(2026, 12, 4, 15, 0, tzinfo=UTC)
@@ -133,3 +134,28 @@ def test_standings_from_answers_and_exams_and_a_completion_recorded_once(store, 
     assert after_due["Aiko"].done_at == looked and after_due["Aiko"].status == "done"
     assert after_due["Ben"].status == "late" and after_due["Chika"].status == "late"
     assert [(found.id, when) for found, when in stored.trainee_assignments(store, aiko)] == [(made.id, looked)]
+
+
+def test_another_servers_trainee_list_is_kept_until_a_change_and_then_read_again(store, shop):
+    """Two servers on one database: the second keeps a trainee's assignments in memory (no
+    statement while nothing changed) and sees the first's making and archiving of one."""
+    a, _, staff = shop
+    other = Store(store.url.render_as_string(hide_password=False))
+    try:
+        watch = other.watched(stored.ASSIGNED)
+        wait_until(lambda: watch.live, "the other server's watch keeps values")
+        aiko = staff["Aiko"]
+        assert stored.trainee_assignments(other, aiko) == []
+        sent: list[str] = []
+        event.listen(other.engine, "before_cursor_execute", lambda *args: sent.append(args[2]))
+        assert stored.trainee_assignments(other, aiko) == [] and sent == []
+        made = stored.create_assignment(store, a, "研修", Plan(exam="ygo-20"), DUE, NOW, [aiko])
+        wait_until(lambda: [found.id for found, _ in stored.trainee_assignments(other, aiko)] == [made.id],
+                   "the other server shows the new assignment")
+        stored.record_completion(store, made.id, aiko, NOW)
+        wait_until(lambda: [when for _, when in stored.trainee_assignments(other, aiko)] == [NOW],
+                   "the other server shows the completion")
+        stored.archive_assignment(store, a, made.id, NOW)
+        wait_until(lambda: stored.trainee_assignments(other, aiko) == [], "the other server drops it")
+    finally:
+        other.dispose()
