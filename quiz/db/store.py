@@ -23,7 +23,7 @@ from quiz.db.migrate import Upgrade, upgrade
 from quiz.db.scoped import refuse_unseen, sees_store
 from quiz.db.sql import inserted_id
 from quiz.db.tables import attempts, trainee_name_keys, trainees
-from quiz.db.watched import WatchedValues
+from quiz.db.watched import Listener, WatchedValues
 from quiz.model.attempt import utc_now
 from quiz.model.names import NAME_INPUT_MAX, NAME_KEY_MAX, NAME_MAX, name_key, valid_name
 from quiz.model.scope import Scope
@@ -58,6 +58,8 @@ class Store:
         self.one_statement_writes = self.url.get_backend_name() == "postgresql"
         self._watches: dict[str, WatchedValues[Any]] = {}
         self._watches_lock = threading.Lock()
+        # PostgreSQL: one listening connection for every watch of this store
+        self._listener = Listener(self.engine) if self.url.get_backend_name() == "postgresql" else None
         try:
             self.upgraded: Upgrade | None = upgrade(self.engine)  # what this start did to the schema
         except BaseException:
@@ -69,7 +71,7 @@ class Store:
         with self._watches_lock:
             watch = self._watches.get(channel)
             if watch is None:
-                watch = self._watches[channel] = WatchedValues(self.engine, channel)
+                watch = self._watches[channel] = WatchedValues(self.engine, channel, listener=self._listener)
             return watch
 
     def trainee(self, name: str) -> Trainee:
@@ -190,4 +192,6 @@ class Store:
             for watch in self._watches.values():
                 watch.close()
             self._watches.clear()
+            if self._listener is not None:
+                self._listener.close()
         self.engine.dispose()

@@ -1,20 +1,22 @@
 """Values read from the database and kept in this process's memory while the database says
 they have not changed: PostgreSQL's LISTEN/NOTIFY, SQLite's ``PRAGMA data_version``.
 
-A ``WatchedValues`` belongs to one store and one channel. On PostgreSQL it keeps one
-connection of its own that listens on the channel (a thread); a transaction that changes a
-watched value calls ``notify`` (PostgreSQL delivers the notice at commit, to every server
-on the database), and each listening server forgets what it kept. In between, ``get``
-answers from memory, with no connection and no query.
+A ``WatchedValues`` belongs to one store and one channel. On PostgreSQL the store's one
+``Listener`` (a thread with a connection of its own) listens on the channels of all its
+watches; a transaction that changes a watched value calls ``notify`` (PostgreSQL delivers the
+notice at commit, to every server on the database), and each listening server forgets what
+it kept. In between, ``get`` answers from memory, with no connection and no query.
 
 What keeps it honest:
 
-- **Only while notices are heard.** Every ``POLL`` second the listener notifies the
-  channel itself and must hear its own notice back. Until the first probe comes back, and
-  from a probe not heard or a failed connection until the listener is back, every ``get``
-  reads the database; coming back, it forgets everything (notices sent meanwhile were
-  lost). So a connection pooler that does not carry notices (PgBouncer in transaction
-  mode) makes the watch read every time instead of keeping stale values.
+- **Only while notices are heard.** Every ``POLL`` second the listener notifies its probe
+  channel itself and must hear its own notice back. A watch keeps values once a probe sent
+  after its channel's ``LISTEN`` comes back; from a probe not heard or a failed connection
+  until the listener is back, every ``get`` reads the database; coming back, it forgets
+  everything (notices sent meanwhile were lost). So a connection pooler that does not carry
+  notices (PgBouncer in transaction mode) makes the watch read every time instead of
+  keeping stale values. One listener serves every channel of a store: one connection and
+  one probe a second per server, not one per channel.
 - **A read that a notice overtakes is not kept.** Any notice moves a generation counter;
   a value read under an older generation is returned but not kept.
 - **In this process, at once.** ``changed`` (called after the commit) forgets the key in
@@ -41,7 +43,7 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Callable, Collection, Generic, TypeVar
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection, Engine
@@ -51,7 +53,8 @@ MAX_AGE = 60.0  # seconds a kept value is trusted at most
 MAX_KEPT = 20_000  # values kept per watch; beyond, all are forgotten and read again
 POLL = 1.0  # seconds the listener waits for notices before it looks at its connection again
 RETRY_CEILING = 30.0  # the longest wait before the listener connects again
-PROBE = "probe:"  # how a listener's probe notice begins (every server on the channel hears it)
+PROBE = "probe:"  # how a listener's probe notice begins (every server's listener hears it)
+PROBE_CHANNEL = "quiz_watch_probe"  # the channel the probes go on
 LISTENER_NAME = "quiz-watch"  # the listening connection's application_name (pg_stat_activity)
 log = logging.getLogger(__name__)
 
@@ -88,24 +91,22 @@ class WatchedValues(Generic[V]):
     """Values by integer key, kept while a listener on ``channel`` hears of no change."""
 
     def __init__(self, engine: Engine, channel: str, max_age: float = MAX_AGE,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, listener: Listener | None = None) -> None:
+        """On PostgreSQL the watch is heard by ``listener`` (its store's), else by a listener
+        of its own."""
         self.channel = channel
         self.max_age = max_age
         self._clock = clock
         self._lock = threading.Lock()
         self._kept: dict[int, _Kept[V]] = {}
         self._generation = 0
-        self._live = False
         self._closed = threading.Event()
-        self._listener: threading.Thread | None = None
         self._counter = _ChangeCounter.open(engine) if engine.dialect.name == "sqlite" else None
         self._live = self._counter is not None
+        self._listener: Listener | None = None
         if engine.dialect.name == "postgresql":
-            connect = _connector(engine)
-            self._listener = threading.Thread(target=_listen, args=(weakref.ref(self), connect, channel,
-                                                                    self._closed),
-                                              name=f"quiz-watch-{channel}", daemon=True)
-            self._listener.start()
+            self._listener = listener or Listener(engine)
+            self._listener.add(self)
         with _WATCHES_LOCK:
             _WATCHES.add(self)
 
@@ -144,14 +145,16 @@ class WatchedValues(Generic[V]):
                 self._kept.pop(key, None)
 
     def close(self) -> None:
-        """Stop listening (the listener's connection closes within ``POLL`` seconds; SQLite's
-        counter's at once)."""
+        """Stop keeping values: no longer heard (a listener left with no watch closes its
+        connection within ``POLL`` seconds), SQLite's counter closed at once."""
         self._closed.set()
         self._set_live(False)
         with self._lock:
             counter, self._counter = self._counter, None
         if counter is not None:
             counter.close()
+        if self._listener is not None:
+            self._listener.remove(self)
 
     def _follow_counter(self) -> None:
         """SQLite: forget everything kept when another connection committed since the last look
@@ -229,11 +232,67 @@ def _connector(engine: Engine) -> Callable[[], Any]:
     return lambda: dialect.loaded_dbapi.connect(*cargs, **cparams)
 
 
-def _listen(owner: weakref.ref[WatchedValues[Any]], connect: Callable[[], Any], channel: str,
-            closed: threading.Event) -> None:
-    """The listener thread: connect and hear notices (``_hear``) until the watch is closed or
-    gone; on any failure the watch reads through, and the listener connects again, waiting
-    longer each time (up to ``RETRY_CEILING``)."""
+class Listener:
+    """One listening connection (a thread) for every watch of a store, on PostgreSQL: it
+    ``LISTEN``s on each watch's channel as watches are added, and hands each notice to the
+    watches of its channel. It stops when closed or left with no watch."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._connect = _connector(engine)
+        self._lock = threading.Lock()
+        self._watches: list[weakref.ref[WatchedValues[Any]]] = []
+        self._closed = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def thread(self) -> threading.Thread | None:
+        """The listening thread, once a watch was added."""
+        return self._thread
+
+    def add(self, watch: WatchedValues[Any]) -> None:
+        """Hear ``watch``'s channel from now on (live once a probe sent after its ``LISTEN`` is heard)."""
+        with self._lock:
+            self._watches.append(weakref.ref(watch))
+            if self._thread is None and not self._closed.is_set():
+                self._thread = threading.Thread(target=_listen, args=(weakref.ref(self), self._connect, self._closed),
+                                                name="quiz-watch", daemon=True)
+                self._thread.start()
+
+    def remove(self, watch: WatchedValues[Any]) -> None:
+        """Stop hearing for ``watch``; the last one gone, the listener stops."""
+        with self._lock:
+            self._watches = [ref for ref in self._watches if ref() not in (None, watch)]
+            if not self._watches:
+                self._closed.set()
+
+    def close(self) -> None:
+        """Stop listening: every watch reads through; the connection closes within ``POLL`` seconds."""
+        self._closed.set()
+        self.set_live(None, False)
+
+    def watches(self, channel: str | None = None) -> list[WatchedValues[Any]]:
+        """The watches heard (of ``channel``, when given) that are still alive."""
+        with self._lock:
+            alive = [watch for ref in self._watches if (watch := ref()) is not None]
+        return [watch for watch in alive if channel is None or watch.channel == channel]
+
+    def channels(self) -> set[str]:
+        return {watch.channel for watch in self.watches()}
+
+    def set_live(self, channels: Collection[str] | None, live: bool) -> bool:
+        """Let the watches of ``channels`` (of every channel when None) keep values, or not;
+        whether any of them kept before."""
+        was = False
+        for watch in self.watches():
+            if channels is None or watch.channel in channels:
+                was = watch._set_live(live) or was
+        return was
+
+
+def _listen(owner: weakref.ref[Listener], connect: Callable[[], Any], closed: threading.Event) -> None:
+    """The listener thread: connect and hear notices (``_hear``) until the listener is closed or
+    gone; on any failure its watches read through, and it connects again, waiting longer each
+    time (up to ``RETRY_CEILING``)."""
     wait = POLL
     failing = False
     while not closed.is_set() and owner() is not None:
@@ -241,16 +300,16 @@ def _listen(owner: weakref.ref[WatchedValues[Any]], connect: Callable[[], Any], 
         was_live: bool | None = False
         try:
             connection = connect()
-            _hear(connection, owner, channel, closed)
+            _hear(connection, owner, closed)
         except Exception as error:  # noqa: BLE001 - the database or the connection failed: read through
             if not failing:
-                log.warning("not listening on %s (%s): every value is read from the database until it is back",
-                            channel, error)
+                log.warning("not listening for changes (%s): every watched value is read from the database "
+                            "until it is back", error)
             failing = True
         else:
-            return  # closed, or the watch is gone
+            return  # closed, or the listener is gone
         finally:
-            was_live = _tell(owner, False)
+            was_live = _tell(owner, None, False)
             if connection is not None:
                 try:
                     connection.close()
@@ -262,36 +321,47 @@ def _listen(owner: weakref.ref[WatchedValues[Any]], connect: Callable[[], Any], 
         wait = min(wait * 2, RETRY_CEILING)
 
 
-def _hear(connection: Any, owner: weakref.ref[WatchedValues[Any]], channel: str, closed: threading.Event) -> None:
-    """``LISTEN``, then each ``POLL`` seconds send a probe notice and hand every notice heard
-    to the watch. The watch keeps values once the first probe comes back, and this raises
-    ``NoticeLost`` when one does not: a notice sent is then not sure to be heard (a pooler
-    between the app and PostgreSQL, a broken connection), so kept values are not safe."""
+def _hear(connection: Any, owner: weakref.ref[Listener], closed: threading.Event) -> None:
+    """Each ``POLL`` seconds: ``LISTEN`` on the channels of watches added meanwhile, send a
+    probe notice, and hand every notice heard to the watches of its channel. The watches of the
+    channels listened on before a probe was sent keep values once it comes back, and this
+    raises ``NoticeLost`` when one does not: a notice sent is then not sure to be heard (a
+    pooler between the app and PostgreSQL, a broken connection), so kept values are not safe."""
     from psycopg import sql  # only here: the listener runs on PostgreSQL alone
 
     connection.autocommit = True
-    connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+    connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(PROBE_CHANNEL)))
+    listening: set[str] = set()
     mine, sent = secrets.token_hex(8), 0
     while not closed.is_set():
+        listener = owner()
+        if listener is None:
+            return
+        for channel in sorted(listener.channels() - listening):
+            connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+            listening.add(channel)
+        del listener
+        covered = frozenset(listening)
         sent += 1
         probe = f"{PROBE}{mine}-{sent}"
-        send_probe(connection, channel, probe)
+        send_probe(connection, PROBE_CHANNEL, probe)
         heard = False
         for notice in connection.notifies(timeout=POLL):
             if notice.payload == probe:
                 heard = True
-                if _tell(owner, True) is None:
+                if _tell(owner, covered, True) is None:
                     return
             elif not notice.payload.startswith(PROBE):  # another server's probe changes nothing
-                watch = owner()
-                if watch is None:
+                listener = owner()
+                if listener is None:
                     return
-                watch.forget(_key(notice.payload))
-                del watch
+                for watch in listener.watches(notice.channel):
+                    watch.forget(_key(notice.payload))
+                del listener
         if owner() is None:
             return
         if not heard and not closed.is_set():
-            raise NoticeLost(f"a probe notice on {channel} was not heard back within {POLL} s")
+            raise NoticeLost(f"a probe notice was not heard back within {POLL} s")
 
 
 def send_probe(connection: Any, channel: str, payload: str) -> None:
@@ -304,10 +374,11 @@ class NoticeLost(RuntimeError):
     """The listener's own probe notice did not come back."""
 
 
-def _tell(owner: weakref.ref[WatchedValues[Any]], live: bool) -> bool | None:
-    """Tell the watch whether it may keep values: whether it kept them before, None when it is gone."""
-    watch = owner()
-    return None if watch is None else watch._set_live(live)
+def _tell(owner: weakref.ref[Listener], channels: Collection[str] | None, live: bool) -> bool | None:
+    """Tell the watches of ``channels`` (every channel's when None) whether they may keep
+    values: whether any kept before, None when the listener is gone."""
+    listener = owner()
+    return None if listener is None else listener.set_live(channels, live)
 
 
 def _key(payload: str) -> int | None:

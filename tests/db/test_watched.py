@@ -223,10 +223,11 @@ def test_while_not_listening_every_get_reads(postgres_store):
     watch.get(7, reads)
     watch.get(7, reads)
     assert reads.count == 2
-    listener = watch._listener
+    assert watch._listener is not None
+    listener = watch._listener.thread
     assert listener is not None
     listener.join(timeout=10)
-    assert not listener.is_alive()  # and its connection is closed
+    assert not listener.is_alive()  # its last watch closed: the listener stops, and its connection is closed
 
 
 @pytest.mark.postgres
@@ -259,3 +260,24 @@ def test_a_listener_that_does_not_hear_its_own_probe_keeps_nothing(postgres_stor
     for _ in range(3):
         watch.get(7, reads)
     assert reads.count == 3 and not watch.live
+
+
+@pytest.mark.postgres
+def test_one_listening_connection_serves_every_watch_of_a_store(postgres_store):
+    """Three channels, one connection and one probe a second: a notice reaches only the
+    watches of its channel, and a watch added while listening is heard too."""
+    first, second = live_watch(postgres_store), postgres_store.watched(f"{CHANNEL}_b")
+    wait_until(lambda: second.live, "the second channel is listened on")
+    a, b = Reads("a1"), Reads("b1")
+    first.get(7, a)
+    second.get(7, b)
+    notify_from_elsewhere(postgres_store, 7)  # on CHANNEL
+    wait_until(lambda: first.get(7, a) == "a1" and a.count == 2, "the notice reached the first channel")
+    second.get(7, b)
+    assert b.count == 1  # the second channel heard nothing of it
+    third = postgres_store.watched(f"{CHANNEL}_c")
+    wait_until(lambda: third.live, "a channel added later is listened on")
+    with postgres_store.engine.connect() as conn:
+        listening = conn.execute(text("SELECT count(*) FROM pg_stat_activity WHERE application_name = :name "
+                                      "AND datname = current_database()"), {"name": LISTENER_NAME}).scalar_one()
+    assert listening == 1
