@@ -18,18 +18,13 @@ from quiz.ui import widgets
 from quiz.ui.card_views import answer_form
 from quiz.ui.errors import database_guard
 from quiz.ui.fragments import running_alone
+from quiz.ui.next_bar import NEXT_BAR_KEY
 from quiz.ui.page_state import CardState
 from quiz.ui.scroll import to_top_when_new
 from quiz.ui.shell import Shell, count_answer, draw_due
 from quiz.ui.sign_in import answer_guard, still_signed_in
 from quiz.ui.stale_widgets import forget_stale_widgets
-from quiz.ui.streamlit_words import draw_style
 
-NEXT_BAR_KEY = "next-card-bar"
-# Sticky below Streamlit's header (3.75rem) while the feedback under it is in view; the
-# button's own fill hides what scrolls beneath it.
-NEXT_BAR_CSS = (f'[data-testid="stLayoutWrapper"]:has(> .st-key-{NEXT_BAR_KEY})'  # the container's own box
-                " {position: sticky; top: 3.75rem; z-index: 5}")
 PIN_CHECKED_KEY = "answer_pin_checked"  # this run stored an answer with its PIN check (card_fragment)
 
 
@@ -141,10 +136,9 @@ def _closed_book_exam_runs(shell: Shell) -> bool:
 def next_card_button(shell: Shell, key: str, on_click: Callable[[], None]) -> None:
     """The "Next card" button, drawn between the card and its feedback (where the Check
     button was); the N key presses it. It stays in view while the feedback below is read
-    (``NEXT_BAR_CSS``: sticky under the page's header), so a phone's reader, ~2 screens down,
-    never scrolls back up for it. ``on_click`` deals the next card before the run that draws
-    it (one run, not two)."""
-    draw_style(NEXT_BAR_CSS)
+    (``quiz.ui.next_bar``: sticky under the page's header), so a phone's reader, ~2 screens
+    down, never scrolls back up for it. ``on_click`` deals the next card before the run that
+    draws it (one run, not two)."""
     with st.container(key=NEXT_BAR_KEY, width="content"):
         st.button(shell.t("practice.next"), type="primary", key=key, icon=":material/arrow_forward:",
                   icon_position="right", shortcut="N", on_click=on_click)

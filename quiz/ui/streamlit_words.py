@@ -38,6 +38,7 @@ import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from quiz.model.words import t
+from quiz.ui.next_bar import NEXT_BAR_CSS
 from quiz.ui.scroll import SCROLL_CSS, WATCH_JS
 
 ENGLISH = "en"  # Streamlit's own language: nothing to replace
@@ -128,13 +129,14 @@ def replaced(where: str, text: str, font_size: str) -> tuple[str, str]:
 @cache
 def widget_words_css(language: str) -> str:
     """The style sheet that labels the sidebar's button and says the text boxes' hints and an
-    empty option list's words in ``language`` (Streamlit's own in English); made once per
-    language, drawn on every full run."""
+    empty option list's words in ``language`` (Streamlit's own in English), with the page's
+    other rules (the scroll marks hidden, the Next card bar sticky); made once per language,
+    drawn on every full run."""
     rules = [f"{SIDEBAR_BUTTON} {{gap: 0.25rem; padding: 0.25rem 0.75rem; border: 1px solid currentColor;"
              " border-radius: 0.5rem}",
              f"{SIDEBAR_BUTTON}::after {{content: {css_string(t('streamlit.menu', language))}; font-size: 0.875rem}}"]
     rules += [f"{OPTION_TEXT} {{{WRAPPED[0]}}}", f"{OPTION_TEXT} > [data-item-hl] {{{WRAPPED[1]}}}", SCROLL_CSS,
-              PAGE_SCRIPT_FRAME]
+              NEXT_BAR_CSS, PAGE_SCRIPT_FRAME]
     if language != ENGLISH:
         for where, key in HINTS:
             rules.append(f"{where} > span:first-child {{display: none}}")

@@ -120,3 +120,21 @@ def test_every_page_carries_the_style_sheet_of_its_language(open_app) -> None:
 def test_the_content_page_says_its_uploader_s_words(open_app) -> None:
     styles = _styles(open_app(lang="ja", page="quiz/ui/pages/content.py"))
     assert any(css_string("アップロード") in style for style in styles), styles
+
+
+def test_the_next_card_bar_is_made_sticky_by_the_page_s_sheet_not_by_each_answer(open_app) -> None:
+    """An answer runs the card's fragment alone: the bar's rule comes with the full run's
+    sheet, and the answered card draws no style element of its own."""
+    from quiz.model.cards import KnowledgeCard
+    from quiz.ui.next_bar import NEXT_BAR_CSS, NEXT_BAR_KEY
+    from tests.shipped_content import shipped_content
+    from tests.ui import answering
+
+    for language in LANGUAGES:
+        assert NEXT_BAR_CSS in widget_words_css(language)
+    at = open_app()
+    card = answering.deal_until(at, shipped_content(), KnowledgeCard)
+    answering.fill(at, card, card.answer)
+    assert any(button.label == "Next card" for button in at.button)
+    assert any(NEXT_BAR_KEY in str(block.proto) for block in at.get("flex_container"))
+    assert _styles(at) == [f"<style>\n{widget_words_css('en')}\n</style>"]
