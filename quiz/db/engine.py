@@ -43,9 +43,16 @@ def make_engine(url: URL) -> Engine:
 def existing_file_missing(url: str | None) -> bool:
     """Whether ``url`` names a SQLite file that does not exist (looking must not create it)."""
     parsed = make_url(database_url(url))
-    database = parsed.database
-    return (parsed.get_backend_name() == "sqlite" and bool(database) and database != ":memory:"
-            and not str(database).startswith("file:") and not Path(str(database)).exists())
+    file = sqlite_file(parsed.database)
+    return parsed.get_backend_name() == "sqlite" and file is not None and not Path(file).exists()
+
+
+def sqlite_file(database: str | None) -> str | None:
+    """The path of a SQLite URL's database when it is a plain file; None for an in-memory
+    database or a ``file:`` URI."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return database
 
 
 def engine_options(backend: str) -> dict[str, Any]:
@@ -58,8 +65,9 @@ def engine_options(backend: str) -> dict[str, Any]:
 
 def _make_folder(database: str | None) -> None:
     """Create the folder of a SQLite file (not for in-memory databases)."""
-    if database and database != ":memory:" and not database.startswith("file:"):
-        Path(database).parent.mkdir(parents=True, exist_ok=True)
+    file = sqlite_file(database)
+    if file is not None:
+        Path(file).parent.mkdir(parents=True, exist_ok=True)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -48,6 +48,8 @@ from typing import Any, Callable, Collection, Generic, TypeVar
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection, Engine
 
+from quiz.db.engine import sqlite_file
+
 V = TypeVar("V")
 MAX_AGE = 60.0  # seconds a kept value is trusted at most
 MAX_KEPT = 20_000  # values kept per watch; beyond, all are forgotten and read again
@@ -88,7 +90,8 @@ class _Kept(Generic[V]):
 
 
 class WatchedValues(Generic[V]):
-    """Values by integer key, kept while a listener on ``channel`` hears of no change."""
+    """Values by integer key, kept while the database says nothing on ``channel`` changed (a
+    listener hears no notice on PostgreSQL; SQLite's change counter stands still)."""
 
     def __init__(self, engine: Engine, channel: str, max_age: float = MAX_AGE,
                  clock: Callable[[], float] = time.monotonic, listener: Listener | None = None) -> None:
@@ -190,8 +193,8 @@ class _ChangeCounter:
     def open(cls, engine: Engine) -> _ChangeCounter | None:
         """The counter of ``engine``'s SQLite file; None for an in-memory database, which no
         other connection shares, or a file that cannot be opened."""
-        database = engine.url.database
-        if not database or database == ":memory:" or database.startswith("file:"):
+        database = sqlite_file(engine.url.database)
+        if database is None:
             return None
         try:
             connection = sqlite3.connect(database, check_same_thread=False, isolation_level=None,
