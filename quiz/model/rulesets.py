@@ -232,6 +232,8 @@ class Ruleset(StrictModel):
     _after_rules: list[str] = PrivateAttr(default_factory=list)
     _compiled: Any = PrivateAttr(default=None)
     _quoted: dict[str, bool] = PrivateAttr(default_factory=dict)
+    _by_id: dict[str, dict[str, Any]] = PrivateAttr(default_factory=dict)
+    _infraction_labels: dict[str, dict[str, str]] = PrivateAttr(default_factory=dict)
 
     def compiled(self) -> Any:
         """What ``quiz.rules.engine.compile_ruleset`` made of this ruleset, or None (a cache
@@ -285,13 +287,46 @@ class Ruleset(StrictModel):
         return name
 
     def infraction(self, infraction_id: str) -> Infraction | None:
-        return next((i for i in self.infractions if i.id == infraction_id), None)
+        found: Infraction | None = self._by_kind("infraction").get(infraction_id)
+        return found
 
     def penalty(self, penalty_id: str) -> Penalty | None:
-        return next((p for p in self.ladder if p.id == penalty_id), None)
+        found: Penalty | None = self._by_kind("penalty").get(penalty_id)
+        return found
 
     def fix(self, fix_id: str) -> Fix | None:
-        return next((f for f in self.fixes if f.id == fix_id), None)
+        found: Fix | None = self._by_kind("fix").get(fix_id)
+        return found
 
     def category(self, category_id: str) -> Category | None:
-        return next((c for c in self.categories if c.id == category_id), None)
+        found: Category | None = self._by_kind("category").get(category_id)
+        return found
+
+    def infraction_labels(self, language: str) -> dict[str, str]:
+        """Infraction id -> "category › name" in ``language``, in the order of the ruleset's
+        categories: the choices of an answer form (memoised: every form draws them)."""
+        labels: dict[str, dict[str, str]] = self._private()["_infraction_labels"]
+        found = labels.get(language)
+        if found is None:
+            order = {c.id: i for i, c in enumerate(self.categories)}
+            infractions = sorted(self.infractions, key=lambda i: order.get(i.category, len(order)))
+            found = labels[language] = {
+                i.id: f"{self.name_of('category', i.category, language)} › {i.name.get(language)}"
+                for i in infractions
+            }
+        return found
+
+    def _by_kind(self, kind: Literal["infraction", "penalty", "fix", "category"]) -> dict[str, Any]:
+        """Id -> item of one kind, the first of an id winning (built once per kind: a page looks
+        up every choice's name on every run)."""
+        index: dict[str, dict[str, Any]] = self._private()["_by_id"]
+        items = index.get(kind)
+        if items is None:
+            items = {}
+            for item in getattr(self, _ITEMS_OF[kind]):
+                items.setdefault(item.id, item)
+            index[kind] = items
+        return items
+
+
+_ITEMS_OF = {"infraction": "infractions", "penalty": "ladder", "fix": "fixes", "category": "categories"}

@@ -10,7 +10,6 @@ import streamlit as st
 from quiz.content.loader import Content
 from quiz.model.attempt import PLAYERS, AttemptRecord
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
-from quiz.model.rulesets import Ruleset
 from quiz.rules.variants import CardShowing
 from quiz.training.answering import asks_players
 from quiz.training.grading import ScenarioAnswer
@@ -40,16 +39,6 @@ def card_body(shell: Shell, card: AnyCard, showing: CardShowing | None = None) -
     text = shown_texts(card, showing)[1]
     with st.container(border=True):
         st.markdown(escape_markdown(text.get(shell.language)))
-
-
-def _infraction_names(ruleset: Ruleset, lang: str) -> dict[str, str]:
-    """Infraction id -> "category › name", in the order of the ruleset's categories."""
-    order = {c.id: i for i, c in enumerate(ruleset.categories)}
-    infractions = sorted(ruleset.infractions, key=lambda i: order.get(i.category, 99))
-    return {
-        i.id: f"{ruleset.name_of('category', i.category, lang)} › {i.name.get(lang)}"
-        for i in infractions
-    }
 
 
 def players_name(shell: Shell, players: str | None) -> str:
@@ -158,7 +147,7 @@ def scenario_form(shell: Shell, card: ScenarioCard, form_key: str, submit_label:
     Each widget is keyed by the form, so a language switch (new labels) keeps the choices made."""
     ruleset = shell.content.rulesets[card.ruleset]
     lang = shell.language
-    names = _infraction_names(ruleset, lang)
+    names = ruleset.infraction_labels(lang)
     ask_players = asks_players(shell.content, card)
     with st.form(form_key):
         findings_inputs(shell, card, form_key)
@@ -207,7 +196,7 @@ def judgement_form(shell: Shell, card: JudgementCallCard, form_key: str, submit_
     decides of a judgement call; the form does not say what kind of card it is)."""
     ruleset = shell.content.rulesets[card.ruleset]
     labels = {
-        **_infraction_names(ruleset, shell.language),
+        **ruleset.infraction_labels(shell.language),
         NO_LISTED_INFRACTION: shell.t("answer.no_listed_infraction"),
     }
     with st.form(form_key):

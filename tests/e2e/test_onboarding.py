@@ -25,7 +25,6 @@ from quiz.model.words import t
 from quiz.rules.variants import show_card
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.presets import load_presets
-from quiz.ui.widgets import _infraction_names
 from tests.e2e import driver
 from tests.e2e.configured_server import running, sign_in_as_supervisor
 from tests.e2e.driver import main, settle, sidebar
@@ -125,7 +124,7 @@ def answer_right(page, card, seed: int, phone: bool) -> None:
         choices = form.get_by_role("radiogroup", name=w("answer.choose"), exact=True)
         choices.locator("label").filter(has_text=text).first.click()
     elif isinstance(card, JudgementCallCard):
-        names = {**_infraction_names(ruleset, JA), NO_LISTED_INFRACTION: w("answer.no_listed_infraction")}
+        names = {**ruleset.infraction_labels(JA), NO_LISTED_INFRACTION: w("answer.no_listed_infraction")}
         pick(page, form.get_by_role("combobox", name=w("answer.nearest"), exact=True), names[given], phone)
     else:
         assert isinstance(given, ScenarioAnswer)
@@ -159,7 +158,7 @@ def fill_scenario(page, form, card: ScenarioCard, given: ScenarioAnswer, phone: 
             box.fill(str(value))
             box.blur()
     pick(page, form.get_by_role("combobox", name=w("answer.infraction"), exact=True),
-         _infraction_names(ruleset, JA)[given.infraction], phone)
+         ruleset.infraction_labels(JA)[given.infraction], phone)
     if given.players is not None:
         players = form.get_by_role("radiogroup", name=w("answer.players"), exact=True)
         players.locator("label").nth(0 if given.players == "offender" else 1).click()
