@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 
 if TYPE_CHECKING:
     import pandas as pd
-from sqlalchemy import Integer, delete, insert, literal, null, select, union_all, update
+from sqlalchemy import Integer, bindparam, delete, insert, literal, null, select, union_all, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import Select
@@ -40,6 +40,7 @@ from quiz.training.exams import (
 
 T = TypeVar("T")
 CLOSED_BOOK = "quiz_closed_book"  # the channel an exam's start and close notify on (quiz.db.watched)
+EXAM_ANSWERS = "quiz_exam_answers"  # the channel an exam's saves, flags and closing notify on, by exam id
 HISTORY_COLUMNS = (
     "id", "trainee_id", "preset", "started_at", "finished_at", "score", "total", "pass_percent", "passed",
 )
@@ -120,6 +121,8 @@ def close_expired(store: Store, trainee_id: int, now: datetime) -> list[Exam]:
             closed = [_close(conn, exam, exam.deadline) for exam in expired]
         if expired:
             changed(CLOSED_BOOK, trainee_id)
+        for exam in expired:
+            forget_exam_answers(exam.id)
         return closed
 
     return _once_more_on_conflict(close_all)
@@ -136,6 +139,7 @@ def hand_in(store: Store, exam_id: int, now: datetime) -> Exam:
             exam = _exam(row._mapping)
             closed = _close(conn, exam, min(now, exam.deadline)) if exam.is_open else exam
         changed(CLOSED_BOOK, exam.trainee_id)
+        forget_exam_answers(exam.id)
         return closed
 
     return _once_more_on_conflict(close)
@@ -162,11 +166,7 @@ def save_exam_answer(store: Store, record: AttemptRecord, now: datetime, guard: 
     with store.engine.begin() as conn:  # the check and the write hold the exam's row: two tabs take turns
         if guard is not None:
             guard(conn)
-        _lock_exam(conn, record.exam_id)
-        row = conn.execute(select(exams).where(exams.c.id == record.exam_id)).one_or_none()
-        if row is None:
-            raise LookupError(f"no exam {record.exam_id}")
-        exam = _exam(row._mapping)
+        exam = _lock_exam(conn, record.exam_id)
         if not accepts_answer(exam, record.card_id, now):
             return False
         values = record.values()
@@ -175,6 +175,8 @@ def save_exam_answer(store: Store, record: AttemptRecord, now: datetime, guard: 
         ).rowcount
         if not replaced:
             conn.execute(insert(attempts).values(**values))
+        exam_answers_changed(conn, exam.id)
+    forget_exam_answers(exam.id)
     return True
 
 
@@ -184,10 +186,32 @@ def exam_answers(store: Store, exam_id: int) -> list[AttemptRecord]:
         return _answers(conn, exam_id)
 
 
-def answers_and_flags(store: Store, exam_id: int) -> tuple[list[AttemptRecord], frozenset[str]]:
+def answers_and_flags(store: Store, exam_id: int) -> tuple[tuple[AttemptRecord, ...], frozenset[str]]:
     """The exam's answers, oldest first, and the card ids of its questions flagged for later:
-    what every run of an exam's question draws, read in one round trip (a ``UNION ALL`` of
-    the two; a flag's row carries only its card id)."""
+    what every run of an exam's question draws.
+
+    Kept in the server's memory while the database says neither changed (``quiz.db.watched``,
+    channel ``EXAM_ANSWERS``: a save, a flag and a closing notify it; on SQLite until any
+    commit), so moving between questions reads nothing; a read is one round trip (a
+    ``UNION ALL`` of the two; a flag's row carries only its card id)."""
+    kept: tuple[tuple[AttemptRecord, ...], frozenset[str]] = store.watched(EXAM_ANSWERS).get(
+        exam_id, lambda: _read_answers_and_flags(store, exam_id))
+    return kept
+
+
+def exam_answers_changed(conn: Connection, exam_id: int | None) -> None:
+    """Within the transaction that changes an exam's answers or flags (every exam's when None):
+    every server forgets what it kept of them at the commit (call ``forget_exam_answers``
+    after it, for this one)."""
+    notify(conn, EXAM_ANSWERS, exam_id)
+
+
+def forget_exam_answers(exam_id: int | None) -> None:
+    """After the commit: this process forgets the exam's kept answers and flags (every exam's when None)."""
+    changed(EXAM_ANSWERS, exam_id)
+
+
+def _read_answers_and_flags(store: Store, exam_id: int) -> tuple[tuple[AttemptRecord, ...], frozenset[str]]:
     answers = _answers_select(exam_id, literal(0, Integer).label("flag_row"), attempts.c.id.label("row_id"))
     flags = select(literal(1, Integer), null(),
                    *(exam_flags.c.card_id if name == "card_id" else null() for name in ATTEMPT_FIELDS),
@@ -205,7 +229,7 @@ def answers_and_flags(store: Store, exam_id: int) -> tuple[list[AttemptRecord], 
             else:
                 del values["row_id"]
                 found.append(AttemptRecord.from_row(values))
-    return found, frozenset(flagged)
+    return tuple(found), frozenset(flagged)
 
 
 def seen_cards(store: Store, trainee_id: int) -> frozenset[str]:
@@ -244,10 +268,17 @@ def _lock_trainee(conn: Connection, trainee_id: int) -> None:
     conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(name=trainees.c.name))
 
 
-def _lock_exam(conn: Connection, exam_id: int) -> None:
+_LOCK_EXAM = (update(exams).where(exams.c.id == bindparam("lock_exam_id")).values(preset=exams.c.preset)
+              .returning(*exams.c))  # built once, like answers._INSERT
+
+
+def _lock_exam(conn: Connection, exam_id: int) -> Exam:
     """Hold the exam's row until the transaction ends (a write, for SQLite's sake: see
-    ``_lock_trainee``)."""
-    conn.execute(update(exams).where(exams.c.id == exam_id).values(preset=exams.c.preset))
+    ``_lock_trainee``), and read it in the same statement; ``LookupError`` if there is none."""
+    row = conn.execute(_LOCK_EXAM, {"lock_exam_id": exam_id}).one_or_none()
+    if row is None:
+        raise LookupError(f"no exam {exam_id}")
+    return _exam(row._mapping)
 
 
 def _open_rows(conn: Connection, trainee_id: int, now: datetime) -> list[Mapping[Any, Any]]:
@@ -274,6 +305,7 @@ def _close(conn: Connection, exam: Exam, finished_at: datetime) -> Exam:
         for record in answers_by_card(exam, answers).values():
             reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
         conn.execute(delete(exam_flags).where(exam_flags.c.exam_id == exam.id))
+        exam_answers_changed(conn, exam.id)
     return _exam(conn.execute(select(exams).where(exams.c.id == exam.id)).one()._mapping)
 
 

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from sqlalchemy import Row, bindparam, insert, select, update
 
 from quiz.content.loader import Content
-from quiz.db.exams import get_exam
+from quiz.db.exams import exam_answers_changed, forget_exam_answers, get_exam
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts, exams, trainees
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord, utc_now
@@ -334,6 +334,8 @@ def _write(store: Store, changes: Sequence[tuple[Row, dict[str, Any]]], fingerpr
     with store.engine.begin() as conn:
         conn.execute(_INSERT_ORIGINAL, originals)
         conn.execute(_UPDATE_GRADE, grades)
+        exam_answers_changed(conn, None)  # an open exam's kept answers carry their grades
+    forget_exam_answers(None)
 
 
 def _by_name(store: Store, tallies: Mapping[int, Tally]) -> dict[str, Tally]:

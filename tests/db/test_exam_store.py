@@ -6,11 +6,13 @@ import threading
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from sqlalchemy import event
 
 from quiz.db import reviews as review_store
 from quiz.db.exam_flags import flagged, set_flag
 from quiz.db.exams import (
     CLOSED_BOOK,
+    EXAM_ANSWERS,
     ExamInProgressError,
     answers_and_flags,
     close_expired,
@@ -121,6 +123,9 @@ def test_answers_are_stored_at_once_and_only_while_they_count(store, trainee_id)
     assert [r.card_id for r in exam_answers(store, exam.id)] == ["ygo-a"]
     stored = store.attempts(trainee_id)
     assert list(stored["mode"]) == ["exam"] and list(stored["exam_id"]) == [exam.id]
+    with pytest.raises(LookupError, match="no exam"):
+        save_exam_answer(store, answer(trainee_id, exam.id + 1000, "ygo-a", True, 2), at(2))
+    assert len(store.attempts(trainee_id)) == 1  # nothing stored for an exam that is not there
 
 
 def test_a_changed_answer_replaces_the_first_until_hand_in(store, trainee_id):
@@ -280,19 +285,60 @@ def test_a_questions_run_reads_the_exams_answers_and_flags_together(store, train
     """One read gives what the two reads give: the answers oldest first, the flags; nothing of
     another exam's; answers with no flag and flags with no answer alike."""
     exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
-    assert answers_and_flags(store, exam.id) == ([], frozenset())
+    assert answers_and_flags(store, exam.id) == ((), frozenset())
     set_flag(store, exam.id, "pkm-c", True)  # flagged, not answered
-    assert answers_and_flags(store, exam.id) == ([], frozenset({"pkm-c"}))
+    assert answers_and_flags(store, exam.id) == ((), frozenset({"pkm-c"}))
     assert save_exam_answer(store, answer(trainee_id, exam.id, "ygo-b", False, 2), at(2))
     assert save_exam_answer(store, answer(trainee_id, exam.id, "ygo-a", True, 1), at(3))
     set_flag(store, exam.id, "ygo-a", True)  # answered and flagged
     stored, flags = answers_and_flags(store, exam.id)
-    assert stored == exam_answers(store, exam.id)
+    assert list(stored) == exam_answers(store, exam.id)
     assert [a.card_id for a in stored] == ["ygo-a", "ygo-b"]  # oldest first: answered at minutes 1 and 2
     assert all(isinstance(a, AttemptRecord) and a.exam_id == exam.id for a in stored)
     assert flags == flagged(store, exam.id) == {"ygo-a", "pkm-c"}
     hand_in(store, exam.id, at(5))
     other = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, at(6))
     set_flag(store, other.id, "ygo-d", True)
-    assert answers_and_flags(store, other.id) == ([], frozenset({"ygo-d"}))
+    assert answers_and_flags(store, other.id) == ((), frozenset({"ygo-d"}))
     assert answers_and_flags(store, exam.id) == (stored, frozenset())  # its flags dropped at the closing
+
+
+def test_another_server_keeps_an_exams_answers_and_flags_until_one_changes(store, trainee_id):
+    """What every run of an exam's question reads: kept in memory on a second server on the same
+    database (no statement while nothing changed), and read again once the first server saves
+    an answer, flags a question, takes a flag off or closes the exam."""
+    exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
+    other = Store(store.url.render_as_string(hide_password=False))
+    try:
+        watch = other.watched(EXAM_ANSWERS)
+        wait_until(lambda: watch.live, "the other server's watch keeps values")
+        assert answers_and_flags(other, exam.id) == ((), frozenset())
+        sent: list[str] = []
+        event.listen(other.engine, "before_cursor_execute", lambda *args: sent.append(args[2]))
+        assert answers_and_flags(other, exam.id) == ((), frozenset()) and sent == []
+
+        assert save_exam_answer(store, answer(trainee_id, exam.id, "ygo-a", True, 1), at(1))
+        wait_until(lambda: [a.card_id for a in answers_and_flags(other, exam.id)[0]] == ["ygo-a"],
+                   "the other server shows the saved answer")
+        changed_answer = answer(trainee_id, exam.id, "ygo-a", False, 2)
+        assert save_exam_answer(store, changed_answer, at(2))
+        wait_until(lambda: answers_and_flags(other, exam.id)[0] == (changed_answer,),
+                   "the other server shows the changed answer")
+        set_flag(store, exam.id, "ygo-b", True)
+        wait_until(lambda: answers_and_flags(other, exam.id)[1] == {"ygo-b"}, "the other server shows the flag")
+        set_flag(store, exam.id, "ygo-b", False)
+        wait_until(lambda: answers_and_flags(other, exam.id)[1] == frozenset(), "the other server drops the flag")
+        set_flag(store, exam.id, "pkm-c", True)
+        wait_until(lambda: answers_and_flags(other, exam.id)[1] == {"pkm-c"}, "the other server shows a new flag")
+        hand_in(store, exam.id, at(3))
+        wait_until(lambda: answers_and_flags(other, exam.id)[1] == frozenset(),
+                   "the other server sees the flags dropped at the closing")
+
+        def read_from_memory() -> bool:
+            sent.clear()
+            answers_and_flags(other, exam.id)
+            return sent == []
+
+        wait_until(read_from_memory, "kept again once read (after the closing's notice)")
+    finally:
+        other.dispose()
