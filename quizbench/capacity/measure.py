@@ -8,11 +8,14 @@
    the ratio to the floor, and server CPU seconds per answer of each.
 3. **Two servers behind HAProxy**: twice the sessions (as many per server as in 2), through
    HAProxy: the scale over one server.
-4. **Human pace**: 200 sessions (a quarter of them in mock exams) answering one card every
-   20–40 s, for 2 minutes with all of them connected: click-to-feedback p95, exceptions,
-   server RSS growth, server CPU per answer; then the same load against the floor app
-   (whose exams have the app's clock, counted down in the browser): the ratio of the two, and
-   the app servers 1,000 trainees need at that CPU per answer (``servers_for``).
+4. **Human pace, one server**: 200 sessions (a quarter of them in mock exams) answering one
+   card every 20–40 s, for 2 minutes with all of them connected, against app server 1
+   directly: click-to-feedback p95, exceptions, server RSS growth, server CPU per answer; then
+   the same load against the floor app, also one server (whose exams have the app's clock,
+   counted down in the browser): the ratio of the two, and the app servers 1,000 trainees
+   need at that CPU per answer (``servers_for``). Both turns run on one server so that the
+   ratio compares the same work: through HAProxy, the app's answers also paid a second
+   server's fixed cost (about 5 ms of CPU a second, idle) that the floor's did not.
 5. **A server killed**: sessions answering at a brisk pace through HAProxy; once all are
    answering, app server 2 gets SIGKILL. Its sessions reconnect through HAProxy (to server
    1), sign in again and go on; exams resume.
@@ -245,19 +248,19 @@ def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id
         + (" (AT THE PER-SESSION RERUN LIMIT: more sessions needed)" if two["at_session_rerun_limit"] else ""))
 
     think = _pair(settings.human_think)
-    log(f"capacity: human pace: {settings.human_sessions} sessions, think {think[0]:.0f}-{think[1]:.0f} s, "
-        f"{settings.human_ramp_s:.0f} s ramp + {settings.human_s:.0f} s")
-    human = _brief(load(cluster.url, _names(f"h{run_id}", settings.human_sessions), [pid1, pid2], [app1, app2],
+    log(f"capacity: human pace on app server 1: {settings.human_sessions} sessions, "
+        f"think {think[0]:.0f}-{think[1]:.0f} s, {settings.human_ramp_s:.0f} s ramp + {settings.human_s:.0f} s")
+    human = _brief(load(app1, _names(f"h{run_id}", settings.human_sessions), [pid1], [app1],
                         settings.human_ramp_s + settings.human_s, think=think, ramp=settings.human_ramp_s,
                         exam_share=settings.human_exam_share))
-    # growth over the warm servers' peak in the two-server run (content loaded, caches filled,
-    # 2 x saturation_sessions sessions served): what 200 sessions add on top
-    warm = {pid: s["rss_mib_peak"] or 0 for pid, s in two["servers"].items()}
+    # growth over the warm server's peak in the two-server run (content loaded, caches filled,
+    # saturation_sessions sessions served): what 200 sessions add on top
+    warm = {pid: s["rss_mib_peak"] or 0 for pid, s in two["servers"].items() if int(pid) == pid1}
     growth = {pid: rounded((s["rss_mib_peak"] or 0) - warm.get(pid, 0), 1) for pid, s in human["servers"].items()}
     human["rss_warm_peak_mib"] = warm
     human["rss_growth_over_warm_mib"] = growth
-    per_server = max(settings.human_sessions / 2, 1)
-    human["rss_growth_mib_per_session"] = rounded(max(max(growth.values(), default=0), 0) / per_server, 3)
+    human["rss_growth_mib_per_session"] = rounded(
+        max(max(growth.values(), default=0), 0) / max(settings.human_sessions, 1), 3)
     out["human_pace"] = human
     out["sessions"] = human["sessions_connected_max"]
     out["p95_click_to_feedback_s"] = human["click_to_feedback_s"]["p95"]
@@ -265,7 +268,7 @@ def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id
         f"{human['answers_acknowledged']} answers, errors {human['errors']}, exceptions {human['exceptions']}, "
         f"{human['server_cpu_s_per_answer']} CPU s/answer")
 
-    log(f"capacity: human pace against the floor app: {settings.human_sessions} sessions, the same pace")
+    log(f"capacity: human pace against the floor app, one server: {settings.human_sessions} sessions, the same pace")
     floor_human = _brief(load(floor.url, _names(f"hf{run_id}", settings.human_sessions), [floor.pid], [floor.url],
                               settings.human_ramp_s + settings.human_s, think=think, ramp=settings.human_ramp_s,
                               exam_share=settings.human_exam_share, app=False), app=False)
