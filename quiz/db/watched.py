@@ -23,8 +23,11 @@ What keeps it honest:
   every watch of the channel in this process, so the server where the change was made does
   not wait for its own notice.
 - **Never older than ``max_age``.** A kept value is read again after ``max_age`` seconds
-  (60), so a change made without a notice (by hand, in SQL) is seen within a minute, and so
-  is one whose notice a silently broken listening connection missed.
+  (300), so a change made without a notice (by hand, in SQL) is seen within five minutes, and
+  so is one whose notice a silently broken listening connection missed (the probe notices a
+  broken one within seconds). Five minutes, not one: at a human pace (an answer every 20–40
+  s) a minute made about one value in three read again per answer, 0.6 ms of a server's
+  time per answer on ``make capacity`` (docs/DEPLOYMENT.md, Dec 5, evening).
 - **SQLite: while its change counter stands still.** A SQLite file has no notices, but a
   connection's ``PRAGMA data_version`` moves whenever any other connection (of this process
   or another) commits to the file, a change made by hand included. The watch keeps one
@@ -51,7 +54,7 @@ from sqlalchemy.engine import Connection, Engine
 from quiz.db.engine import sqlite_file
 
 V = TypeVar("V")
-MAX_AGE = 60.0  # seconds a kept value is trusted at most
+MAX_AGE = 300.0  # seconds a kept value is trusted at most (a change made by hand in SQL sends no notice)
 MAX_KEPT = 20_000  # values kept per watch; beyond, all are forgotten and read again
 POLL = 1.0  # seconds the listener waits for notices before it looks at its connection again
 RETRY_CEILING = 30.0  # the longest wait before the listener connects again
