@@ -8,14 +8,16 @@
    the ratio to the floor, and server CPU seconds per answer of each.
 3. **Two servers behind HAProxy**: twice the sessions (as many per server as in 2), through
    HAProxy: the scale over one server.
-4. **Human pace, one server**: 200 sessions (a quarter of them in mock exams) answering one
-   card every 20–40 s, for 2 minutes with all of them connected, against app server 1
-   directly: click-to-feedback p95, exceptions, server RSS growth, server CPU per answer; then
-   the same load against the floor app, also one server (whose exams have the app's clock,
-   counted down in the browser): the ratio of the two, and the app servers 1,000 trainees
-   need at that CPU per answer (``servers_for``). Both turns run on one server so that the
-   ratio compares the same work: through HAProxy, the app's answers also paid a second
-   server's fixed cost (about 5 ms of CPU a second, idle) that the floor's did not.
+4. **Human pace, one server each, side by side**: 200 sessions (a quarter of them in mock
+   exams) answering one card every 20–40 s, for 2 minutes with all of them connected,
+   against app server 1 directly, and at the same time 200 more against the floor app (whose
+   exams have the app's clock, counted down in the browser): the app's click-to-feedback
+   p95, exceptions, server RSS growth; each server's CPU per answer, their ratio, and the app
+   servers 1,000 trainees need at the app's (``servers_for``). The two run side by side so
+   that the machine's drift falls on both alike (taken one after the other, the floor's own
+   figure moved by 17 % between two runs of the same code); each on one server, so that
+   neither pays a second server's fixed cost (through HAProxy on two servers, the app's did).
+   The load tool's CPU (``client_cpu_s``) is then the two loads' together.
 5. **A server killed**: sessions answering at a brisk pace through HAProxy; once all are
    answering, app server 2 gets SIGKILL. Its sessions reconnect through HAProxy (to server
    1), sign in again and go on; exams resume.
@@ -34,6 +36,7 @@ import os
 import platform
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Callable, Mapping
@@ -193,8 +196,9 @@ def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id
     out: dict = {}
 
     def load(url: str, names: list[str], pids: list[int], metrics: list[str], duration: float, *,
-             think=(0.0, 0.0), ramp=0.0, exam_share=0.0, controller=None, app=True, max_answers=None) -> LoadResult:
-        if app:
+             think=(0.0, 0.0), ramp=0.0, exam_share=0.0, controller=None, app=True, max_answers=None,
+             created=False) -> LoadResult:
+        if app and not created:
             create_trainees(cluster.database_url, names, PIN)
         spec = LoadSpec(url=url, trainees=names, pin=PIN, duration=duration, think=think, ramp=ramp,
                         exam_share=exam_share, step_timeout=settings.step_timeout, server_pids=pids,
@@ -248,11 +252,18 @@ def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id
         + (" (AT THE PER-SESSION RERUN LIMIT: more sessions needed)" if two["at_session_rerun_limit"] else ""))
 
     think = _pair(settings.human_think)
-    log(f"capacity: human pace on app server 1: {settings.human_sessions} sessions, "
+    log(f"capacity: human pace, app server 1 and the floor side by side: {settings.human_sessions} sessions each, "
         f"think {think[0]:.0f}-{think[1]:.0f} s, {settings.human_ramp_s:.0f} s ramp + {settings.human_s:.0f} s")
-    human = _brief(load(app1, _names(f"h{run_id}", settings.human_sessions), [pid1], [app1],
-                        settings.human_ramp_s + settings.human_s, think=think, ramp=settings.human_ramp_s,
-                        exam_share=settings.human_exam_share))
+    human_names = _names(f"h{run_id}", settings.human_sessions)
+    create_trainees(cluster.database_url, human_names, PIN)  # before either starts: both start together
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="quizbench-human") as pool:
+        app_turn = pool.submit(load, app1, human_names, [pid1], [app1], settings.human_ramp_s + settings.human_s,
+                               think=think, ramp=settings.human_ramp_s, exam_share=settings.human_exam_share,
+                               created=True)
+        floor_turn = pool.submit(load, floor.url, _names(f"hf{run_id}", settings.human_sessions), [floor.pid],
+                                 [floor.url], settings.human_ramp_s + settings.human_s, think=think,
+                                 ramp=settings.human_ramp_s, exam_share=settings.human_exam_share, app=False)
+        human, floor_human = _brief(app_turn.result()), _brief(floor_turn.result(), app=False)
     # growth over the warm server's peak in the two-server run (content loaded, caches filled,
     # saturation_sessions sessions served): what 200 sessions add on top
     warm = {pid: s["rss_mib_peak"] or 0 for pid, s in two["servers"].items() if int(pid) == pid1}
@@ -264,14 +275,10 @@ def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id
     out["human_pace"] = human
     out["sessions"] = human["sessions_connected_max"]
     out["p95_click_to_feedback_s"] = human["click_to_feedback_s"]["p95"]
-    log(f"capacity:   {human['sessions_connected_max']} connected, p95 {out['p95_click_to_feedback_s']} s, "
+    log(f"capacity:   app: {human['sessions_connected_max']} connected, p95 {out['p95_click_to_feedback_s']} s, "
         f"{human['answers_acknowledged']} answers, errors {human['errors']}, exceptions {human['exceptions']}, "
         f"{human['server_cpu_s_per_answer']} CPU s/answer")
 
-    log(f"capacity: human pace against the floor app, one server: {settings.human_sessions} sessions, the same pace")
-    floor_human = _brief(load(floor.url, _names(f"hf{run_id}", settings.human_sessions), [floor.pid], [floor.url],
-                              settings.human_ramp_s + settings.human_s, think=think, ramp=settings.human_ramp_s,
-                              exam_share=settings.human_exam_share, app=False), app=False)
     out["human_pace_floor"] = floor_human
     out["human_cpu_per_answer_s"] = human["server_cpu_s_per_answer"]
     out["human_floor_cpu_per_answer_s"] = floor_human["server_cpu_s_per_answer"]
