@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 from pydantic import TypeAdapter, ValidationError
 
 from quiz.content.card_kinds import cards_of, check_card
+from quiz.content.collector_pause import collector_paused
 from quiz.content.ruleset_checks import Finding, check_ruleset
 from quiz.content.schema_problems import located_problems, pydantic_findings
 from quiz.content.yaml_source import YamlProblem, parse_yaml
@@ -87,7 +88,13 @@ def load_content(
     card_paths: Sequence[Path] = (SCENARIOS_DIR,),
     base: Path = PROJECT_ROOT,
 ) -> Content:
-    """Load every ruleset in ``rulesets_dir`` and every card file under ``card_paths``."""
+    """Load every ruleset in ``rulesets_dir`` and every card file under ``card_paths`` (with
+    the garbage collector paused: ``collector_pause``)."""
+    with collector_paused():
+        return _load_content(rulesets_dir, card_paths, base)
+
+
+def _load_content(rulesets_dir: Path, card_paths: Sequence[Path], base: Path) -> Content:
     content = Content()
     broken_rulesets = 0
     for path in sorted(rulesets_dir.glob("*.yaml")):

@@ -17,6 +17,7 @@ from typing import Sequence
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from quiz.content.categories import category_keys, remember_category_keys
+from quiz.content.collector_pause import collector_paused
 from quiz.content.loader import (
     FINGERPRINT_MEMO,
     PROJECT_ROOT,
@@ -122,7 +123,8 @@ def load_content_snapshotted(
     """``load_content``, read from a snapshot when one matches, else loaded and snapshotted."""
     path = cache_dir / f"{PREFIX}{snapshot_key(rulesets_dir, card_paths, base)}.json"
     try:
-        return Snapshot.model_validate_json(path.read_bytes()).content()
+        with collector_paused():
+            return Snapshot.model_validate_json(path.read_bytes()).content()
     except (OSError, ValidationError, ValueError):
         pass  # none yet, or unreadable: load afresh
     content = load_content(rulesets_dir, card_paths, base)
