@@ -10,6 +10,7 @@ BEGIN, the attempt, the read, the write, COMMIT).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Callable
 
 from sqlalchemy import CTE, Insert, bindparam, insert, select
@@ -31,11 +32,11 @@ trainee's PIN has not changed)."""
 
 @dataclass(frozen=True, slots=True)
 class SavedAnswer:
-    """A stored answer: its attempt's id, and how it changed the trainee's count of due cards
-    (``quiz.db.reviews.reschedule``), so a count kept before it needs no recount."""
+    """A stored answer: its attempt's id, and when its card is due next (so a session's kept
+    due count needs no recount: ``quiz.training.due_times.DueTimes.answered``)."""
 
     attempt_id: int
-    due_change: int
+    next_due: datetime
 
 
 def save_answer(store: Store, record: AttemptRecord, guard: WriteGuard | None = None) -> SavedAnswer:
@@ -66,8 +67,8 @@ _INSERT = insert(attempts)  # built once: made anew per answer, it cost more tha
 def record_answer(conn: Connection, record: AttemptRecord) -> SavedAnswer:
     """Within the caller's transaction: insert the attempt and review the card's schedule."""
     result = conn.execute(_INSERT, record.values())
-    due_change = reviews.reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
-    return SavedAnswer(inserted_id(result), due_change)
+    new = reviews.reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
+    return SavedAnswer(inserted_id(result), new.due)
 
 
 _ATTEMPT_COLUMNS = [column for column in attempts.c if column.name != "id"]
@@ -102,7 +103,7 @@ def _save_in_one_statement(store: Store, record: AttemptRecord, guard: WriteGuar
         attempt_id = conn.execute(statement, parameters).scalar_one_or_none()
     if attempt_id is None:
         return None
-    return SavedAnswer(attempt_id, reviews.due_change(previous, new, record.answered_at))
+    return SavedAnswer(attempt_id, new.due)
 
 
 def _save(store: Store, record: AttemptRecord, guard: WriteGuard | None) -> SavedAnswer:

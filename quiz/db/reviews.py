@@ -17,6 +17,7 @@ from sqlalchemy.sql.elements import BindParameter
 
 from quiz.db.store import Store
 from quiz.db.tables import review_schedules
+from quiz.training.due_times import DueTimes
 from quiz.training.scheduling import Schedule, as_utc, next_schedule
 
 
@@ -35,17 +36,24 @@ def schedule(store: Store, trainee_id: int, card_id: str) -> Schedule | None:
         return read_schedule(conn, trainee_id, card_id)
 
 
-# Built once (the sidebar counts after every answer): building a statement cost as much as running it.
-_DUE_CARDS = select(review_schedules.c.card_id).where(
-    review_schedules.c.trainee_id == bindparam("trainee_id"), review_schedules.c.due <= bindparam("now")
+# Built once (the sidebar counts): building a statement cost as much as running it.
+_DUE_BY = select(review_schedules.c.card_id, review_schedules.c.due).where(
+    review_schedules.c.trainee_id == bindparam("trainee_id"), review_schedules.c.due <= bindparam("until")
 )
 
 
-def due_count(store: Store, trainee_id: int, pool: Iterable[str], now: datetime) -> int:
-    """How many cards of ``pool`` are due at ``now``: one indexed query, no schedule parsed."""
+def due_times(store: Store, trainee_id: int, pool: Iterable[str], until: datetime) -> DueTimes:
+    """When the cards of ``pool`` that are due at ``until`` fall due: one indexed query, no
+    schedule parsed. Its ``count_at`` gives the count of due cards at any moment before ``until``."""
     with store.reads.connect() as conn:
-        due = set(conn.scalars(_DUE_CARDS, {"trainee_id": trainee_id, "now": as_utc(now)}))
-    return len(due.intersection(pool))
+        rows = conn.execute(_DUE_BY, {"trainee_id": trainee_id, "until": as_utc(until)}).all()
+    wanted = pool if isinstance(pool, (set, frozenset)) else frozenset(pool)
+    return DueTimes(until, {card_id: due for card_id, due in rows if card_id in wanted})
+
+
+def due_count(store: Store, trainee_id: int, pool: Iterable[str], now: datetime) -> int:
+    """How many cards of ``pool`` are due at ``now``."""
+    return due_times(store, trainee_id, pool, now).count_at(now)
 
 
 # Built once: a statement made anew on every answer costs SQLAlchemy more than running it.
@@ -106,24 +114,10 @@ def schedule_change(existed: bool) -> CTE:
     return created.returning(table.id).cte("new_schedule")
 
 
-def reschedule(conn: Connection, trainee_id: int, card_id: str, correct: bool, when: datetime) -> int:
-    """Review the card inside the caller's transaction: read, move on by one answer, write back.
-
-    Returns how that changed the trainee's count of cards due at ``when`` (``due_count``):
-    -1 when a due card was answered and moved on, else 0 (+1 would be a card left due).
-    So a count kept before the answer is kept right without counting again."""
+def reschedule(conn: Connection, trainee_id: int, card_id: str, correct: bool, when: datetime) -> Schedule:
+    """Review the card inside the caller's transaction: read, move on by one answer, write back;
+    the schedule written (its ``due`` keeps a session's due count right: ``DueTimes.answered``)."""
     previous = read_schedule(conn, trainee_id, card_id, for_update=True)
     new = next_schedule(previous, correct, when)
     write_schedule(conn, trainee_id, card_id, new, exists=previous is not None)
-    return due_change(previous, new, when)
-
-
-def due_change(previous: Schedule | None, new: Schedule, when: datetime) -> int:
-    """How moving a card from ``previous`` to ``new`` at ``when`` changed the count of due
-    cards at ``when`` (see ``reschedule``)."""
-    return is_due(new, when) - is_due(previous, when)
-
-
-def is_due(schedule: Schedule | None, now: datetime) -> bool:
-    """Whether ``due_count`` counts the card at ``now`` (a card never answered is new, not due)."""
-    return schedule is not None and schedule.due <= as_utc(now)
+    return new

@@ -24,13 +24,12 @@ from quiz.training.kinds import answer_card
 
 @dataclass(frozen=True, slots=True)
 class Submission:
-    """A graded answer, whether it was stored (an exam answer too late is not), and how it
-    changed the trainee's count of due cards (an exam answer moves no schedule until the exam
-    is closed: 0)."""
+    """A graded answer, whether it was stored (an exam answer too late is not), and when its
+    card is due next (None for an exam answer: it moves no schedule until the exam closes)."""
 
     outcome: Outcome
     stored: bool
-    due_change: int = 0
+    next_due: datetime | None = None
 
 
 def submit_answer(
@@ -45,4 +44,4 @@ def submit_answer(
     if mode == "exam":
         return Submission(outcome, save_exam_answer(store, outcome.record, now or utc_now(), guard))
     saved = save_answer(store, outcome.record, guard)
-    return Submission(outcome, True, saved.due_change)
+    return Submission(outcome, True, saved.next_due)

@@ -49,7 +49,7 @@ def card_until_answered(
     given = widgets.take_given(form_key) if not state.answered else None
     if given is not None:  # graded and saved before anything is drawn: the page is drawn once
         submitted = store_given(shell, card, given, time.time() - state.shown_at, mode, showing)
-        count_answer(shell, card.id, submitted.due_change)
+        count_answer(shell, card.id, submitted.next_due)
         state.outcome = submitted.outcome
     if state.to_top:  # dealt by Next card: from its top, not where the feedback ended (this run only)
         to_top_when_new("card", form_key)

@@ -7,6 +7,7 @@ it; the trainee signs in with a PIN (``quiz.ui.sign_in``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, Callable
 
 import streamlit as st
@@ -14,18 +15,20 @@ import streamlit as st
 from quiz.content.categories import category_labels, split_key
 from quiz.content.loader import Content
 from quiz.content.stored import store_view
-from quiz.db.reviews import due_count
+from quiz.db.reviews import due_times
 from quiz.db.store import Store, Trainee
 from quiz.db.study_games import keep_studied_games, studied_games
 from quiz.model.attempt import utc_now
 from quiz.model.text import LANGUAGES
 from quiz.model.words import pick_language, t
 from quiz.training.answering import card_pool
+from quiz.training.due_times import DueTimes
 from quiz.ui import resources
 from quiz.ui.sign_in import trainee_panel
 from quiz.ui.streamlit_words import draw_widget_words
 
-DUE_KEY = "due_count"  # this session's due count: (what it counted, the count)
+DUE_KEY = "due_count"  # this session's due moments: (what they count, DueTimes)
+DUE_HORIZON = timedelta(minutes=5)  # how far ahead the due moments are read: answers in other tabs show within it
 GAMES_FOR_KEY = "games_for"  # the trainee whose kept games the filter holds
 
 LANGUAGE_NAMES = {"ja": "日本語", "en": "English"}
@@ -150,36 +153,42 @@ def _keep_in_url(language: str, trainee: Trainee | None) -> None:
 
 
 def _due_key(shell: Shell) -> tuple:
-    """What a due count counts: the database, content, trainee and pool, and the minute."""
+    """What a due count counts: the database, content, trainee and pool."""
     assert shell.trainee is not None
-    minute = utc_now().strftime("%Y-%m-%dT%H:%M")
-    return (str(shell.store.url), shell.content.fingerprint(), shell.trainee.id, shell.rulesets, shell.categories,
-            minute)
+    return (str(shell.store.url), shell.content.fingerprint(), shell.trainee.id, shell.rulesets, shell.categories)
+
+
+def _kept_due_times(shell: Shell, now: datetime) -> DueTimes | None:
+    """This session's due moments of the pool drawn now, if they still hold at ``now``."""
+    kept = st.session_state.get(DUE_KEY)
+    if isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], DueTimes) and kept[0] == _due_key(shell):
+        return kept[1] if kept[1].holds_at(now) else None
+    return None
 
 
 def _due(shell: Shell) -> int:
-    """Cards due for review: counted once a minute (cards falling due, answers given in
-    other tabs), and kept right in between by this session's answers (``count_answer``)."""
-    key = _due_key(shell)
-    kept = st.session_state.get(DUE_KEY)
-    if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == key and isinstance(kept[1], int):
-        return kept[1]
-    assert shell.trainee is not None
-    count = due_count(shell.store, shell.trainee.id, card_pool(shell.content, shell.rulesets, shell.categories),
-                      utc_now())
-    st.session_state[DUE_KEY] = (key, count)
-    return count
+    """Cards due for review now. The moments the pool's cards fall due within ``DUE_HORIZON``
+    are read once per horizon (which takes in answers given in other tabs) and kept right in
+    between by this session's answers (``count_answer``): a card falling due is counted at
+    its moment with no query."""
+    now = utc_now()
+    kept = _kept_due_times(shell, now)
+    if kept is None:
+        assert shell.trainee is not None
+        kept = due_times(shell.store, shell.trainee.id, card_pool(shell.content, shell.rulesets, shell.categories),
+                         now + DUE_HORIZON)
+        st.session_state[DUE_KEY] = (_due_key(shell), kept)
+    return kept.count_at(now)
 
 
-def count_answer(shell: Shell, card_id: str, due_change: int) -> None:
-    """Move the kept due count by an answer's change (``quiz.db.reviews.reschedule``), if its
-    card is in the counted pool: after an answer, the count needs no query."""
-    kept = st.session_state.get(DUE_KEY)
-    if not due_change or not (isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[1], int)):
+def count_answer(shell: Shell, card_id: str, next_due: datetime | None) -> None:
+    """Move the kept due moments by an answer (its card due next at ``next_due``), if its card
+    is in the counted pool: after an answer, the count needs no query."""
+    if next_due is None:
         return
-    # a count of another minute, pool or trainee is counted again when drawn
-    if kept[0] == _due_key(shell) and card_id in card_pool(shell.content, shell.rulesets, shell.categories):
-        st.session_state[DUE_KEY] = (kept[0], max(0, kept[1] + due_change))
+    kept = _kept_due_times(shell, utc_now())  # moments of another pool or trainee are read again when drawn
+    if kept is not None and card_id in card_pool(shell.content, shell.rulesets, shell.categories):
+        st.session_state[DUE_KEY] = (_due_key(shell), kept.answered(card_id, next_due))
 
 
 def recount_due(shell: Shell) -> None:

@@ -104,9 +104,9 @@ def test_the_table_is_indexed_by_trainee_and_due(store: Store) -> None:
     assert indexes["ix_review_schedules_trainee_due"] == ["trainee_id", "due"]
 
 
-def test_reschedule_says_how_the_count_of_due_cards_changed(store: Store) -> None:
-    """-1 when a due card is answered (either way: a wrong answer comes back in ten minutes),
-    0 for a new card or one not yet due; the count of due_count agrees."""
+def test_reschedule_returns_the_schedule_written_and_due_times_follow_it(store: Store) -> None:
+    """What a session's kept due count moves by: the schedule ``reschedule`` wrote, whose due
+    moment ``due_times`` then reads back (a wrong answer comes back in minutes)."""
     trainee = store.trainee("Aki")
     review(store, trainee.id, "due", False, T0)  # back at T0 + 10 min
     review(store, trainee.id, "later", True, T0)  # back in days
@@ -114,7 +114,13 @@ def test_reschedule_says_how_the_count_of_due_cards_changed(store: Store) -> Non
     cards = ("due", "later", "new")
     assert review_store.due_count(store, trainee.id, cards, now) == 1
     with store.engine.begin() as conn:
-        changes = [review_store.reschedule(conn, trainee.id, card, correct, now)
-                   for card, correct in (("due", False), ("later", True), ("new", False))]
-    assert changes == [-1, 0, 0]
-    assert review_store.due_count(store, trainee.id, cards, now) == 1 + sum(changes)
+        written = {card: review_store.reschedule(conn, trainee.id, card, correct, now)
+                   for card, correct in (("due", False), ("later", True), ("new", False))}
+    for card, schedule in written.items():
+        assert review_store.schedule(store, trainee.id, card) == schedule
+    horizon = now + timedelta(hours=1)
+    times = review_store.due_times(store, trainee.id, cards, horizon)
+    assert dict(times.dues) == {card: s.due for card, s in written.items() if s.due <= horizon}
+    assert set(times.dues) == {"due", "new"}  # both answered wrong: due again within the hour
+    assert times.count_at(now) == review_store.due_count(store, trainee.id, cards, now) == 0
+    assert times.count_at(horizon - timedelta(seconds=1)) == 2

@@ -126,19 +126,20 @@ def test_review_in_japanese(open_app, store):
     assert answering.sidebar_due(at).endswith("復習待ちのカード: 1枚")
 
 
-def test_the_sidebar_count_follows_an_answer_without_counting_again_until_the_next_minute(open_app, store,
-                                                                                        monkeypatch):
-    """The count moves by the answer's own change to the schedule (no query after an answer);
-    each minute it is counted again, which takes in answers given in another tab."""
+def test_the_sidebar_count_follows_answers_and_due_moments_without_reading_again_until_the_horizon(
+        open_app, store, monkeypatch):
+    """The count moves by the answer's own new schedule, and a card counts from the moment it
+    falls due, with no query; the due moments are read again once ``DUE_HORIZON`` is past,
+    which takes in answers given in another tab."""
     trainee = store.trainee("Aiko")
     now = utc_now()
-    first, second = SCENARIOS[0], SCENARIOS[1]
+    first, second, third = SCENARIOS[0], SCENARIOS[1], SCENARIOS[2]
     seed(store, trainee.id, second, False, now - timedelta(hours=1))
     seed(store, trainee.id, first, False, now - timedelta(hours=3))
     clock, counted = [now], []
-    real_count = shell_module.due_count
+    real_times = shell_module.due_times
     monkeypatch.setattr(shell_module, "utc_now", lambda: clock[0])
-    monkeypatch.setattr(shell_module, "due_count", lambda *args: counted.append(args) or real_count(*args))
+    monkeypatch.setattr(shell_module, "due_times", lambda *args: counted.append(args) or real_times(*args))
 
     at = open_app(page=PAGE)
     assert answering.sidebar_due(at).endswith("Due for review: 2") and len(counted) == 1
@@ -147,8 +148,18 @@ def test_the_sidebar_count_follows_an_answer_without_counting_again_until_the_ne
     assert answering.sidebar_due(at).endswith("Due for review: 1") and len(counted) == 1
 
     seed(store, trainee.id, second, True, now)  # answered in another tab
+    seed(store, trainee.id, third, False, now - timedelta(minutes=3))  # wrong in another tab: back in 7 minutes
     next(b for b in at.button if b.label == "Next card").click().run()
-    assert answering.sidebar_due(at).endswith("Due for review: 1") and len(counted) == 1  # the same minute
-    clock[0] = now + timedelta(minutes=1)
+    assert answering.sidebar_due(at).endswith("Due for review: 1") and len(counted) == 1  # within the horizon
+    clock[0] = now + shell_module.DUE_HORIZON
     at.run()
     assert answering.sidebar_due(at).endswith("Due for review: 0") and len(counted) == 2
+
+    comes_back = review_store.schedule(store, trainee.id, third.id).due
+    assert clock[0] < comes_back < clock[0] + shell_module.DUE_HORIZON  # read with its moment, not yet due
+    clock[0] = comes_back - timedelta(seconds=1)
+    at.run()
+    assert answering.sidebar_due(at).endswith("Due for review: 0")
+    clock[0] = comes_back
+    at.run()
+    assert answering.sidebar_due(at).endswith("Due for review: 1") and len(counted) == 2  # at its moment, no read
