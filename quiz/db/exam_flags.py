@@ -5,9 +5,10 @@ from __future__ import annotations
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from quiz.db.exams import exam_answers_changed, forget_exam_answers
+from quiz.db.exams import EXAM_ANSWERS
 from quiz.db.store import Store
 from quiz.db.tables import exam_flags, exams
+from quiz.db.watched import changed, notify
 
 
 def flagged(store: Store, exam_id: int) -> frozenset[str]:
@@ -34,8 +35,8 @@ def set_flag(store: Store, exam_id: int, card_id: str, on: bool) -> None:
                     conn.execute(insert(exam_flags).values(exam_id=exam_id, card_id=card_id))
             else:
                 conn.execute(delete(exam_flags).where(*where))
-            exam_answers_changed(conn, exam_id)
+            notify(conn, EXAM_ANSWERS, exam_id)
     except IntegrityError:  # flagged at the same moment in another tab: it is flagged
         if not on:
             raise
-    forget_exam_answers(exam_id)
+    changed(EXAM_ANSWERS, exam_id)

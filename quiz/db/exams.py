@@ -122,7 +122,7 @@ def close_expired(store: Store, trainee_id: int, now: datetime) -> list[Exam]:
         if expired:
             changed(CLOSED_BOOK, trainee_id)
         for exam in expired:
-            forget_exam_answers(exam.id)
+            changed(EXAM_ANSWERS, exam.id)
         return closed
 
     return _once_more_on_conflict(close_all)
@@ -139,7 +139,7 @@ def hand_in(store: Store, exam_id: int, now: datetime) -> Exam:
             exam = _exam(row._mapping)
             closed = _close(conn, exam, min(now, exam.deadline)) if exam.is_open else exam
         changed(CLOSED_BOOK, exam.trainee_id)
-        forget_exam_answers(exam.id)
+        changed(EXAM_ANSWERS, exam.id)
         return closed
 
     return _once_more_on_conflict(close)
@@ -175,8 +175,8 @@ def save_exam_answer(store: Store, record: AttemptRecord, now: datetime, guard: 
         ).rowcount
         if not replaced:
             conn.execute(insert(attempts).values(**values))
-        exam_answers_changed(conn, exam.id)
-    forget_exam_answers(exam.id)
+        notify(conn, EXAM_ANSWERS, exam.id)
+    changed(EXAM_ANSWERS, exam.id)
     return True
 
 
@@ -197,18 +197,6 @@ def answers_and_flags(store: Store, exam_id: int) -> tuple[tuple[AttemptRecord, 
     kept: tuple[tuple[AttemptRecord, ...], frozenset[str]] = store.watched(EXAM_ANSWERS).get(
         exam_id, lambda: _read_answers_and_flags(store, exam_id))
     return kept
-
-
-def exam_answers_changed(conn: Connection, exam_id: int | None) -> None:
-    """Within the transaction that changes an exam's answers or flags (every exam's when None):
-    every server forgets what it kept of them at the commit (call ``forget_exam_answers``
-    after it, for this one)."""
-    notify(conn, EXAM_ANSWERS, exam_id)
-
-
-def forget_exam_answers(exam_id: int | None) -> None:
-    """After the commit: this process forgets the exam's kept answers and flags (every exam's when None)."""
-    changed(EXAM_ANSWERS, exam_id)
 
 
 def _read_answers_and_flags(store: Store, exam_id: int) -> tuple[tuple[AttemptRecord, ...], frozenset[str]]:
@@ -305,7 +293,7 @@ def _close(conn: Connection, exam: Exam, finished_at: datetime) -> Exam:
         for record in answers_by_card(exam, answers).values():
             reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
         conn.execute(delete(exam_flags).where(exam_flags.c.exam_id == exam.id))
-        exam_answers_changed(conn, exam.id)
+        notify(conn, EXAM_ANSWERS, exam.id)
     return _exam(conn.execute(select(exams).where(exams.c.id == exam.id)).one()._mapping)
 
 

@@ -26,9 +26,10 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from sqlalchemy import Row, bindparam, insert, select, update
 
 from quiz.content.loader import Content
-from quiz.db.exams import exam_answers_changed, forget_exam_answers, get_exam
+from quiz.db.exams import EXAM_ANSWERS, get_exam
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts, exams, trainees
+from quiz.db.watched import changed, notify
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord, utc_now
 from quiz.model.cards import ScenarioCard
 from quiz.model.errors import QuizError, UndecidedCaseError
@@ -334,8 +335,8 @@ def _write(store: Store, changes: Sequence[tuple[Row, dict[str, Any]]], fingerpr
     with store.engine.begin() as conn:
         conn.execute(_INSERT_ORIGINAL, originals)
         conn.execute(_UPDATE_GRADE, grades)
-        exam_answers_changed(conn, None)  # an open exam's kept answers carry their grades
-    forget_exam_answers(None)
+        notify(conn, EXAM_ANSWERS, None)  # an open exam's kept answers carry their grades
+    changed(EXAM_ANSWERS, None)
 
 
 def _by_name(store: Store, tallies: Mapping[int, Tally]) -> dict[str, Tally]:
