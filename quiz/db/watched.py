@@ -21,7 +21,10 @@ What keeps it honest:
   a value read under an older generation is returned but not kept.
 - **In this process, at once.** ``changed`` (called after the commit) forgets the key in
   every watch of the channel in this process, so the server where the change was made does
-  not wait for its own notice.
+  not wait for its own notice; and its listener lets that notice pass (each notice names the
+  engine that sent it, ``_SENDERS``). Else the notice, heard a moment after the commit,
+  forgot again the value the writing run had just read back: an exam's answers were read
+  twice per save at a human pace (after the save, and again on the next click).
 - **Never older than ``max_age``.** A kept value is read again after ``max_age`` seconds
   (300), so a change made without a notice (by hand, in SQL) is seen within five minutes, and
   so is one whose notice a silently broken listening connection missed (the probe notices a
@@ -70,11 +73,34 @@ _WATCHES_LOCK = threading.Lock()
 EVERY_KEY = "*"  # a notice's payload that names no one key: every value of the channel changed
 
 
+SENT_BY = "/"  # a notice's payload: its key, then who sent it (``_sender``)
+_SENDERS: weakref.WeakKeyDictionary[Engine, str] = weakref.WeakKeyDictionary()
+_SENDERS_LOCK = threading.Lock()
+
+
+def _sender(engine: Engine) -> str:
+    """The name ``engine``'s notices carry, so its own listener knows them: the writer has
+    called ``changed`` already (one per engine, not per process: two stores of one process
+    stand for two servers in tests, and each must hear the other)."""
+    with _SENDERS_LOCK:
+        name = _SENDERS.get(engine)
+        if name is None:
+            name = _SENDERS[engine] = secrets.token_hex(6)
+        return name
+
+
+def notice_payload(engine: Engine, key: int | None) -> str:
+    """What ``notify`` sends: the key (``EVERY_KEY`` for None), and the sending engine's name."""
+    return f"{EVERY_KEY if key is None else key}{SENT_BY}{_sender(engine)}"
+
+
 def notify(conn: Connection, channel: str, key: int | None) -> None:
     """Tell every listening server, at the commit of ``conn``'s transaction, that ``key``'s
-    value on ``channel`` changed, every key's when None (nothing on a database without notices)."""
+    value on ``channel`` changed, every key's when None (nothing on a database without
+    notices). The caller calls ``changed`` after the commit: this process's own listener lets
+    the notice pass."""
     if conn.dialect.name == "postgresql":
-        conn.execute(select(func.pg_notify(channel, EVERY_KEY if key is None else str(key))))
+        conn.execute(select(func.pg_notify(channel, notice_payload(conn.engine, key))))
 
 
 def changed(channel: str, key: int | None) -> None:
@@ -245,10 +271,16 @@ class Listener:
 
     def __init__(self, engine: Engine) -> None:
         self._connect = _connector(engine)
+        self._own = f"{SENT_BY}{_sender(engine)}"  # the end of this engine's notices' payloads
         self._lock = threading.Lock()
         self._watches: list[weakref.ref[WatchedValues[Any]]] = []
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
+
+    @property
+    def own(self) -> str:
+        """How the payloads of this engine's own notices end (``notice_payload``)."""
+        return self._own
 
     @property
     def thread(self) -> threading.Thread | None:
@@ -346,6 +378,7 @@ def _hear(connection: Any, owner: weakref.ref[Listener], closed: threading.Event
         for channel in sorted(listener.channels() - listening):
             connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
             listening.add(channel)
+        own = listener.own
         del listener
         covered = frozenset(listening)
         sent += 1
@@ -357,7 +390,9 @@ def _hear(connection: Any, owner: weakref.ref[Listener], closed: threading.Event
                 heard = True
                 if _tell(owner, covered, True) is None:
                     return
-            elif not notice.payload.startswith(PROBE):  # another server's probe changes nothing
+            elif not notice.payload.startswith(PROBE) and not notice.payload.endswith(own):
+                # (another server's probe changes nothing; this engine's own notices were
+                # taken in by ``changed`` at their commit)
                 listener = owner()
                 if listener is None:
                     return
@@ -390,6 +425,6 @@ def _tell(owner: weakref.ref[Listener], channels: Collection[str] | None, live: 
 def _key(payload: str) -> int | None:
     """The key a notice names (``notify``); None, so all are forgotten, for anything else."""
     try:
-        return int(payload)
+        return int(payload.partition(SENT_BY)[0])
     except ValueError:
         return None

@@ -44,8 +44,17 @@ def live_watch(store: Store) -> WatchedValues[str]:
     return watch
 
 
-def notify_from_elsewhere(store: Store, key: int) -> None:
-    """A change committed with its notice, as another server would: no ``changed`` here."""
+@pytest.fixture
+def elsewhere(postgres_url: str) -> Iterator[Store]:
+    """Another server's store on the same database."""
+    store = Store(postgres_url)
+    yield store
+    store.dispose()
+
+
+def notify_from(store: Store, key: int) -> None:
+    """A change committed with its notice, as another server commits it (no ``changed`` in
+    the store watched)."""
     with store.engine.begin() as conn:
         notify(conn, CHANNEL, key)
 
@@ -138,14 +147,14 @@ def test_sqlite_disposing_the_store_closes_the_counters_connection(tmp_path):
 
 
 @pytest.mark.postgres
-def test_a_value_is_kept_until_another_server_notifies_a_change(postgres_store):
+def test_a_value_is_kept_until_another_server_notifies_a_change(postgres_store, elsewhere):
     watch, reads = live_watch(postgres_store), Reads("v1")
     assert watch.get(7, reads) == watch.get(7, reads) == "v1"
     assert reads.count == 1  # the second came from memory
     other = Reads("other")
     watch.get(8, other)
     reads.value = "v2"
-    notify_from_elsewhere(postgres_store, 7)
+    notify_from(elsewhere, 7)
     wait_until(lambda: watch.get(7, reads) == "v2", "the notice makes the next get read again")
     watch.get(8, other)
     assert other.count == 1  # a notice forgets only the key it names
@@ -158,6 +167,40 @@ def test_a_change_in_this_process_is_seen_at_once(postgres_store):
     reads.value = "v2"
     changed(CHANNEL, 7)
     assert watch.get(7, reads) == "v2" and reads.count == 2
+
+
+@pytest.mark.postgres
+def test_the_listener_lets_its_own_stores_notices_pass(postgres_store, elsewhere):
+    """A change made here is taken in by ``changed`` at its commit; its notice, heard a moment
+    later, must not forget the value read back after it (another store's must)."""
+    watch, reads = live_watch(postgres_store), Reads("v1")
+    watch.get(7, reads)
+    reads.value = "v2"
+    with postgres_store.engine.begin() as conn:
+        notify(conn, CHANNEL, 7)
+    changed(CHANNEL, 7)
+    assert watch.get(7, reads) == "v2" and reads.count == 2  # read back after the change
+    generation = watch._generation
+    reads.value = "v3"  # what a needless read would bring; the database still holds v2
+    notify_from(elsewhere, 99)  # a later notice of another store: once heard, ours was too
+    wait_until(lambda: watch._generation > generation, "the other store's notice is heard")
+    assert watch.get(7, reads) == "v2" and reads.count == 2  # our own notice forgot nothing
+    notify_from(elsewhere, 7)
+    wait_until(lambda: watch.get(7, reads) == "v3", "another store's notice of the key forgets it")
+
+
+def test_a_notice_names_its_key_and_its_sender(tmp_path):
+    """Every key, or one; and each engine its own sender, so two stores of one process (two
+    servers, in these tests) hear each other."""
+    one, two = Store(f"sqlite:///{tmp_path / 'a.db'}"), Store(f"sqlite:///{tmp_path / 'b.db'}")
+    try:
+        first, every = watched.notice_payload(one.engine, 7), watched.notice_payload(one.engine, None)
+        assert watched._key(first) == 7 and watched._key(every) is None
+        assert watched._key("7") == 7  # a server of before sent the bare key
+        assert first.partition("/")[2] == every.partition("/")[2] != watched.notice_payload(two.engine, 7).partition("/")[2]
+    finally:
+        one.dispose()
+        two.dispose()
 
 
 @pytest.mark.postgres
@@ -194,7 +237,7 @@ def test_a_kept_value_is_read_again_after_max_age(postgres_store):
 
 
 @pytest.mark.postgres
-def test_a_broken_listening_connection_reads_through_until_it_is_back(postgres_store, monkeypatch):
+def test_a_broken_listening_connection_reads_through_until_it_is_back(postgres_store, elsewhere, monkeypatch):
     monkeypatch.setattr(watched, "POLL", 0.05)
     watch, reads = live_watch(postgres_store), Reads("v1")
     watch.get(7, reads)
@@ -209,7 +252,7 @@ def test_a_broken_listening_connection_reads_through_until_it_is_back(postgres_s
     watch.get(7, reads)
     assert reads.count == 2  # coming back, it forgot what it kept (notices may have been missed)
     reads.value = "v2"
-    notify_from_elsewhere(postgres_store, 7)
+    notify_from(elsewhere, 7)
     wait_until(lambda: watch.get(7, reads) == "v2", "notices are heard again")
 
 
@@ -263,7 +306,7 @@ def test_a_listener_that_does_not_hear_its_own_probe_keeps_nothing(postgres_stor
 
 
 @pytest.mark.postgres
-def test_one_listening_connection_serves_every_watch_of_a_store(postgres_store):
+def test_one_listening_connection_serves_every_watch_of_a_store(postgres_store, elsewhere):
     """Three channels, one connection and one probe a second: a notice reaches only the
     watches of its channel, and a watch added while listening is heard too."""
     first, second = live_watch(postgres_store), postgres_store.watched(f"{CHANNEL}_b")
@@ -271,7 +314,7 @@ def test_one_listening_connection_serves_every_watch_of_a_store(postgres_store):
     a, b = Reads("a1"), Reads("b1")
     first.get(7, a)
     second.get(7, b)
-    notify_from_elsewhere(postgres_store, 7)  # on CHANNEL
+    notify_from(elsewhere, 7)  # on CHANNEL
     wait_until(lambda: first.get(7, a) == "a1" and a.count == 2, "the notice reached the first channel")
     second.get(7, b)
     assert b.count == 1  # the second channel heard nothing of it
