@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 
 if TYPE_CHECKING:
     import pandas as pd
-from sqlalchemy import Integer, bindparam, delete, insert, literal, null, select, union_all, update
+from sqlalchemy import Integer, bindparam, delete, exists, func, insert, literal, null, select, union_all, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import Select
@@ -25,7 +25,7 @@ from quiz.db.reviews import reschedule
 from quiz.db.sql import inserted_id
 from quiz.db.store import Store
 from quiz.db.tables import attempts, exam_flags, exams, trainees
-from quiz.db.watched import changed, notify
+from quiz.db.watched import changed, notice_payload, notify
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
 from quiz.model.errors import ExamInProgressError
 from quiz.training.exams import (
@@ -169,15 +169,47 @@ def save_exam_answer(store: Store, record: AttemptRecord, now: datetime, guard: 
         exam = _lock_exam(conn, record.exam_id)
         if not accepts_answer(exam, record.card_id, now):
             return False
-        values = record.values()
-        replaced = conn.execute(
-            update(attempts).where(attempts.c.exam_id == exam.id, attempts.c.card_id == record.card_id).values(**values)
-        ).rowcount
-        if not replaced:
-            conn.execute(insert(attempts).values(**values))
-        notify(conn, EXAM_ANSWERS, exam.id)
+        _write_answer(conn, exam.id, record, in_one_statement=store.one_statement_writes)
     changed(EXAM_ANSWERS, exam.id)
     return True
+
+
+# Built once, like answers._INSERT: the question's answer replaced, or else added. Parameters:
+# ``question_exam``, ``question_card`` and ``attempt_<field>`` for each field of the record.
+_ANSWER_VALUES = {column.name: bindparam(f"attempt_{column.name}", type_=column.type)
+                  for column in attempts.c if column.name != "id"}
+_THE_QUESTION = (attempts.c.exam_id == bindparam("question_exam"), attempts.c.card_id == bindparam("question_card"))
+_REPLACE_ANSWER = update(attempts).where(*_THE_QUESTION).values(_ANSWER_VALUES)
+_ADD_ANSWER = insert(attempts).values(_ANSWER_VALUES)
+
+
+def _answer_written_and_told() -> Select[Any]:
+    """One statement (a data-modifying WITH: PostgreSQL) for the three of ``_write_answer``:
+    the answer replaced, or else added, and the notice; also parameters ``channel`` and ``payload``."""
+    replaced = _REPLACE_ANSWER.returning(attempts.c.id).cte("replaced_answer")
+    unless_replaced = select(*_ANSWER_VALUES.values()).where(~exists(select(replaced.c.id)))
+    added = insert(attempts).from_select(list(_ANSWER_VALUES), unless_replaced).returning(attempts.c.id)
+    return select(func.pg_notify(bindparam("channel"), bindparam("payload"))).add_cte(
+        replaced, added.cte("added_answer"))
+
+
+_ANSWER_WRITTEN_AND_TOLD = _answer_written_and_told()
+
+
+def _write_answer(conn: Connection, exam_id: int, record: AttemptRecord, in_one_statement: bool) -> None:
+    """Within the transaction that holds the exam's row: replace the question's stored answer
+    with ``record``, or add it, and notify ``EXAM_ANSWERS`` at the commit. On PostgreSQL in one
+    statement (``in_one_statement``), not three round trips; with the exam's row held, two
+    tabs' saves of one question cannot both add it."""
+    parameters: dict[str, Any] = {f"attempt_{name}": value for name, value in record.values().items()}
+    parameters.update(question_exam=exam_id, question_card=record.card_id)
+    if in_one_statement:
+        parameters.update(channel=EXAM_ANSWERS, payload=notice_payload(conn.engine, exam_id))
+        conn.execute(_ANSWER_WRITTEN_AND_TOLD, parameters)
+        return
+    if not conn.execute(_REPLACE_ANSWER, parameters).rowcount:
+        conn.execute(_ADD_ANSWER, parameters)
+    notify(conn, EXAM_ANSWERS, exam_id)
 
 
 def exam_answers(store: Store, exam_id: int) -> list[AttemptRecord]:

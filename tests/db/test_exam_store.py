@@ -6,7 +6,7 @@ import threading
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, text
 
 from quiz.db import reviews as review_store
 from quiz.db.exam_flags import flagged, set_flag
@@ -342,3 +342,30 @@ def test_another_server_keeps_an_exams_answers_and_flags_until_one_changes(store
         wait_until(read_from_memory, "kept again once read (after the closing's notice)")
     finally:
         other.dispose()
+
+
+def test_a_save_takes_the_exams_row_then_one_write_and_its_server_keeps_what_it_reads_back(store, trainee_id):
+    """The save of an exam answer, what every Save click costs: on PostgreSQL the exam's row
+    taken and read, then one statement (the answer replaced or added, and the notice); the
+    answers read back after it are kept on this server, its own notice heard or not."""
+    exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
+    watch = store.watched(EXAM_ANSWERS)
+    wait_until(lambda: watch.live, "the watch keeps values")
+    sent: list[str] = []
+    event.listen(store.engine, "before_cursor_execute", lambda *args: sent.append(args[2]))
+    for minutes, right in ((1, True), (2, False)):  # added, then replaced
+        sent.clear()
+        assert save_exam_answer(store, answer(trainee_id, exam.id, "ygo-a", right, minutes), at(minutes))
+        if store.one_statement_writes:
+            assert len(sent) == 2 and "pg_notify" in sent[1] and "INSERT INTO attempts" in sent[1]
+        [kept] = answers_and_flags(store, exam.id)[0]
+        assert (kept.card_id, kept.correct) == ("ygo-a", right)
+    assert len(store.attempts(trainee_id)) == 1
+    if store.one_statement_writes:
+        generation = watch._generation
+        with store.engine.begin() as conn:  # a later notice of the channel: once heard, the save's was too
+            conn.execute(text("SELECT pg_notify(:channel, '0')"), {"channel": EXAM_ANSWERS})
+        wait_until(lambda: watch._generation > generation, "the later notice is heard")
+        sent.clear()
+        assert [a.correct for a in answers_and_flags(store, exam.id)[0]] == [False]
+        assert sent == []  # kept: the save's own notice forgot nothing
