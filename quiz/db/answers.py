@@ -2,7 +2,8 @@
 
 On PostgreSQL in two round trips when nothing else writes the card's schedule meanwhile:
 the schedule read, then one statement that writes the new schedule only if the stored one
-is still the one read and adds the attempt only if it did. Otherwise, and on SQLite, in a
+is still the one read and adds the attempt only if it did (in one, with no read, for a card
+the caller knows was never answered). Otherwise, and on SQLite, in a
 transaction that locks the schedule while it reads it (five round trips on PostgreSQL:
 BEGIN, the attempt, the read, the write, COMMIT).
 """
@@ -39,7 +40,9 @@ class SavedAnswer:
     next_due: datetime
 
 
-def save_answer(store: Store, record: AttemptRecord, guard: WriteGuard | None = None) -> SavedAnswer:
+def save_answer(
+    store: Store, record: AttemptRecord, guard: WriteGuard | None = None, never_answered: bool = False
+) -> SavedAnswer:
     """Record the attempt and review the card's schedule, both or neither (nothing when
     ``guard`` refuses).
 
@@ -50,9 +53,16 @@ def save_answer(store: Store, record: AttemptRecord, guard: WriteGuard | None = 
     answer instead. In the transaction, the schedule is read locked; when another session
     creates the same schedule row meanwhile, the unique key refuses this insert, nothing is
     kept, and the whole transaction runs once more (now as an update).
+
+    ``never_answered``: the caller knows of no answer of the trainee to the card (Practice's
+    deal), so it has no schedule to read. On PostgreSQL the statement that creates the
+    schedule (unless one exists) and adds the attempt then runs without the read: one round
+    trip per answer, not two. If a schedule exists after all (an answer given meanwhile in
+    another tab), it stores nothing and the answer is saved as any other.
     """
     if store.one_statement_writes:
-        saved = _save_in_one_statement(store, record, guard)
+        saved = _save_in_one_statement(store, record, guard, never_answered) if never_answered else None
+        saved = saved or _save_in_one_statement(store, record, guard)
         if saved is not None:
             return saved
     try:
@@ -86,14 +96,16 @@ _AFTER_MOVING = _attempt_after(reviews.schedule_change(existed=True))
 _AFTER_CREATING = _attempt_after(reviews.schedule_change(existed=False))
 
 
-def _save_in_one_statement(store: Store, record: AttemptRecord, guard: WriteGuard | None) -> SavedAnswer | None:
-    """Read the schedule, then write the attempt and the next schedule in one statement that
-    writes nothing if the schedule changed since it was read; None then (nothing stored).
-    No transaction: one statement is atomic on its own."""
+def _save_in_one_statement(
+    store: Store, record: AttemptRecord, guard: WriteGuard | None, unscheduled: bool = False
+) -> SavedAnswer | None:
+    """Read the schedule (none, unread, when ``unscheduled``), then write the attempt and the
+    next schedule in one statement that writes nothing if the schedule changed since it was
+    read; None then (nothing stored). No transaction: one statement is atomic on its own."""
     with store.reads.connect() as conn:
         if guard is not None:
             guard(conn)
-        stored = reviews.read_schedule_json(conn, record.trainee_id, record.card_id)
+        stored = None if unscheduled else reviews.read_schedule_json(conn, record.trainee_id, record.card_id)
         previous = reviews.parsed_schedule(stored)
         new = next_schedule(previous, record.correct, record.answered_at)
         parameters = {f"attempt_{name}": value for name, value in record.values().items()}

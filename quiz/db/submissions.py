@@ -35,13 +35,14 @@ class Submission:
 def submit_answer(
     store: Store, content: Content, card: AnyCard, given: ScenarioAnswer | str | None, trainee_id: int,
     seconds: float, mode: str = "practice", exam_id: int | None = None, showing: CardShowing | None = None,
-    now: datetime | None = None, guard: WriteGuard | None = None,
+    now: datetime | None = None, guard: WriteGuard | None = None, never_answered: bool = False,
 ) -> Submission:
     """Grade ``given`` (a ``ScenarioAnswer``, or the chosen id of a knowledge card or judgement
     call) and store it before returning; ``guard`` runs first where it is stored and
-    may refuse it (raising: nothing is stored)."""
+    may refuse it (raising: nothing is stored). ``never_answered``: no answer of the trainee
+    to the card is known (``answers.save_answer``)."""
     outcome = answer_card(content, card, given, trainee_id, seconds, mode, exam_id, showing)
     if mode == "exam":
         return Submission(outcome, save_exam_answer(store, outcome.record, now or utc_now(), guard))
-    saved = save_answer(store, outcome.record, guard)
+    saved = save_answer(store, outcome.record, guard, never_answered)
     return Submission(outcome, True, saved.next_due)

@@ -48,7 +48,9 @@ def card_until_answered(
     assert shell.trainee is not None, "answering needs a trainee"
     given = widgets.take_given(form_key) if not state.answered else None
     if given is not None:  # graded and saved before anything is drawn: the page is drawn once
-        submitted = store_given(shell, card, given, time.time() - state.shown_at, mode, showing)
+        submitted = store_given(shell, card, given, time.time() - state.shown_at, mode, showing,
+                                never_answered=state.never_answered(card.id))
+        state.took_answer(card.id)
         count_answer(shell, card.id, submitted.next_due)
         state.outcome = submitted.outcome
     if state.to_top:  # dealt by Next card: from its top, not where the feedback ended (this run only)
@@ -66,14 +68,15 @@ def card_until_answered(
 
 def store_given(
     shell: Shell, card: AnyCard, given: widgets.Given, seconds: float, mode: str, showing: CardShowing | None,
-    exam_id: int | None = None,
+    exam_id: int | None = None, never_answered: bool = False,
 ) -> Submission:
     """Grade and store the answer this run was given, with the click's PIN check made in the
-    transaction that stores it (``sign_in.answer_guard``); ``card_fragment`` learns whether it was."""
+    transaction that stores it (``sign_in.answer_guard``); ``card_fragment`` learns whether it
+    was. ``never_answered``: no answer of the trainee to the card is known (``CardState``)."""
     assert shell.trainee is not None, "answering needs a trainee"
     guard = answer_guard(shell.store)
     submitted = submit_answer(shell.store, shell.content, card, given.answer, shell.trainee.id, seconds, mode=mode,
-                              exam_id=exam_id, showing=showing, guard=guard)
+                              exam_id=exam_id, showing=showing, guard=guard, never_answered=never_answered)
     st.session_state[PIN_CHECKED_KEY] = guard is not None
     return submitted
 

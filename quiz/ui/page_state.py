@@ -23,10 +23,23 @@ class CardState:
     shown_at: float = 0.0  # time.time() when the card appeared: the answer's seconds count from it
     n: int = 0  # cards dealt in this session: each card's widgets are keyed by it
     to_top: bool = False  # Next card was pressed: the run that draws the next card scrolls to its top
+    # the cards the trainee answered, as far as this session knows (read by Practice's deal;
+    # None: not known): a card not among them is saved without reading a schedule first
+    # (``quiz.db.answers.save_answer``, ``never_answered``)
+    answered_cards: set[str] | None = None
 
     @property
     def answered(self) -> bool:
         return self.outcome is not None
+
+    def never_answered(self, card_id: str) -> bool:
+        """Whether this session knows that the trainee never answered ``card_id``."""
+        return self.answered_cards is not None and card_id not in self.answered_cards
+
+    def took_answer(self, card_id: str) -> None:
+        """``card_id`` was answered (and has a schedule now)."""
+        if self.answered_cards is not None:
+            self.answered_cards.add(card_id)
 
     def deal(self, card_id: str | None) -> None:
         """Show ``card_id`` next: values drawn afresh, unanswered, timed from now, widgets of its own."""

@@ -143,3 +143,30 @@ def test_on_postgresql_an_answer_is_one_read_and_one_write_outside_a_transaction
         assert list(store.attempts()["id"])[-1] == saved.attempt_id
     finally:
         store.dispose()
+
+
+def test_a_card_never_answered_is_saved_without_reading_a_schedule_and_one_answered_meanwhile_is_moved_on(
+    store: Store,
+) -> None:
+    """``never_answered`` (Practice's deal knows no answer to the card): on PostgreSQL the
+    schedule is created and the attempt added in one statement, with no read. When the card
+    was answered meanwhile (in another tab), that statement stores nothing and the answer is
+    saved as any other: one attempt each, and the schedule moved on from both."""
+    trainee = store.trainee("Aki")
+    statements: list[str] = []
+    event.listen(store.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    first = save_answer(store, answer(trainee.id, True, T0), never_answered=True)
+    if store.one_statement_writes:
+        assert len(statements) == 1 and "INSERT INTO attempts" in statements[0]
+    assert review_store.schedule(store, trainee.id, "pkm-k-cut-vs-shuffle") == next_schedule(None, True, T0)
+    assert first.next_due == next_schedule(None, True, T0).due
+
+    later = T0 + timedelta(days=3)
+    statements.clear()
+    saved = save_answer(store, answer(trainee.id, False, later), never_answered=True)  # it was answered: T0
+    if store.one_statement_writes:
+        assert len(statements) == 3  # the statement that stored nothing, then the read and the write
+    expected = next_schedule(next_schedule(None, True, T0), False, later)
+    assert review_store.schedule(store, trainee.id, "pkm-k-cut-vs-shuffle") == expected
+    assert saved.next_due == expected.due
+    assert list(store.attempts()["id"]) == [first.attempt_id, saved.attempt_id]

@@ -11,6 +11,7 @@ from typing import Iterator
 
 from sqlalchemy import Engine, event
 
+from quiz.db import reviews as review_store
 from quiz.ui import resources
 from tests.waiting import wait_until
 
@@ -64,3 +65,36 @@ def test_a_change_committed_elsewhere_is_read_on_the_next_run(open_app, store):
         return not any(button.key == "sign-out" for button in at.sidebar.button)
 
     wait_until(signed_out_at_its_next_run, "the session is signed out by the PIN set elsewhere")
+
+
+def test_a_card_never_answered_is_saved_without_reading_its_schedule(open_app, store):
+    """Practice's deal reads the trainee's results, so it knows which cards were never
+    answered: on PostgreSQL such a card's answer is one statement, with no schedule read
+    (``quiz.db.answers.save_answer``, ``never_answered``); a card answered before, read
+    and moved on."""
+    at = open_app(page=PRACTICE)
+    state = at.session_state["practice"]
+    assert state.answered_cards == set()  # a new trainee: dealt, knowing of no answer
+    card = state.card
+
+    def dont_know() -> list[str]:
+        with statements_sent() as sent:
+            next(b for b in at.button if b.key and b.key.endswith("-dont-know")).click().run()
+        assert not at.exception, at.exception
+        return [s for s in sent if "review_schedules" in s]
+
+    touching_schedules = dont_know()
+    assert at.session_state["practice"].answered_cards == {card}
+    if store.one_statement_writes:
+        assert len(touching_schedules) == 1 and "INSERT INTO attempts" in touching_schedules[0]  # no read
+    first = review_store.schedule(store, store.find_trainee("Aiko").id, card)
+    assert first is not None
+
+    again = at.session_state["practice"]  # the same card dealt again: answered before
+    again.deal(card)
+    at.run()
+    touching_schedules = dont_know()
+    if store.one_statement_writes:
+        assert len(touching_schedules) == 2 and touching_schedules[0].startswith("SELECT")  # read, then moved on
+    assert list(store.attempts()["card_id"]) == [card, card]
+    assert review_store.schedule(store, store.find_trainee("Aiko").id, card) != first
