@@ -150,36 +150,34 @@ def take_exam(state: ExamState, exam: Exam) -> None:
     """One question at a time, no marks shown, a navigator of every question (answered,
     flagged for later); answers are stored as they are given and can be changed until hand-in.
 
-    The head (progress, navigator) is drawn last, in its place at the top, so that the run
-    that saves an answer shows it answered: saving takes one run, not two. Drawn in a
-    fragment (``main``): Save, Next, Previous, the navigator and the flag run only it; an exam
+    An answer given to the question's form is stored before anything is drawn, so the head
+    (progress, navigator), drawn first, shows it answered: saving takes one run, not two, and
+    no placeholder. Drawn in a fragment (``main``): Save, Next, Previous, the navigator and the flag run only it; an exam
     over (its time, or handed in) runs the whole page, which closes it and shows the results."""
     if utc_now() >= exam.deadline:  # found in a fragment's own run: a full run closes the exam
         st.rerun(scope="app")
     flag, state.flag = state.flag, None  # asked for by the flag button's callback: written in this run
     if flag is not None and flag[0] == exam.id:
         set_flag(shell.store, *flag)
-    answers, flags = exam_store.answers_and_flags(shell.store, exam.id)
-    answered = answers_by_card(exam, answers)
     index = min(max(state.index, 0), exam.total - 1)
-    top = st.empty()
     card_id = exam.card_ids[index]
     card = shell.content.cards.get(card_id)
+    showing = showing_of(card, exam.seeds[index]) if card is not None else None
+    stored = store_given_answer(state, exam, card, showing, index) if card is not None else None
+    answers, flags = exam_store.answers_and_flags(shell.store, exam.id)  # after the save: read once, then kept
+    answered = answers_by_card(exam, answers)
+    exam_head(state, exam, index, answered, flags)
     if card is None:
         st.warning(shell.t("exam.missing_card"))
     else:
-        showing = showing_of(card, exam.seeds[index])
         widgets.card_header(shell, card, answered=False, showing=showing)
         widgets.card_body(shell, card, showing)
-        stored = answer_question(state, exam, card, showing, index, answered.get(card_id))
-        if stored is not None:  # the question's one counted answer now (a change replaces it): no query more
-            answered = {**answered, card_id: stored}
+        with st.container():  # one place, saved answer or not: what follows keeps its own
+            saved_answer_form(exam, card, index, stored or answered.get(card_id), state.saves.get(card_id, 0))
         on = card_id in flags
         st.button(shell.t("exam.unflag" if on else "exam.flag"), key=f"exam-flag-{exam.id}-{index}",
                   icon=":material/flag:", type="tertiary", on_click=setattr,
                   args=(state, "flag", (exam.id, card_id, not on)))
-    with top.container():
-        exam_head(state, exam, index, answered, flags)
 
     unanswered = exam.total - len(answered)
     with st.container(horizontal=True, vertical_alignment="center"):
@@ -238,25 +236,22 @@ def confirm_hand_in(state: ExamState, exam: Exam, unanswered: int, flags: int) -
                 st.rerun()
 
 
-def answer_question(
-    state: ExamState, exam: Exam, card: AnyCard, showing: CardShowing | None, index: int, saved: AttemptRecord | None
+def store_given_answer(
+    state: ExamState, exam: Exam, card: AnyCard, showing: CardShowing | None, index: int
 ) -> AttemptRecord | None:
-    """The card's answer form; a given answer (or a change to it) is stored at once, and the
-    question stays on screen: moving on is the candidate's choice. Returns the answer stored
-    in this run, if any; the form is then drawn new, as a change of the stored answer."""
+    """Store an answer (or a change to it) given to the question's form, before anything is
+    drawn; the question stays on screen: moving on is the candidate's choice. Returns the
+    answer stored in this run, if any; the form is then drawn new (``state.saves``), as a
+    change of the stored answer."""
     version = state.saves.get(card.id, 0)
     given = widgets.take_given(exam_form_key(exam, index, version))
     if given is None:
-        with st.container():  # one place, saved answer or not: what follows keeps its own
-            saved_answer_form(exam, card, index, saved, version)
         return None
     submitted = answering.store_given(shell, card, given, time.time() - state.shown_at, "exam", showing,
                                       exam_id=exam.id)  # with the click's PIN check (card_fragment)
     if not submitted.stored:
         st.rerun()  # a late answer is not stored; the rerun closes the exam
     state.saves[card.id] = version + 1  # a new form, filled with the answer just stored
-    with st.container():
-        saved_answer_form(exam, card, index, submitted.outcome.record, version + 1)
     return submitted.outcome.record
 
 
