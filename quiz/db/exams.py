@@ -170,8 +170,18 @@ def save_exam_answer(store: Store, record: AttemptRecord, now: datetime, guard: 
         if not accepts_answer(exam, record.card_id, now):
             return False
         _write_answer(conn, exam.id, record, in_one_statement=store.one_statement_writes)
-    changed(EXAM_ANSWERS, exam.id)
+    changed(EXAM_ANSWERS, exam.id, lambda kept: _with_answer(kept, record))  # no read again here
     return True
+
+
+def _with_answer(
+    kept: tuple[tuple[AttemptRecord, ...], frozenset[str]], record: AttemptRecord
+) -> tuple[tuple[AttemptRecord, ...], frozenset[str]]:
+    """An exam's answers and flags (``answers_and_flags``) once ``record`` is saved: it replaces
+    the question's answer, oldest first."""
+    answers, flags = kept
+    kept_answers = [answer for answer in answers if answer.card_id != record.card_id]
+    return tuple(sorted([*kept_answers, record], key=lambda answer: answer.answered_at)), flags
 
 
 # Built once, like answers._INSERT: the question's answer replaced, or else added. Parameters:

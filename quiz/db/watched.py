@@ -103,13 +103,17 @@ def notify(conn: Connection, channel: str, key: int | None) -> None:
         conn.execute(select(func.pg_notify(channel, notice_payload(conn.engine, key))))
 
 
-def changed(channel: str, key: int | None) -> None:
+def changed(channel: str, key: int | None, change: Callable[[Any], Any] | None = None) -> None:
     """Forget ``key`` (every key when None) in every watch of ``channel`` in this process (call
-    after the commit)."""
+    after the commit). With ``change``, a value kept for ``key`` is changed by it instead: the
+    writer knows what it wrote, and the next ``get`` here needs no read (``WatchedValues.change``)."""
     with _WATCHES_LOCK:
         watches = [watch for watch in _WATCHES if watch.channel == channel]
     for watch in watches:
-        watch.forget(key)
+        if change is None or key is None:
+            watch.forget(key)
+        else:
+            watch.change(key, change)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +179,16 @@ class WatchedValues(Generic[V]):
                 self._kept.clear()
             else:
                 self._kept.pop(key, None)
+
+    def change(self, key: int, change: Callable[[V], V]) -> None:
+        """This process's own write to ``key``'s value, applied to the value kept, if any (it
+        stays as old as the read it came from); a read begun before is not kept. A write of
+        another server's that the kept value missed is still forgotten by its notice."""
+        with self._lock:
+            self._generation += 1
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept[key] = _Kept(change(kept.value), kept.read_at)
 
     def close(self) -> None:
         """Stop keeping values: no longer heard (a listener left with no watch closes its

@@ -344,28 +344,47 @@ def test_another_server_keeps_an_exams_answers_and_flags_until_one_changes(store
         other.dispose()
 
 
-def test_a_save_takes_the_exams_row_then_one_write_and_its_server_keeps_what_it_reads_back(store, trainee_id):
+def exam_store_read(store: Store, exam_id: int):
+    """The exam's answers and flags as the database holds them now (no value kept)."""
+    store.watched(EXAM_ANSWERS).forget(exam_id)
+    return answers_and_flags(store, exam_id)
+
+
+def test_a_save_takes_the_exams_row_then_one_write_and_its_server_keeps_what_it_reads_back(
+    store, trainee_id, request
+):
     """The save of an exam answer, what every Save click costs: on PostgreSQL the exam's row
     taken and read, then one statement (the answer replaced or added, and the notice); the
     answers read back after it are kept on this server, its own notice heard or not."""
     exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
     watch = store.watched(EXAM_ANSWERS)
     wait_until(lambda: watch.live, "the watch keeps values")
+    assert save_exam_answer(store, answer(trainee_id, exam.id, "ygo-b", True, 0.5), at(0.5))
+    set_flag(store, exam.id, "pkm-c", True)
+    answers_and_flags(store, exam.id)  # read, and kept: what the question's run drew before Save
     sent: list[str] = []
     event.listen(store.engine, "before_cursor_execute", lambda *args: sent.append(args[2]))
+    fresh = Store(store.url.render_as_string(hide_password=False))  # reads what the database holds
+    request.addfinalizer(fresh.dispose)
     for minutes, right in ((1, True), (2, False)):  # added, then replaced
         sent.clear()
-        assert save_exam_answer(store, answer(trainee_id, exam.id, "ygo-a", right, minutes), at(minutes))
+        record = answer(trainee_id, exam.id, "ygo-a", right, minutes)
+        assert save_exam_answer(store, record, at(minutes))
         if store.one_statement_writes:
             assert len(sent) == 2 and "pg_notify" in sent[1] and "INSERT INTO attempts" in sent[1]
-        [kept] = answers_and_flags(store, exam.id)[0]
-        assert (kept.card_id, kept.correct) == ("ygo-a", right)
-    assert len(store.attempts(trainee_id)) == 1
+        sent.clear()
+        read_back = answers_and_flags(store, exam.id)
+        assert [(a.card_id, a.correct) for a in read_back[0]] == [("ygo-b", True), ("ygo-a", right)]
+        assert read_back[1] == {"pkm-c"}
+        if store.one_statement_writes:
+            assert sent == []  # the kept value took the save in: no read again
+        assert read_back == exam_store_read(fresh, exam.id)
+    assert len(store.attempts(trainee_id)) == 2
     if store.one_statement_writes:
         generation = watch._generation
         with store.engine.begin() as conn:  # a later notice of the channel: once heard, the save's was too
             conn.execute(text("SELECT pg_notify(:channel, '0')"), {"channel": EXAM_ANSWERS})
         wait_until(lambda: watch._generation > generation, "the later notice is heard")
         sent.clear()
-        assert [a.correct for a in answers_and_flags(store, exam.id)[0]] == [False]
+        assert [a.correct for a in answers_and_flags(store, exam.id)[0]] == [True, False]
         assert sent == []  # kept: the save's own notice forgot nothing

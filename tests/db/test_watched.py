@@ -204,6 +204,27 @@ def test_a_notice_names_its_key_and_its_sender(tmp_path):
 
 
 @pytest.mark.postgres
+def test_a_change_of_this_process_can_change_the_kept_value_in_place(postgres_store):
+    """The writer knows what it wrote: ``changed`` with a change applies it to the value kept
+    (no read after), leaves a key not kept unkept, and a read it overtakes is not kept."""
+    watch, reads = live_watch(postgres_store), Reads("v1")
+    watch.get(7, reads)
+    changed(CHANNEL, 7, lambda value: value + "+w")
+    assert watch.get(7, reads) == "v1+w" and reads.count == 1
+    changed(CHANNEL, 8, lambda value: value + "+w")  # nothing kept for 8: read when asked
+    reads.value = "v2"
+    assert watch.get(8, reads) == "v2" and reads.count == 2
+
+    def read_during_a_change() -> str:
+        value = reads()
+        changed(CHANNEL, 9, lambda kept: kept + "+w")  # the change lands while the value is on its way
+        return value
+
+    assert watch.get(9, read_during_a_change) == "v2"
+    assert watch.get(9, reads) == "v2" and reads.count == 4  # not kept: read again
+
+
+@pytest.mark.postgres
 def test_a_read_overtaken_by_a_notice_is_returned_but_not_kept(postgres_store):
     watch = live_watch(postgres_store)
     reads = Reads("old")

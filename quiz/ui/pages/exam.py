@@ -152,8 +152,9 @@ def take_exam(state: ExamState, exam: Exam) -> None:
 
     An answer given to the question's form is stored before anything is drawn, so the head
     (progress, navigator), drawn first, shows it answered: saving takes one run, not two, and
-    no placeholder. Drawn in a fragment (``main``): Save, Next, Previous, the navigator and the flag run only it; an exam
-    over (its time, or handed in) runs the whole page, which closes it and shows the results."""
+    no placeholder. Drawn in a fragment (``main``): Save, Next, Previous, the navigator and
+    the flag run only it; an exam over (its time, or handed in) runs the whole page, which
+    closes it and shows the results."""
     if utc_now() >= exam.deadline:  # found in a fragment's own run: a full run closes the exam
         st.rerun(scope="app")
     flag, state.flag = state.flag, None  # asked for by the flag button's callback: written in this run
