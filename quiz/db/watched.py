@@ -24,7 +24,9 @@ What keeps it honest:
   not wait for its own notice; and its listener lets that notice pass (each notice names the
   engine that sent it, ``_SENDERS``). Else the notice, heard a moment after the commit,
   forgot again the value the writing run had just read back: an exam's answers were read
-  twice per save at a human pace (after the save, and again on the next click).
+  twice per save at a human pace (after the save, and again on the next click). A writer
+  that knows what its write makes of a kept value passes ``changed`` the change, which is
+  applied to the value kept instead of forgetting it (an exam's saved answer): no read after.
 - **Never older than ``max_age``.** A kept value is read again after ``max_age`` seconds
   (300), so a change made without a notice (by hand, in SQL) is seen within five minutes, and
   so is one whose notice a silently broken listening connection missed (the probe notices a
