@@ -170,7 +170,7 @@ def save_exam_answer(store: Store, record: AttemptRecord, now: datetime, guard: 
         if not accepts_answer(exam, record.card_id, now):
             return False
         _write_answer(conn, exam.id, record, in_one_statement=store.one_statement_writes)
-    changed(EXAM_ANSWERS, exam.id, lambda kept: _with_answer(kept, record))  # no read again here
+    changed(EXAM_ANSWERS, exam.id, lambda kept: _with_answer(kept, record), store.engine)  # no read again here
     return True
 
 

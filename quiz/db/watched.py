@@ -105,17 +105,26 @@ def notify(conn: Connection, channel: str, key: int | None) -> None:
         conn.execute(select(func.pg_notify(channel, notice_payload(conn.engine, key))))
 
 
-def changed(channel: str, key: int | None, change: Callable[[Any], Any] | None = None) -> None:
+def changed(
+    channel: str, key: int | None, change: Callable[[Any], Any] | None = None, written_on: Engine | None = None
+) -> None:
     """Forget ``key`` (every key when None) in every watch of ``channel`` in this process (call
-    after the commit). With ``change``, a value kept for ``key`` is changed by it instead: the
-    writer knows what it wrote, and the next ``get`` here needs no read (``WatchedValues.change``)."""
+    after the commit). With ``change`` and the engine the write was ``written_on``, a value
+    kept for ``key`` by a watch of that database is changed by it instead: the writer knows
+    what it wrote, and the next ``get`` there needs no read (``WatchedValues.change``)."""
+    database = _database(written_on) if written_on is not None else None
     with _WATCHES_LOCK:
         watches = [watch for watch in _WATCHES if watch.channel == channel]
     for watch in watches:
-        if change is None or key is None:
+        if change is None or key is None or watch.database != database:
             watch.forget(key)
         else:
             watch.change(key, change)
+
+
+def _database(engine: Engine) -> str:
+    """Which database ``engine`` writes to (its URL, with the password hidden)."""
+    return engine.url.render_as_string(hide_password=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +142,7 @@ class WatchedValues(Generic[V]):
         """On PostgreSQL the watch is heard by ``listener`` (its store's), else by a listener
         of its own."""
         self.channel = channel
+        self.database = _database(engine)
         self.max_age = max_age
         self._clock = clock
         self._lock = threading.Lock()

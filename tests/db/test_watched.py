@@ -208,20 +208,28 @@ def test_a_change_of_this_process_can_change_the_kept_value_in_place(postgres_st
     """The writer knows what it wrote: ``changed`` with a change applies it to the value kept
     (no read after), leaves a key not kept unkept, and a read it overtakes is not kept."""
     watch, reads = live_watch(postgres_store), Reads("v1")
+    engine = postgres_store.engine
     watch.get(7, reads)
-    changed(CHANNEL, 7, lambda value: value + "+w")
+    changed(CHANNEL, 7, lambda value: value + "+w", engine)
     assert watch.get(7, reads) == "v1+w" and reads.count == 1
-    changed(CHANNEL, 8, lambda value: value + "+w")  # nothing kept for 8: read when asked
+    changed(CHANNEL, 8, lambda value: value + "+w", engine)  # nothing kept for 8: read when asked
     reads.value = "v2"
     assert watch.get(8, reads) == "v2" and reads.count == 2
 
     def read_during_a_change() -> str:
         value = reads()
-        changed(CHANNEL, 9, lambda kept: kept + "+w")  # the change lands while the value is on its way
+        changed(CHANNEL, 9, lambda kept: kept + "+w", engine)  # the change lands while the value is on its way
         return value
 
     assert watch.get(9, read_during_a_change) == "v2"
     assert watch.get(9, reads) == "v2" and reads.count == 4  # not kept: read again
+
+    other = Store("sqlite://")  # a write to another database changes nothing kept here: forgotten
+    try:
+        changed(CHANNEL, 7, lambda value: value + "+other", other.engine)
+    finally:
+        other.dispose()
+    assert watch.get(7, reads) == "v2" and reads.count == 5
 
 
 @pytest.mark.postgres
