@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Callable
+from typing import Any, Callable
 
 from sqlalchemy import CTE, Insert, bindparam, insert, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.elements import BindParameter
 
 from quiz.db import reviews
 from quiz.db.sql import inserted_id
@@ -81,14 +82,22 @@ def record_answer(conn: Connection, record: AttemptRecord) -> SavedAnswer:
     return SavedAnswer(inserted_id(result), new.due)
 
 
-_ATTEMPT_COLUMNS = [column for column in attempts.c if column.name != "id"]
+ATTEMPT_VALUES: dict[str, BindParameter[Any]] = {
+    column.name: bindparam(f"attempt_{column.name}", type_=column.type) for column in attempts.c if column.name != "id"
+}
+"""Each column of an attempt as a typed parameter ``attempt_<column>``, for the statements
+built once that write one (here and ``quiz.db.exams``); ``attempt_parameters`` fills them."""
+
+
+def attempt_parameters(record: AttemptRecord) -> dict[str, Any]:
+    """The values of ``ATTEMPT_VALUES`` for ``record``."""
+    return {f"attempt_{name}": value for name, value in record.values().items()}
 
 
 def _attempt_after(change: CTE) -> Insert:
     """The attempt, added once per row ``change`` yields: once if it wrote, else not at all."""
-    values = select(*[bindparam(f"attempt_{column.name}", type_=column.type) for column in _ATTEMPT_COLUMNS])
-    values = values.select_from(change)
-    return insert(attempts).from_select([column.name for column in _ATTEMPT_COLUMNS], values).returning(attempts.c.id)
+    values = select(*ATTEMPT_VALUES.values()).select_from(change)
+    return insert(attempts).from_select(list(ATTEMPT_VALUES), values).returning(attempts.c.id)
 
 
 # Built once, like _INSERT: the schedule moved on from the one read, or created.
@@ -108,7 +117,7 @@ def _save_in_one_statement(
         stored = None if unscheduled else reviews.read_schedule_json(conn, record.trainee_id, record.card_id)
         previous = reviews.parsed_schedule(stored)
         new = next_schedule(previous, record.correct, record.answered_at)
-        parameters = {f"attempt_{name}": value for name, value in record.values().items()}
+        parameters = attempt_parameters(record)
         parameters.update(reviews.schedule_values(new), where_trainee=record.trainee_id, where_card=record.card_id,
                           previous_fsrs_card=stored)
         statement = _AFTER_MOVING if stored is not None else _AFTER_CREATING

@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import Select
 
-from quiz.db.answers import WriteGuard
+from quiz.db.answers import ATTEMPT_VALUES, WriteGuard, attempt_parameters
 from quiz.db.reviews import reschedule
 from quiz.db.sql import inserted_id
 from quiz.db.store import Store
@@ -185,20 +185,18 @@ def _with_answer(
 
 
 # Built once, like answers._INSERT: the question's answer replaced, or else added. Parameters:
-# ``question_exam``, ``question_card`` and ``attempt_<field>`` for each field of the record.
-_ANSWER_VALUES = {column.name: bindparam(f"attempt_{column.name}", type_=column.type)
-                  for column in attempts.c if column.name != "id"}
+# ``question_exam``, ``question_card`` and those of ``answers.ATTEMPT_VALUES``.
 _THE_QUESTION = (attempts.c.exam_id == bindparam("question_exam"), attempts.c.card_id == bindparam("question_card"))
-_REPLACE_ANSWER = update(attempts).where(*_THE_QUESTION).values(_ANSWER_VALUES)
-_ADD_ANSWER = insert(attempts).values(_ANSWER_VALUES)
+_REPLACE_ANSWER = update(attempts).where(*_THE_QUESTION).values(ATTEMPT_VALUES)
+_ADD_ANSWER = insert(attempts).values(ATTEMPT_VALUES)
 
 
 def _answer_written_and_told() -> Select[Any]:
     """One statement (a data-modifying WITH: PostgreSQL) for the three of ``_write_answer``:
     the answer replaced, or else added, and the notice; also parameters ``channel`` and ``payload``."""
     replaced = _REPLACE_ANSWER.returning(attempts.c.id).cte("replaced_answer")
-    unless_replaced = select(*_ANSWER_VALUES.values()).where(~exists(select(replaced.c.id)))
-    added = insert(attempts).from_select(list(_ANSWER_VALUES), unless_replaced).returning(attempts.c.id)
+    unless_replaced = select(*ATTEMPT_VALUES.values()).where(~exists(select(replaced.c.id)))
+    added = insert(attempts).from_select(list(ATTEMPT_VALUES), unless_replaced).returning(attempts.c.id)
     return select(func.pg_notify(bindparam("channel"), bindparam("payload"))).add_cte(
         replaced, added.cte("added_answer"))
 
@@ -211,7 +209,7 @@ def _write_answer(conn: Connection, exam_id: int, record: AttemptRecord, in_one_
     with ``record``, or add it, and notify ``EXAM_ANSWERS`` at the commit. On PostgreSQL in one
     statement (``in_one_statement``), not three round trips; with the exam's row held, two
     tabs' saves of one question cannot both add it."""
-    parameters: dict[str, Any] = {f"attempt_{name}": value for name, value in record.values().items()}
+    parameters = attempt_parameters(record)
     parameters.update(question_exam=exam_id, question_card=record.card_id)
     if in_one_statement:
         parameters.update(channel=EXAM_ANSWERS, payload=notice_payload(conn.engine, exam_id))

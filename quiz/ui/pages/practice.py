@@ -41,11 +41,10 @@ if not pool:
 def deal_next() -> None:
     """The next card of the queue; a new deal, weighed by the trainee's results, when it is
     empty (which also tells which cards the trainee never answered)."""
-    if state.queue:
-        card_id, state.queue = next_card(state.queue, pool, {}, random.Random())
-    else:
-        results = shell.store.card_results(trainee.id, last=RECENT, newest=RECENT_ANSWERS)
-        card_id, state.queue = next_card(state.queue, pool, results, random.Random())
+    new_deal = not state.queue
+    results = shell.store.card_results(trainee.id, last=RECENT, newest=RECENT_ANSWERS) if new_deal else {}
+    card_id, state.queue = next_card(state.queue, pool, results, random.Random())
+    if new_deal:
         state.answered_cards = set(results)
     state.deal(card_id)
 
