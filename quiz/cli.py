@@ -29,13 +29,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     verdict.add_argument("ruleset")
     verdict.add_argument("infraction")
     verdict.add_argument("facts", nargs="*", metavar="fact=value")
-    grade = commands.add_parser("grade", help="grade an answer to a scenario card, as JSON")
+    grade = commands.add_parser("grade", help="grade an answer to a scenario card or floor call, as JSON")
     grade.add_argument("card_id")
     grade.add_argument("--finding", action="append", default=[], metavar="FACT=VALUE", help="a finding (repeatable)")
     grade.add_argument("--infraction")
     grade.add_argument("--penalty")
     grade.add_argument("--fix", action="append", default=[], metavar="ID", help="a fix (repeatable)")
     grade.add_argument("--players", choices=("offender", "both"))
+    grade.add_argument("--step", action="append", default=[], metavar="ID",
+                       help="a floor call's step taken before ruling (repeatable, in order)")
     commands.add_parser("schema", help="write the JSON Schemas to schemas/")
     set_pin = commands.add_parser("set-pin", help="give a trainee a new PIN (the trainee is added if new)")
     set_pin.add_argument("name")
@@ -137,7 +139,7 @@ def _grade(args: argparse.Namespace) -> int:
     content = load_content()
     try:
         graded = grade_json(content, args.card_id, findings, args.infraction, args.penalty, tuple(args.fix),
-                            args.players)
+                            args.players, tuple(args.step))
     except QuizError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -9,7 +9,7 @@ from typing import Iterable
 from quiz.content.finding_checks import finding_problems
 from quiz.content.ruleset_checks import Finding
 from quiz.content.variant_checks import Judged, changing_answer, judge_every_showing, variant_problems
-from quiz.model.cards import JudgementCallCard, ScenarioCard
+from quiz.model.cards import JudgementCallCard, RulingCard
 from quiz.model.errors import QuizError, UndecidedCaseError, unknown_id
 from quiz.model.rulesets import Ruleset
 from quiz.model.text import LANGUAGES, Text
@@ -47,7 +47,7 @@ def check_judgement_call(card: JudgementCallCard, ruleset: Ruleset) -> list[Find
                                          trace=" > ".join(verdict.trace)))]
 
 
-def check_scenario(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
+def check_scenario(card: RulingCard, ruleset: Ruleset) -> list[Finding]:
     if ruleset.infraction(card.infraction) is None:
         return [(("infraction",), unknown_id("infraction", card.infraction, (i.id for i in ruleset.infractions)))]
     found = finding_problems(card, ruleset) + variant_problems(card, ruleset)
@@ -84,7 +84,7 @@ def check_scenario(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
     return found
 
 
-def _answer_names(card: ScenarioCard, ruleset: Ruleset, judged: Judged) -> list[AnswerName]:
+def _answer_names(card: RulingCard, ruleset: Ruleset, judged: Judged) -> list[AnswerName]:
     """The names of every infraction and penalty a scenario card's answer key holds: the
     engine's verdict for every showing (its infraction, standard and accepted penalties),
     and what ``expect`` states."""

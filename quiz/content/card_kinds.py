@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Iterable, TypeVar, assert_never
 
 from quiz.content.card_checks import check_judgement_call, check_scenario
+from quiz.content.floor_call_checks import floor_call_problems
 from quiz.content.ruleset_checks import Finding, citation_problems
-from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import AnyCard, FloorCallCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.errors import unknown_id
 from quiz.model.rulesets import Ruleset
 from quiz.model.verdict import Verdict
@@ -16,7 +17,7 @@ from quiz.model.words import Wording
 from quiz.rules.engine import judge
 from quiz.rules.variants import seed_facts
 
-Kind = TypeVar("Kind", ScenarioCard, KnowledgeCard, JudgementCallCard)
+Kind = TypeVar("Kind", ScenarioCard, FloorCallCard, KnowledgeCard, JudgementCallCard)
 
 
 def cards_of(cards: Iterable[AnyCard], kind: type[Kind]) -> list[Kind]:
@@ -38,6 +39,9 @@ def check_card(card: AnyCard, rulesets: dict[str, Ruleset], folder: str | None) 
     match card:
         case ScenarioCard():
             return found + check_scenario(card, ruleset)
+        case FloorCallCard():
+            found += check_scenario(card, ruleset)
+            return found + floor_call_problems(card, ruleset) if ruleset.infraction(card.infraction) else found
         case JudgementCallCard():
             return found + check_judgement_call(card, ruleset)
         case KnowledgeCard():
@@ -49,7 +53,7 @@ def check_card(card: AnyCard, rulesets: dict[str, Ruleset], folder: str | None) 
 def default_verdict(ruleset: Ruleset, card: AnyCard) -> Verdict | None:
     """The engine's verdict on a scenario card's default showing; None for other kinds."""
     match card:
-        case ScenarioCard():
+        case ScenarioCard() | FloorCallCard():
             return judge(ruleset, card.infraction, seed_facts(card))
         case KnowledgeCard() | JudgementCallCard():
             return None
@@ -61,7 +65,7 @@ def practised_infraction(ruleset: Ruleset, card: AnyCard) -> str | None:
     """The infraction a card is practised under: a scenario's judged one, a judgement call's
     nearest; None for a knowledge card (and a judgement call that no line covers)."""
     match card:
-        case ScenarioCard():
+        case ScenarioCard() | FloorCallCard():
             return judge(ruleset, card.infraction, seed_facts(card)).infraction
         case JudgementCallCard():
             return card.nearest
@@ -84,7 +88,7 @@ def preview_answer(card: AnyCard, ruleset: Ruleset | None, verdict: Verdict | No
                 return no_listed, left_to_judge
             nearest = ruleset.infraction(card.nearest) if ruleset is not None else None
             return (nearest.name.get(language) if nearest is not None else card.nearest), left_to_judge
-        case ScenarioCard():
+        case ScenarioCard() | FloorCallCard():
             return _scenario_answer(ruleset, verdict, language, no_fix)
         case _:
             assert_never(card)

@@ -9,7 +9,7 @@ import unicodedata
 from typing import Iterable
 
 from quiz.content.ruleset_checks import Finding
-from quiz.model.cards import ScenarioCard
+from quiz.model.cards import RulingCard
 from quiz.model.errors import unknown_id
 from quiz.model.facts import FactSpec
 from quiz.model.rulesets import Ruleset
@@ -20,7 +20,7 @@ from quiz.model.words import Wording
 QUOTATION = re.compile(r"「[^」]*」|『[^』]*』|“[^”]*”|\"[^\"]*\"")
 
 
-def finding_problems(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
+def finding_problems(card: RulingCard, ruleset: Ruleset) -> list[Finding]:
     """Every problem of the card's findings, located at the field that has it."""
     specs = {spec.id: spec for spec in ruleset.facts}
     found: list[Finding] = []
@@ -38,7 +38,7 @@ def finding_problems(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
     for language in LANGUAGES:
         word = telltale_in(card.situation.get(language), (specs[fact] for fact in card.findings))
         if word is not None:
-            found.append((("situation", language), Wording("problem.finding.telltale", word=word[1],
+            found.append(((card.OPENING, language), Wording("problem.finding.telltale", word=word[1],
                                                            fact=word[0])))
     return found
 

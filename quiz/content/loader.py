@@ -19,7 +19,15 @@ from quiz.content.collector_pause import collector_paused
 from quiz.content.ruleset_checks import Finding, check_ruleset
 from quiz.content.schema_problems import located_problems, pydantic_findings
 from quiz.content.yaml_source import YamlProblem, parse_yaml
-from quiz.model.cards import CARD_KINDS, AnyCard, Card, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import (
+    CARD_KINDS,
+    AnyCard,
+    Card,
+    FloorCallCard,
+    JudgementCallCard,
+    KnowledgeCard,
+    ScenarioCard,
+)
 from quiz.model.errors import Problem, unknown_id
 from quiz.model.rulesets import Ruleset
 from quiz.model.themes import Theme, ThemeFile
@@ -67,6 +75,10 @@ class Content:
     def judgement_calls(self) -> list[JudgementCallCard]:
         return cards_of(self.cards.values(), JudgementCallCard)
 
+    @property
+    def floor_calls(self) -> list[FloorCallCard]:
+        return cards_of(self.cards.values(), FloorCallCard)
+
     def fingerprint(self) -> str:
         """What the content teaches, in 16 hex digits: every ruleset (with its document's
         lines) and every card. Equal content gives equal fingerprints wherever it loads;
@@ -77,7 +89,8 @@ class Content:
         infractions = sum(len(r.infractions) for r in self.rulesets.values())
         return (
             f"{len(self.rulesets)} rulesets, {infractions} infractions, "
-            f"{len(self.scenario_cards)} scenario cards, {len(self.knowledge_cards)} knowledge cards, "
+            f"{len(self.scenario_cards)} scenario cards, {len(self.floor_calls)} floor calls, "
+            f"{len(self.knowledge_cards)} knowledge cards, "
             f"{len(self.judgement_calls)} judgement calls, "
             f"{len(self.problems)} errors"
         )

@@ -15,7 +15,7 @@ Rules (docs/AUTHORING.md, "Card variants"):
 from __future__ import annotations
 
 from quiz.content.ruleset_checks import Finding, Loc
-from quiz.model.cards import ScenarioCard
+from quiz.model.cards import RulingCard
 from quiz.model.errors import FactError, QuizError
 from quiz.model.facts import FactSpec, coerce_value, unknown_fact
 from quiz.model.parameters import FromParameter, Parameter, TextOption
@@ -31,12 +31,12 @@ MAX_COMBINATIONS = 5000
 Judged = list[tuple[dict[str, Value], Verdict]]
 
 
-def variant_problems(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
+def variant_problems(card: RulingCard, ruleset: Ruleset) -> list[Finding]:
     """Problems of the card's placeholders and parameters (none for a plain, brace-free card)."""
     return placeholder_problems(card) + parameter_fact_problems(card, ruleset)
 
 
-def placeholder_problems(card: ScenarioCard) -> list[Finding]:
+def placeholder_problems(card: RulingCard) -> list[Finding]:
     """Malformed or unknown placeholders, parameters the situation does not state, braces in choices."""
     found: list[Finding] = []
     stated: dict[str, set[str]] = {}  # language -> placeholders of the situation (when it parses)
@@ -45,10 +45,11 @@ def placeholder_problems(card: ScenarioCard) -> list[Finding]:
             try:
                 names = placeholder_names(getattr(card, field).get(lang))
             except PlaceholderError as error:
-                found.append(((field, lang), error.wording))
+                found.append(((_written(card, field), lang), error.wording))
                 continue
             known = ", ".join(card.parameters) or Wording("problem.variant.no_parameters")
-            found += [((field, lang), Wording("problem.variant.unknown_placeholder", name=name, known=known))
+            where = (_written(card, field), lang)
+            found += [(where, Wording("problem.variant.unknown_placeholder", name=name, known=known))
                       for name in names if name not in card.parameters]
             if field == "situation":
                 stated[lang] = set(names)
@@ -60,7 +61,12 @@ def placeholder_problems(card: ScenarioCard) -> list[Finding]:
     return found + _braces_in_choices(card)
 
 
-def _braces_in_choices(card: ScenarioCard) -> list[Finding]:
+def _written(card: RulingCard, field: str) -> str:
+    """The YAML key a field is written under (a floor call's situation is its ``call``)."""
+    return card.OPENING if field == "situation" else field
+
+
+def _braces_in_choices(card: RulingCard) -> list[Finding]:
     return [
         (("parameters", name, "choice", index, lang), Wording("problem.variant.braces_in_choice"))
         for name, parameter in card.parameters.items()
@@ -71,7 +77,7 @@ def _braces_in_choices(card: ScenarioCard) -> list[Finding]:
     ]
 
 
-def parameter_fact_problems(card: ScenarioCard, ruleset: Ruleset) -> list[Finding]:
+def parameter_fact_problems(card: RulingCard, ruleset: Ruleset) -> list[Finding]:
     """Facts taken from parameters that are unknown, of the wrong kind, or out of range."""
     specs = {spec.id: spec for spec in ruleset.facts}
     found: list[Finding] = []
@@ -104,7 +110,7 @@ def _range_problems(spec: FactSpec, name: str, parameter: Parameter) -> list[Fin
     return []
 
 
-def _option_fact_problems(card: ScenarioCard, specs: dict[str, FactSpec]) -> list[Finding]:
+def _option_fact_problems(card: RulingCard, specs: dict[str, FactSpec]) -> list[Finding]:
     found: list[Finding] = []
     setters: dict[str, str] = {}
     for name, parameter in card.parameters.items():
@@ -129,7 +135,7 @@ def _option_fact_problems(card: ScenarioCard, specs: dict[str, FactSpec]) -> lis
     return found
 
 
-def judge_every_showing(card: ScenarioCard, ruleset: Ruleset) -> tuple[list[Finding], Judged]:
+def judge_every_showing(card: RulingCard, ruleset: Ruleset) -> tuple[list[Finding], Judged]:
     """The engine's verdict for every value combination, or the first problem it meets."""
     count = combination_count(card)
     if count > MAX_COMBINATIONS:

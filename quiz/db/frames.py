@@ -25,6 +25,7 @@ FRAME_DTYPES: dict[str, Any] = {
     "variant_values": "object",  # a dict (JSON), or None
     "findings": "object",  # a list of FindingRecord.stored() dicts (JSON), or None
     "penalty_follows_findings": "boolean",
+    "investigation": "object",  # a floor call's InvestigationRecord.stored() (JSON), or None
     **{name: "object" for name in FIX_FIELDS},
 }
 

@@ -31,8 +31,8 @@ from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts, exams, trainees
 from quiz.db.watched import changed, notify
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord, utc_now
-from quiz.model.cards import ScenarioCard
-from quiz.model.errors import QuizError, UndecidedCaseError
+from quiz.model.cards import RulingCard
+from quiz.model.errors import QuizError, StepError, UndecidedCaseError
 from quiz.rules.variants import CardShowing, card_facts, fill_text, values_from_stored
 from quiz.training.exams import score_exam
 from quiz.training.kinds import answer_card, as_scenario, given_from_record
@@ -44,12 +44,13 @@ SHOWING_CACHE = 10_000
 GRADE_FIELDS: tuple[str, ...] = (
     "category", "standard_infraction", "standard_penalty", "standard_fixes", "correct_choice",
     "infraction_result", "penalty_result", "fixes_result", "players_result", "standard_players",
-    "correct", "penalty_steps", "findings", "penalty_follows_findings",
+    "correct", "penalty_steps", "findings", "penalty_follows_findings", "investigation",
 )
 ANSWER_FIELDS: tuple[str, ...] = (
     "trainee_id", "card_id", "ruleset", "card_kind", "mode", "exam_id", "seconds", "chosen_infraction",
     "chosen_penalty", "chosen_fixes", "chosen_players", "chosen_choice", "variant_values", "content_fingerprint",
     "findings",  # what the trainee found is kept in it beside each finding's grade
+    "investigation",  # a floor call's steps taken are kept in it beside their grade
 )
 SKIP_REASONS: dict[str, str] = {
     "card_missing": "the card is not in today's content",
@@ -57,6 +58,7 @@ SKIP_REASONS: dict[str, str] = {
     "values_missing": "a variant card answered before its drawn values were stored",
     "values_gone": "the card no longer has the values it was shown with",
     "refused": "the engine now refuses the case (left to the judge)",
+    "steps_gone": "the floor call no longer has the steps that were taken",
     "not_judged": "the engine cannot judge the card (a content error)",
 }
 
@@ -177,6 +179,8 @@ def regrade(content: Content, row: Mapping[Any, Any], showings: dict | None = No
                               showing)
     except UndecidedCaseError:
         return "refused"
+    except StepError:
+        return "steps_gone"
     except QuizError:
         return "not_judged"
     values = outcome.record.values()
@@ -288,7 +292,7 @@ def _grade(row: Row) -> dict[str, Any]:
     return grade
 
 
-def _showing(card: ScenarioCard, stored: Mapping[str, Any], cache: dict) -> CardShowing | None:
+def _showing(card: RulingCard, stored: Mapping[str, Any], cache: dict) -> CardShowing | None:
     """The showing the stored values give (as ``show_card`` builds one), or None when the card
     no longer has them. The seed is unknown and irrelevant: the values are what was shown."""
     key = (card.id, json.dumps(stored, sort_keys=True))

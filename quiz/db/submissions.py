@@ -13,6 +13,7 @@ from datetime import datetime
 from quiz.content.loader import Content
 from quiz.db.answers import WriteGuard, save_answer
 from quiz.db.exams import save_exam_answer
+from quiz.db.investigations import forget_steps
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.cards import AnyCard
@@ -43,6 +44,10 @@ def submit_answer(
     to the card is known (``answers.save_answer``)."""
     outcome = answer_card(content, card, given, trainee_id, seconds, mode, exam_id, showing)
     if mode == "exam":
-        return Submission(outcome, save_exam_answer(store, outcome.record, now or utc_now(), guard))
-    saved = save_answer(store, outcome.record, guard, never_answered)
-    return Submission(outcome, True, saved.next_due)
+        submission = Submission(outcome, save_exam_answer(store, outcome.record, now or utc_now(), guard))
+    else:
+        saved = save_answer(store, outcome.record, guard, never_answered)
+        submission = Submission(outcome, True, saved.next_due)
+    if outcome.record.investigation is not None and submission.stored:
+        forget_steps(store, trainee_id, card.id, exam_id)  # the attempt keeps them
+    return submission

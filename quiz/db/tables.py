@@ -121,6 +121,8 @@ attempts = Table(
     # a card with findings: quiz.model.attempt.FindingRecord.stored() of each, in the card's order
     Column("findings", JSON),
     Column("penalty_follows_findings", Boolean),  # a wrong penalty on a card with findings: misjudged facts?
+    # a floor call: quiz.model.investigation.InvestigationRecord.stored(), the steps taken and their grade
+    Column("investigation", JSON),
     Index("ix_attempts_trainee_answered", "trainee_id", "answered_at"),
     Index("ix_attempts_card", "card_id"),
     Index("ix_attempts_trainee_id", "trainee_id", "id"),  # the newest attempt of a trainee, at once
@@ -187,6 +189,7 @@ attempt_regrades = Table(
     # a card with findings: quiz.model.attempt.FindingRecord.stored() of each, in the card's order
     Column("findings", JSON),
     Column("penalty_follows_findings", Boolean),  # a wrong penalty on a card with findings: misjudged facts?
+    Column("investigation", JSON),  # a floor call's investigation, graded as it was
     Column("standard_players", String(16)),
     Column("correct", Boolean, nullable=False),
     Column("penalty_steps", Integer),
@@ -275,6 +278,22 @@ exam_flags = Table(
     metadata,
     Column("exam_id", Integer, ForeignKey("exams.id"), primary_key=True, autoincrement=False),
     Column("card_id", String(120), primary_key=True),
+)
+
+# A floor call being investigated (``quiz.db.investigations``): each step the trainee took, kept
+# the moment it is taken, so that a reload, a restart or another tab resumes the investigation
+# where it was; the steps of a call are deleted when its answer is stored (the attempt keeps
+# them). ``exam_key`` is the exam's id for a question of a mock exam, 0 elsewhere.
+investigation_steps = Table(
+    "investigation_steps",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), nullable=False),
+    Column("card_id", String(120), nullable=False),
+    Column("exam_key", Integer, nullable=False),
+    Column("step_id", String(64), nullable=False),
+    Column("taken_at", UTCDateTime, nullable=False),
+    UniqueConstraint("trainee_id", "card_id", "exam_key", "step_id", name="uq_investigation_steps_step"),
 )
 
 # Problem reports (``quiz.db.problem_reports``): a trainee's report that a card is wrong or

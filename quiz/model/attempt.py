@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from quiz.model.cards import CARD_KINDS, CardKind
+from quiz.model.investigation import InvestigationRecord
 
 PLAYERS: tuple[str, ...] = ("offender", "both")
 MODES: tuple[str, ...] = ("practice", "exam", "review")
@@ -60,6 +61,8 @@ class AttemptRecord:
         penalty_follows_findings: when the penalty is wrong on a card with findings,
             whether the engine gives it for the trainee's own findings and infraction
             (misjudged the facts) or not (misapplied the document); None otherwise.
+        investigation: on a floor call, what the trainee asked and checked before ruling;
+            None elsewhere.
     """
 
     trainee_id: int
@@ -91,6 +94,7 @@ class AttemptRecord:
     players_result: str | None = None
     findings: tuple[FindingRecord, ...] = ()
     penalty_follows_findings: bool | None = None
+    investigation: InvestigationRecord | None = None
 
     @property
     def blank(self) -> bool:
@@ -102,6 +106,7 @@ class AttemptRecord:
         tuple and dict again, on every answer)."""
         row = {name: getattr(self, name) for name in ATTEMPT_FIELDS}
         row["findings"] = [finding.stored() for finding in self.findings] if self.findings else None
+        row["investigation"] = self.investigation.stored() if self.investigation is not None else None
         return row
 
     @classmethod
@@ -109,7 +114,10 @@ class AttemptRecord:
         """The record of a stored row (``values()`` read back: findings as stored JSON)."""
         stored = values.get("findings") or ()
         findings = tuple(f if isinstance(f, FindingRecord) else FindingRecord.from_stored(f) for f in stored)
-        return cls(**{**values, "findings": findings})
+        investigation = values.get("investigation")
+        if isinstance(investigation, dict):
+            investigation = InvestigationRecord.from_stored(investigation)
+        return cls(**{**values, "findings": findings, "investigation": investigation})
 
     def __post_init__(self) -> None:
         problems = _problems(self)

@@ -1,9 +1,10 @@
-"""Models of card files: scenario cards (judged by the engine), knowledge cards, and
-judgement calls (cases the document leaves to the head judge)."""
+"""Models of card files: scenario cards (judged by the engine), floor calls (a scenario the
+trainee investigates before ruling), knowledge cards, and judgement calls (cases the
+document leaves to the head judge)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import Field, model_validator
 
@@ -13,7 +14,7 @@ from quiz.model.rulesets import ID_MAX, Citation
 from quiz.model.text import StrictModel, Text
 from quiz.model.words import Wording
 
-CardKind = Literal["scenario", "knowledge", "judgement_call"]
+CardKind = Literal["scenario", "floor_call", "knowledge", "judgement_call"]
 CARD_KINDS: tuple[CardKind, ...] = get_args(CardKind)
 """Every kind of card. Code that does something different per kind does it in one dispatch
 module per stage (``quiz.content.card_kinds``, ``quiz.training.kinds``,
@@ -55,16 +56,12 @@ class FactFinding(StrictModel):
     arguable: Text | None = None
 
 
-class ScenarioCard(CardBase):
-    """A case the engine decides from the card's facts.
+class RulingCard(CardBase):
+    """What every card ruled by the engine holds: the infraction, the facts the engine reads,
+    the findings the trainee must establish, and the author's expected answer."""
 
-    A floor-style card (the default) shows evidence and asks its ``findings`` first; an
-    exam-style card (``style: exam``) states its facts as a certification test does and asks
-    no findings.
-    """
+    OPENING: ClassVar[str] = "situation"  # the YAML key the opening text is written under
 
-    kind: Literal["scenario"]
-    style: Literal["floor", "exam"] = "floor"
     situation: Text
     infraction: str
     findings: dict[str, FactFinding] = Field(
@@ -81,6 +78,23 @@ class ScenarioCard(CardBase):
         default=None, description="The answer for every showing; leave it out when the answer depends on the values"
     )
 
+    @property
+    def arguable(self) -> tuple[str, ...]:
+        """The findings a competent judge could establish either way."""
+        return tuple(fact for fact, finding in self.findings.items() if finding.arguable is not None)
+
+
+class ScenarioCard(RulingCard):
+    """A case the engine decides from the card's facts.
+
+    A floor-style card (the default) shows evidence and asks its ``findings`` first; an
+    exam-style card (``style: exam``) states its facts as a certification test does and asks
+    no findings.
+    """
+
+    kind: Literal["scenario"]
+    style: Literal["floor", "exam"] = "floor"
+
     @model_validator(mode="after")
     def _findings_match_style(self) -> ScenarioCard:
         if self.style == "exam" and self.findings:
@@ -89,10 +103,105 @@ class ScenarioCard(CardBase):
             raise InvalidContentError(Wording("problem.card.floor_without_findings"))
         return self
 
+
+LocalId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=ID_MAX)]
+Role = Literal["offender", "opponent", "witness"]
+QUESTION_SECONDS = 30  # a step's round time when it gives none: a question
+CHECK_SECONDS = 60  # a check (counting a deck, reading a list)
+SEPARATE_SECONDS = 15  # taking one player aside
+DEFAULT_BUDGET_SECONDS = 300
+
+
+class Person(StrictModel):
+    """Someone the judge can ask: ``role`` is for grading and authoring, never shown."""
+
+    id: LocalId
+    role: Role
+    name: Text
+
+
+class Step(StrictModel):
+    """One thing the judge can do at the table: ask a person (``ask``), look at something
+    (``check``), or take the players apart (``separate``)."""
+
+    id: LocalId
+    ask: LocalId | None = Field(default=None, description="The id of the person asked")
+    check: LocalId | None = Field(default=None, description="What is looked at: deck, decklist, trash, clock, ...")
+    separate: bool = Field(default=False, description="Take the players apart: questions before it were heard by both")
+    text: Text = Field(description="The question as asked, or the check as done")
+    reply: Text = Field(description="What is said or seen")
+    seconds: int | None = Field(default=None, ge=0, le=1800,
+                                description="Round time it costs (default 30 a question, 60 a check)")
+    after: list[LocalId] = Field(default_factory=list, description="Steps that must be taken first (a follow-up)")
+    shows: list[str] = Field(default_factory=list, description="The findings whose evidence the reply carries")
+    leading: bool = Field(default=False, description="A question that suggests its answer: never counts as gathering")
+
+    @model_validator(mode="after")
+    def _one_action(self) -> Step:
+        actions = (self.ask is not None) + (self.check is not None) + self.separate
+        if actions != 1:
+            raise InvalidContentError(Wording("problem.floor_call.one_action"))
+        if self.leading and self.ask is None:
+            raise InvalidContentError(Wording("problem.floor_call.leading_not_a_question"))
+        if self.separate and self.shows:
+            raise InvalidContentError(Wording("problem.floor_call.separate_shows"))
+        return self
+
     @property
-    def arguable(self) -> tuple[str, ...]:
-        """The findings a competent judge could establish either way."""
-        return tuple(fact for fact, finding in self.findings.items() if finding.arguable is not None)
+    def cost(self) -> int:
+        """The round time the step takes."""
+        if self.seconds is not None:
+            return self.seconds
+        if self.ask is not None:
+            return QUESTION_SECONDS
+        return CHECK_SECONDS if self.check is not None else SEPARATE_SECONDS
+
+
+class Conflict(StrictModel):
+    """Replies that disagree on something that decides a finding, and what settles it (shown in
+    the debrief)."""
+
+    steps: list[LocalId] = Field(min_length=2, description="The steps whose replies disagree")
+    settled: Text = Field(description="What settles it, or why it stays open")
+
+
+class FloorCallCard(RulingCard):
+    """A call to a table: the trainee asks and checks (``steps``), then rules as on a
+    scenario card with findings (CONTENT.md, "Floor calls")."""
+
+    OPENING: ClassVar[str] = "call"
+
+    kind: Literal["floor_call"]
+    situation: Text = Field(alias="call", description="What the judge sees and hears on arriving, and nothing more")
+    people: list[Person] = Field(min_length=1)
+    steps: list[Step] = Field(min_length=1)
+    separate: bool = Field(default=False, description="The players should be questioned apart (a dispute)")
+    budget_seconds: int = Field(default=DEFAULT_BUDGET_SECONDS, ge=30, le=3600,
+                                description="Round time the judge may take before the table is held up")
+    conflicts: list[Conflict] = Field(default_factory=list,
+                                      description="Replies that disagree on a finding, and what settles them")
+
+    @model_validator(mode="after")
+    def _ids_unique(self) -> FloorCallCard:
+        if not self.findings:
+            raise InvalidContentError(Wording("problem.floor_call.no_findings"))
+        if self.parameters:
+            raise InvalidContentError(Wording("problem.floor_call.parameters"))
+        for ids in ([p.id for p in self.people], [s.id for s in self.steps]):
+            if len(set(ids)) != len(ids):
+                raise InvalidContentError(Wording("problem.floor_call.duplicate_ids", ids=sorted(ids)))
+        return self
+
+    @property
+    def call(self) -> Text:
+        """What the judge sees and hears on arriving (the card's ``situation``, written ``call``)."""
+        return self.situation
+
+    def step(self, step_id: str) -> Step | None:
+        return next((step for step in self.steps if step.id == step_id), None)
+
+    def person(self, person_id: str) -> Person | None:
+        return next((person for person in self.people if person.id == person_id), None)
 
 
 class Choice(StrictModel):
@@ -140,8 +249,9 @@ class JudgementCallCard(CardBase):
     explanation: Text
 
 
-Card = Annotated[ScenarioCard | KnowledgeCard | JudgementCallCard, Field(discriminator="kind")]
-AnyCard = ScenarioCard | KnowledgeCard | JudgementCallCard
+Card = Annotated[ScenarioCard | FloorCallCard | KnowledgeCard | JudgementCallCard, Field(discriminator="kind")]
+AnyCard = ScenarioCard | FloorCallCard | KnowledgeCard | JudgementCallCard
+RuledCard = ScenarioCard | FloorCallCard  # the cards the engine rules on
 
 
 class CardFile(StrictModel):

@@ -56,6 +56,10 @@ class UnknownIdError(QuizError, LookupError):
     """A ruleset, infraction, penalty or fix id that does not exist."""
 
 
+class StepError(QuizError, ValueError):
+    """A floor call's step that does not exist, or taken before the steps it follows."""
+
+
 class FactError(QuizError, ValueError):
     """Facts that are unknown, of the wrong type, or missing; ``fact`` names the fact."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from quiz.content.loader import Content
-from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import NO_LISTED_INFRACTION, FloorCallCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.words import t
 
 
@@ -23,7 +23,7 @@ def choice_words(content: Content, card_id: str, choice_id: object, language: st
                 return t("answer.no_listed_infraction", language)
             infraction = content.rulesets[card.ruleset].infraction(str(choice_id))
             return infraction.name.get(language) if infraction is not None else None
-        case ScenarioCard() | None:
+        case ScenarioCard() | FloorCallCard() | None:
             return None
         case _:
             assert_never(card)

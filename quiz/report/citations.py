@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from quiz.model.cards import AnyCard, JudgementCallCard, ScenarioCard
+from quiz.model.cards import AnyCard, JudgementCallCard, RuledCard
 from quiz.model.errors import QuizError, UndecidedCaseError
 from quiz.model.rulesets import Principle, Ruleset
 from quiz.model.verdict import CitedLine, Verdict
@@ -65,7 +65,7 @@ def source_citation(card: AnyCard, ruleset: Ruleset) -> CitedLine:
                      line_numbers(card.source.ja, ruleset.source_lines))
 
 
-def scenario_quotes(card: ScenarioCard, ruleset: Ruleset, verdict: Verdict) -> Quotes:
+def scenario_quotes(card: RuledCard, ruleset: Ruleset, verdict: Verdict) -> Quotes:
     """A scenario's feedback: ``decisive`` (the lines that decide the verdict), ``more`` (the
     verdict's other lines) and ``source``."""
     quotes = Quotes()

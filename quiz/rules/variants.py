@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterator, Mapping
 
-from quiz.model.cards import AnyCard, ScenarioCard
+from quiz.model.cards import AnyCard, RulingCard
 from quiz.model.facts import FactValue
 from quiz.model.parameters import FromParameter, Parameter, TextOption
 from quiz.model.text import LANGUAGES, Text
@@ -43,12 +43,12 @@ def new_seed(rng: random.Random | None = None) -> int:
     return (rng or random).randrange(SEED_LIMIT)
 
 
-def draw_values(card: ScenarioCard, rng: random.Random) -> dict[str, Value]:
+def draw_values(card: RulingCard, rng: random.Random) -> dict[str, Value]:
     """One value for each parameter, drawn uniformly, in the order the card declares them."""
     return {name: rng.choice(parameter.values()) for name, parameter in card.parameters.items()}
 
 
-def card_facts(card: ScenarioCard, values: Mapping[str, Value]) -> dict[str, FactValue]:
+def card_facts(card: RulingCard, values: Mapping[str, Value]) -> dict[str, FactValue]:
     """The facts of the card under ``values``: literal facts, drawn numbers, option facts."""
     facts: dict[str, FactValue] = {}
     for name, entry in card.facts.items():
@@ -62,7 +62,7 @@ def card_facts(card: ScenarioCard, values: Mapping[str, Value]) -> dict[str, Fac
     return facts
 
 
-def seed_facts(card: ScenarioCard, seed: int = DEFAULT_SEED) -> dict[str, FactValue]:
+def seed_facts(card: RulingCard, seed: int = DEFAULT_SEED) -> dict[str, FactValue]:
     """The facts of the showing ``seed`` draws (``show_card(card, seed).facts``), texts left unfilled."""
     return card_facts(card, draw_values(card, random.Random(seed)) if card.parameters else {})
 
@@ -78,7 +78,7 @@ def fill_text(text: Text, values: Mapping[str, Value]) -> Text:
     return Text(**filled)
 
 
-def show_card(card: ScenarioCard, seed: int = DEFAULT_SEED) -> CardShowing:
+def show_card(card: RulingCard, seed: int = DEFAULT_SEED) -> CardShowing:
     """The showing of ``card`` that ``seed`` draws: its values, texts and facts."""
     values = draw_values(card, random.Random(seed))
     return CardShowing(
@@ -94,7 +94,7 @@ def show_card(card: ScenarioCard, seed: int = DEFAULT_SEED) -> CardShowing:
 StoredValue = int | dict[str, int]
 
 
-def stored_values(card: ScenarioCard, showing: CardShowing) -> dict[str, StoredValue]:
+def stored_values(card: RulingCard, showing: CardShowing) -> dict[str, StoredValue]:
     """A showing's drawn values as plain JSON: a number as itself, a text option as
     ``{"option": position}`` in its parameter's choice list."""
     return {
@@ -103,7 +103,7 @@ def stored_values(card: ScenarioCard, showing: CardShowing) -> dict[str, StoredV
     }
 
 
-def values_from_stored(card: ScenarioCard, stored: Mapping[str, StoredValue]) -> dict[str, Value] | None:
+def values_from_stored(card: RulingCard, stored: Mapping[str, StoredValue]) -> dict[str, Value] | None:
     """The values ``stored_values`` kept, as this card draws them today; None when the card
     no longer has those parameters or values (its answer cannot be re-judged as shown)."""
     if set(stored) != set(card.parameters):
@@ -123,7 +123,7 @@ def values_from_stored(card: ScenarioCard, stored: Mapping[str, StoredValue]) ->
     return values
 
 
-def verdict_parameters(card: ScenarioCard) -> list[str]:
+def verdict_parameters(card: RulingCard) -> list[str]:
     """Parameters that can change the verdict: numbers used as facts, texts whose options set facts."""
     used = {entry.param for entry in card.facts.values() if isinstance(entry, FromParameter)}
     return [
@@ -133,25 +133,25 @@ def verdict_parameters(card: ScenarioCard) -> list[str]:
     ]
 
 
-def combination_count(card: ScenarioCard) -> int:
+def combination_count(card: RulingCard) -> int:
     """How many value combinations ``fact_combinations`` yields."""
     return math.prod(len(card.parameters[name].values()) for name in verdict_parameters(card))
 
 
-def fact_combinations(card: ScenarioCard) -> Iterator[dict[str, Value]]:
+def fact_combinations(card: RulingCard) -> Iterator[dict[str, Value]]:
     """Every combination of the values of the verdict parameters (one empty one if none)."""
     names = verdict_parameters(card)
     for combination in itertools.product(*(card.parameters[name].values() for name in names)):
         yield dict(zip(names, combination))
 
 
-def possible_facts(card: ScenarioCard) -> Iterator[dict[str, FactValue]]:
+def possible_facts(card: RulingCard) -> Iterator[dict[str, FactValue]]:
     """The card's facts under every combination of ``fact_combinations``."""
     for values in fact_combinations(card):
         yield card_facts(card, values)
 
 
-def drawn_facts(card: ScenarioCard, showing: CardShowing) -> dict[str, FactValue]:
+def drawn_facts(card: RulingCard, showing: CardShowing) -> dict[str, FactValue]:
     """The facts of a showing that came from its drawn values (empty for a plain card)."""
     names = [name for name, entry in card.facts.items() if isinstance(entry, FromParameter)]
     for value in showing.values.values():

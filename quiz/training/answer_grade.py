@@ -6,27 +6,32 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from quiz.content.loader import Content
-from quiz.model.errors import FactError, UnknownIdError
+from quiz.model.errors import FactError, StepError, UnknownIdError
 from quiz.model.facts import coerce_value
 from quiz.model.words import Wording
-from quiz.training.answering import answer_scenario
+from quiz.training.answering import ScenarioOutcome
 from quiz.training.grading import ScenarioAnswer
-from quiz.training.kinds import as_scenario
+from quiz.training.kinds import answer_card, as_scenario
 
 
 def grade_json(
     content: Content, card_id: str, findings: Mapping[str, str], infraction: str | None, penalty: str | None,
-    fixes: tuple[str, ...] = (), players: str | None = None,
+    fixes: tuple[str, ...] = (), players: str | None = None, steps: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """The grade of the answer as JSON-able data: each finding ``correct`` or ``wrong``, each
     part ``correct``, ``accepted`` (penalty) or ``wrong`` (``players`` null when the card does not
     ask it), and ``penalty_follows_findings`` (null when the penalty is right or the card has
-    no findings).
+    no findings). A floor call's ``steps`` (taken before the ruling, in order) add its
+    ``investigation``: each finding's evidence ``gathered`` or ``missed``, the leading
+    questions asked, the seconds used and the budget, and whether the players were separated
+    (null when the call does not ask it).
 
     Raises:
         UnknownIdError: no such scenario card.
         FactError: a finding names a fact that is not one of the card's findings, or a value
             of the wrong type.
+        StepError: a step the card does not have, one taken before a step it follows, or
+            steps given for a card that is not a floor call.
     """
     card = as_scenario(content.cards.get(card_id))
     if card is None:
@@ -38,9 +43,14 @@ def grade_json(
             raise FactError(Wording("problem.grade.not_a_finding", fact=repr(fact), card=card.id,
                                     findings=", ".join(card.findings) or "-"), fact)
         found.append((fact, coerce_value(specs[fact], value)))
-    answer = ScenarioAnswer(infraction, penalty, fixes, players, tuple(found))
-    grade = answer_scenario(content, card, answer, trainee_id=0, seconds=0.0).grade
-    return {
+    answer = ScenarioAnswer(infraction, penalty, fixes, players, tuple(found), steps)
+    outcome = answer_card(content, card, answer, trainee_id=0, seconds=0.0)
+    assert isinstance(outcome, ScenarioOutcome)
+    investigation = outcome.record.investigation
+    if steps and investigation is None:
+        raise StepError(Wording("problem.grade.no_steps", card=card.id))
+    grade = outcome.grade
+    graded: dict[str, Any] = {
         "findings": {f.fact: "correct" if f.right else "wrong" for f in grade.findings},
         "infraction": grade.infraction,
         "penalty": grade.penalty,
@@ -49,3 +59,6 @@ def grade_json(
         "penalty_follows_findings": grade.penalty_follows_findings,
         "correct": grade.correct,
     }
+    if investigation is not None:
+        graded["investigation"] = investigation.summary()
+    return graded

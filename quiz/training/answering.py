@@ -10,9 +10,10 @@ from typing import Iterable, Mapping
 from quiz.content.categories import card_category, category_keys
 from quiz.content.loader import Content
 from quiz.model.attempt import AttemptRecord
-from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, RuledCard, RulingCard
 from quiz.model.errors import QuizError
 from quiz.model.facts import FactValue, resolve_facts
+from quiz.model.investigation import InvestigationRecord
 from quiz.model.rulesets import Ruleset
 from quiz.model.verdict import Verdict
 from quiz.rules.engine import judge
@@ -49,13 +50,13 @@ class KnowledgeOutcome:
 Outcome = ScenarioOutcome | KnowledgeOutcome
 
 
-def asks_players(content: Content, card: ScenarioCard) -> bool:
+def asks_players(content: Content, card: RulingCard) -> bool:
     """Whether the answer form asks who receives the penalty: the card's infraction can name
     both players in some case (asked whatever this card's answer is, so it gives nothing away)."""
     return can_name_both_players(content.rulesets[card.ruleset], card.infraction)
 
 
-def verdict_for(content: Content, card: ScenarioCard, showing: CardShowing | None = None) -> Verdict:
+def verdict_for(content: Content, card: RulingCard, showing: CardShowing | None = None) -> Verdict:
     """The engine's verdict on the card as shown (by default its showing of the default seed)."""
     facts = showing.facts if showing is not None else seed_facts(card)
     return judge(content.rulesets[card.ruleset], card.infraction, facts)
@@ -82,10 +83,12 @@ def card_pool(content: Content, rulesets: Iterable[str], categories: Iterable[st
 
 
 def answer_scenario(
-    content: Content, card: ScenarioCard, answer: ScenarioAnswer, trainee_id: int, seconds: float,
+    content: Content, card: RuledCard, answer: ScenarioAnswer, trainee_id: int, seconds: float,
     mode: str = "practice", exam_id: int | None = None, showing: CardShowing | None = None,
+    investigation: InvestigationRecord | None = None,
 ) -> ScenarioOutcome:
-    """Judge the card as shown (the drawn facts of ``showing``), grade the answer and build the record."""
+    """Judge the card as shown (the drawn facts of ``showing``), grade the answer and build the
+    record (with a floor call's ``investigation``, graded beside the ruling)."""
     ruleset = content.rulesets[card.ruleset]
     showing = showing or show_card(card)
     verdict = verdict_for(content, card, showing)
@@ -100,7 +103,7 @@ def answer_scenario(
         card_id=card.id,
         ruleset=card.ruleset,
         category=infraction.category if infraction else None,
-        card_kind="scenario",
+        card_kind=card.kind,
         mode=mode,
         chosen_infraction=answer.infraction,
         standard_infraction=verdict.infraction,
@@ -124,6 +127,7 @@ def answer_scenario(
         players_result=grade.players,
         findings=grade.findings,
         penalty_follows_findings=grade.penalty_follows_findings,
+        investigation=investigation,
     )
     return ScenarioOutcome(verdict, grade, record, showing)
 
@@ -136,7 +140,7 @@ def case_facts(ruleset: Ruleset, infraction: str, facts: Mapping[str, FactValue]
     return resolve_facts(specs, facts, (), found.assumes if found is not None else None)
 
 
-def _grade_with_findings(ruleset: Ruleset, card: ScenarioCard, facts: Mapping[str, FactValue], verdict: Verdict,
+def _grade_with_findings(ruleset: Ruleset, card: RulingCard, facts: Mapping[str, FactValue], verdict: Verdict,
                          answer: ScenarioAnswer) -> ScenarioGrade:
     """Grade a card with findings: the findings, the verdicts its arguable findings also
     allow, and the engine's reading of the trainee's own findings."""

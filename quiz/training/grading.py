@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Literal, Mapping
 
 from quiz.model.attempt import FindingRecord
-from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard, RulingCard
 from quiz.model.facts import FactValue
 from quiz.model.rulesets import Ruleset
 from quiz.model.verdict import Verdict
@@ -26,6 +26,7 @@ class ScenarioAnswer:
     fixes: tuple[str, ...] = ()
     players: str | None = None
     findings: tuple[tuple[str, FactValue], ...] = ()  # (fact, value found), on cards that ask findings
+    steps: tuple[str, ...] = ()  # a floor call's steps taken before the ruling, in order
 
     @property
     def found(self) -> dict[str, FactValue]:
@@ -115,7 +116,7 @@ def grade_scenario(ruleset: Ruleset, verdict: Verdict, answer: ScenarioAnswer) -
     return ScenarioGrade(infraction, penalty, fixes, steps, missing, extra, players)
 
 
-def grade_findings(card: ScenarioCard, facts: Mapping[str, FactValue],
+def grade_findings(card: RulingCard, facts: Mapping[str, FactValue],
                    found: Mapping[str, FactValue]) -> tuple[FindingRecord, ...]:
     """Each finding of the card against its value in ``facts`` (the card as shown); an
     arguable finding is right whatever was found, a finding left unanswered is wrong."""

@@ -5,12 +5,23 @@ exhaustive. A new kind of card is added here (and in the other stages' dispatch 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, assert_never
 
 from quiz.content.loader import Content
 from quiz.model.attempt import PLAYERS, FindingRecord
-from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import (
+    NO_LISTED_INFRACTION,
+    AnyCard,
+    FloorCallCard,
+    JudgementCallCard,
+    KnowledgeCard,
+    RuledCard,
+    RulingCard,
+    ScenarioCard,
+)
 from quiz.model.facts import FactValue
+from quiz.model.investigation import InvestigationRecord
 from quiz.model.text import Text
 from quiz.rules.variants import CardShowing, show_card
 from quiz.training.answering import (
@@ -21,12 +32,13 @@ from quiz.training.answering import (
     asks_players,
 )
 from quiz.training.grading import ScenarioAnswer
+from quiz.training.investigation import investigate
 
 Given = ScenarioAnswer | str | None
 """An answer as ``answer_card`` takes it: a ``ScenarioAnswer`` for a scenario card, the chosen
 id of a knowledge card or a judgement call, None when nothing was chosen."""
 
-FORM_PARTS = ("findings", "infraction", "penalty", "players", "fixes", "choice", "nearest")  # what a form asks
+FORM_PARTS = ("findings", "infraction", "penalty", "players", "fixes", "choice", "nearest", "steps")  # what a form asks
 NO_ANSWER = ScenarioAnswer(infraction=None, penalty=None, fixes=())
 Findings = tuple[tuple[str, FactValue], ...]  # (fact, value found), in the card's order
 
@@ -35,7 +47,7 @@ def blank_answer(card: AnyCard) -> Given:
     """The answer of someone who chose nothing ("I don't know", or an exam question left
     unanswered): graded wrong on every part, the standard answer then shown."""
     match card:
-        case ScenarioCard():
+        case ScenarioCard() | FloorCallCard():
             return NO_ANSWER
         case KnowledgeCard() | JudgementCallCard():
             return None
@@ -43,10 +55,10 @@ def blank_answer(card: AnyCard) -> Given:
             assert_never(card)
 
 
-def as_scenario(card: AnyCard | None) -> ScenarioCard | None:
-    """The card if it is a scenario card (judged by the engine), else None."""
+def as_scenario(card: AnyCard | None) -> RuledCard | None:
+    """The card if it is ruled by the engine (a scenario card or a floor call), else None."""
     match card:
-        case ScenarioCard():
+        case ScenarioCard() | FloorCallCard():
             return card
         case KnowledgeCard() | JudgementCallCard() | None:
             return None
@@ -58,7 +70,7 @@ def showing_of(card: AnyCard, seed: int) -> CardShowing | None:
     """The values a card is shown with for ``seed`` (a scenario's parameters); None for a
     card without any."""
     match card:
-        case ScenarioCard():
+        case ScenarioCard() | FloorCallCard():
             return show_card(card, seed)
         case KnowledgeCard() | JudgementCallCard():
             return None
@@ -82,11 +94,17 @@ def answer_from_form(content: Content, card: AnyCard, parts: Mapping[str, object
             return nearest if offered and isinstance(nearest, str) else None
         case ScenarioCard():
             return _scenario_from_form(content, card, parts)
+        case FloorCallCard():
+            ruling = _scenario_from_form(content, card, parts)
+            steps = parts.get("steps")
+            taken = tuple(s for s in steps if isinstance(s, str) and card.step(s) is not None) \
+                if isinstance(steps, (list, tuple)) else ()
+            return replace(ruling, steps=taken) if ruling is not None else None
         case _:
             assert_never(card)
 
 
-def _scenario_from_form(content: Content, card: ScenarioCard, parts: Mapping[str, object]) -> ScenarioAnswer | None:
+def _scenario_from_form(content: Content, card: RulingCard, parts: Mapping[str, object]) -> ScenarioAnswer | None:
     ruleset = content.rulesets[card.ruleset]
     findings = _findings_from_form(content, card, parts.get("findings"))
     if findings is None:
@@ -106,7 +124,7 @@ def _scenario_from_form(content: Content, card: ScenarioCard, parts: Mapping[str
                           players=players if isinstance(players, str) else None, findings=findings)
 
 
-def _findings_from_form(content: Content, card: ScenarioCard, given: object) -> Findings | None:
+def _findings_from_form(content: Content, card: RulingCard, given: object) -> Findings | None:
     """The findings in the card's order; None while one is missing or not of its fact's type."""
     if not card.findings:
         return ()
@@ -136,6 +154,10 @@ def answer_card(
         case ScenarioCard():
             answer = given if isinstance(given, ScenarioAnswer) else NO_ANSWER
             return answer_scenario(content, card, answer, trainee_id, seconds, mode, exam_id, showing)
+        case FloorCallCard():
+            answer = given if isinstance(given, ScenarioAnswer) else NO_ANSWER
+            return answer_scenario(content, card, answer, trainee_id, seconds, mode, exam_id, showing,
+                                   investigation=investigate(card, answer.steps))
         case JudgementCallCard():
             chosen = given if isinstance(given, str) else None
             return answer_judgement_call(content, card, chosen, trainee_id, seconds, mode, exam_id)
@@ -149,16 +171,25 @@ def answer_card(
 def given_from_record(card: AnyCard, row: Mapping[str, Any]) -> Given:
     """The answer a stored attempt gave (``row`` holds its chosen fields), to grade it again."""
     match card:
-        case ScenarioCard():
+        case ScenarioCard() | FloorCallCard():
             stored = row.get("findings") or ()
             findings = tuple((f.fact, f.chosen) for f in map(_finding, stored) if f.chosen is not None)
             return ScenarioAnswer(row["chosen_infraction"], row["chosen_penalty"], tuple(row["chosen_fixes"] or ()),
-                                  row["chosen_players"], findings)
+                                  row["chosen_players"], findings, _stored_steps(row.get("investigation")))
         case KnowledgeCard() | JudgementCallCard():
             choice = row["chosen_choice"]
             return choice if isinstance(choice, str) else None
         case _:
             assert_never(card)
+
+
+def _stored_steps(value: object) -> tuple[str, ...]:
+    """The steps a stored investigation took (a record's, or its stored JSON)."""
+    if isinstance(value, InvestigationRecord):
+        return value.steps
+    if isinstance(value, Mapping):
+        return InvestigationRecord.from_stored(dict(value)).steps
+    return ()
 
 
 def _finding(value: FindingRecord | Mapping[str, Any]) -> FindingRecord:
@@ -170,7 +201,7 @@ def shown_texts(card: AnyCard, showing: CardShowing | None = None) -> tuple[Text
     (its default showing when none is given), a judgement call's situation, a knowledge
     card's question."""
     match card:
-        case ScenarioCard():
+        case ScenarioCard() | FloorCallCard():
             shown = showing or show_card(card)
             return shown.title, shown.situation
         case JudgementCallCard():

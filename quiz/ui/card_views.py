@@ -8,7 +8,14 @@ from __future__ import annotations
 from typing import assert_never
 
 from quiz.model.attempt import AttemptRecord
-from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import (
+    NO_LISTED_INFRACTION,
+    AnyCard,
+    FloorCallCard,
+    JudgementCallCard,
+    KnowledgeCard,
+    ScenarioCard,
+)
 from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome
 from quiz.ui import feedback_views, widgets
 from quiz.ui.markdown import escape_markdown
@@ -20,7 +27,7 @@ def answer_form(shell: Shell, card: AnyCard, form_key: str, submit_label: str | 
     """The card's answer form; its submit button gives the answer (``widgets.take_given``),
     in the form ``quiz.training.kinds.answer_card`` takes."""
     match card:
-        case ScenarioCard():
+        case ScenarioCard() | FloorCallCard():
             widgets.scenario_form(shell, card, form_key, submit_label)
         case JudgementCallCard():
             widgets.judgement_form(shell, card, form_key, submit_label)
@@ -36,7 +43,7 @@ def feedback(shell: Shell, card: AnyCard, outcome: Outcome, answered: bool | Non
     and no marks. ``answered`` defaults to whether anything was chosen."""
     answered = not outcome.record.blank if answered is None else answered
     match card:
-        case ScenarioCard():
+        case ScenarioCard() | FloorCallCard():
             assert isinstance(outcome, ScenarioOutcome)
             feedback_views.scenario_feedback(shell, card, outcome, answered)
         case JudgementCallCard():
@@ -64,7 +71,7 @@ def answer_summary(shell: Shell, card: AnyCard, record: AttemptRecord) -> str:
             names = {i.id: i.name.get(lang) for i in shell.content.rulesets[card.ruleset].infractions}
             return escape_markdown(shell.t("answer.no_listed_infraction") if chosen == NO_LISTED_INFRACTION
                                    else names.get(chosen, "—"))
-        case ScenarioCard():
+        case ScenarioCard() | FloorCallCard():
             parts = feedback_views.scenario_answer_parts(shell, card, record)
             return " · ".join(escape_markdown(part) for part in parts)
         case _:

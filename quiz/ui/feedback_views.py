@@ -12,7 +12,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from quiz.model.attempt import AttemptRecord
-from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, RuledCard
 from quiz.model.rulesets import Penalty, Ruleset
 from quiz.model.text import Text
 from quiz.model.verdict import CitedLine, Verdict
@@ -80,7 +80,7 @@ def lead(shell: Shell, card: AnyCard, record: AttemptRecord, why: str) -> DeltaG
     return fold(shell.t("feedback.details"), details_key(card, record), icon=":material/menu_book:")
 
 
-def scenario_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome, answered: bool = True) -> None:
+def scenario_feedback(shell: Shell, card: RuledCard, outcome: ScenarioOutcome, answered: bool = True) -> None:
     """The verdict and why in a line; folded: the deciding lines, marks per part, the findings,
     the standard answer, why, what would change it and the other lines.
 
@@ -155,7 +155,7 @@ def _deciding_lines(shell: Shell, ruleset: Ruleset, decisive: list[CitedLine]) -
         citation(shell, ruleset, cited)
 
 
-def _more_lines(shell: Shell, card: ScenarioCard, ruleset: Ruleset, quotes: Quotes) -> None:
+def _more_lines(shell: Shell, card: RuledCard, ruleset: Ruleset, quotes: Quotes) -> None:
     """The verdict's other lines (the penalty, its fixes and scope) behind an expander, and
     the card's source line."""
     more = quotes.section("more")
@@ -297,7 +297,7 @@ def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: Knowledge
         source_line(shell, card, quotes)
 
 
-def scenario_answer_parts(shell: Shell, card: ScenarioCard, record: AttemptRecord) -> list[str]:
+def scenario_answer_parts(shell: Shell, card: RuledCard, record: AttemptRecord) -> list[str]:
     """A stored answer to a scenario card as words: infraction, penalty, who receives it (when
     asked) and fixes."""
     lang = shell.language

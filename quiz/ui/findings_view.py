@@ -10,7 +10,7 @@ from typing import Any
 import streamlit as st
 
 from quiz.model.attempt import AttemptRecord, FindingRecord
-from quiz.model.cards import ScenarioCard
+from quiz.model.cards import RulingCard
 from quiz.model.facts import FactSpec
 from quiz.model.rulesets import Ruleset
 from quiz.report.why_line import finding_question, finding_value
@@ -51,7 +51,7 @@ def _said(shell: Shell, spec: FactSpec, value: object) -> str:
     return finding_value(spec, value, shell.language)
 
 
-def findings_inputs(shell: Shell, card: ScenarioCard, form_key: str) -> None:
+def findings_inputs(shell: Shell, card: RulingCard, form_key: str) -> None:
     """One control per finding, in the card's order, under a short heading: a yes/no pair of
     buttons, or a whole number. Drawn inside the card's form."""
     if not card.findings:
@@ -71,7 +71,7 @@ def findings_inputs(shell: Shell, card: ScenarioCard, form_key: str) -> None:
                             placeholder=shell.t("findings.number"), key=key)
 
 
-def findings_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome, answered: bool) -> None:
+def findings_feedback(shell: Shell, card: RulingCard, outcome: ScenarioOutcome, answered: bool) -> None:
     """Each finding marked, with what showed it and, for an arguable one, why judges may
     differ (which of the two mistakes a wrong penalty was is the feedback's line of why)."""
     grade = outcome.grade
@@ -83,7 +83,7 @@ def findings_feedback(shell: Shell, card: ScenarioCard, outcome: ScenarioOutcome
     st.markdown("\n".join(lines))
 
 
-def _finding_line(shell: Shell, card: ScenarioCard, spec: FactSpec, finding: FindingRecord, answered: bool) -> str:
+def _finding_line(shell: Shell, card: RulingCard, spec: FactSpec, finding: FindingRecord, answered: bool) -> str:
     lang = shell.language
     entry = card.findings[finding.fact]
     mark = (":green[:material/check:]" if finding.chosen == finding.standard

@@ -9,7 +9,7 @@ import streamlit as st
 
 from quiz.content.loader import Content
 from quiz.model.attempt import PLAYERS, AttemptRecord
-from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, RuledCard
 from quiz.rules.variants import CardShowing
 from quiz.training.answering import asks_players
 from quiz.training.grading import ScenarioAnswer
@@ -141,7 +141,7 @@ def check_button(shell: Shell, card: AnyCard, form_key: str, submit_label: str |
                                  on_click=_take_answer, args=(shell.content, card, form_key))
 
 
-def scenario_form(shell: Shell, card: ScenarioCard, form_key: str, submit_label: str | None = None) -> None:
+def scenario_form(shell: Shell, card: RuledCard, form_key: str, submit_label: str | None = None) -> None:
     """The answer form: infraction, penalty, who receives it (on cards whose infraction can name
     both players) and fixes; "check" (or ``submit_label``) gives the answer (``take_given``).
     Each widget is keyed by the form, so a language switch (new labels) keeps the choices made."""

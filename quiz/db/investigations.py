@@ -1,0 +1,75 @@
+"""A floor call being investigated: each step kept the moment it is taken (table
+``investigation_steps``), so that a reload, a restart or another tab resumes the
+investigation where it was.
+
+An investigation is open from its first step until its answer is stored. Steps taken before
+the trainee's latest stored answer to the same call (in the same exam, or outside exams)
+belong to an investigation already answered: they are never read back, so a call dealt again
+starts afresh even if the steps of its last answer could not be deleted
+(``forget_steps`` runs after the answer is stored, outside its transaction).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, and_, delete, func, insert, not_, select
+from sqlalchemy.exc import IntegrityError
+
+from quiz.db.store import Store
+from quiz.db.tables import attempts, investigation_steps
+from quiz.model.attempt import utc_now
+
+OUTSIDE_EXAMS = 0  # the exam key of a call investigated in practice or review
+
+
+def exam_key(exam_id: int | None) -> int:
+    return exam_id if exam_id is not None else OUTSIDE_EXAMS
+
+
+def _of_call(trainee_id: int, card_id: str, exam_id: int | None) -> ColumnElement[bool]:
+    return and_(investigation_steps.c.trainee_id == trainee_id, investigation_steps.c.card_id == card_id,
+                investigation_steps.c.exam_key == exam_key(exam_id))
+
+
+def _answered_before(trainee_id: int, card_id: str, exam_id: int | None) -> ColumnElement[bool]:
+    """The call's steps taken before its latest stored answer: an investigation answered."""
+    answered = (select(func.max(attempts.c.answered_at))
+                .where(attempts.c.trainee_id == trainee_id, attempts.c.card_id == card_id,
+                       attempts.c.exam_id.is_(None) if exam_id is None else attempts.c.exam_id == exam_id)
+                .scalar_subquery())
+    return and_(answered.is_not(None), investigation_steps.c.taken_at <= answered)
+
+
+def steps_taken(store: Store, trainee_id: int, card_id: str, exam_id: int | None = None) -> tuple[str, ...]:
+    """The steps of the open investigation of the call, in the order they were taken."""
+    query = (select(investigation_steps.c.step_id)
+             .where(_of_call(trainee_id, card_id, exam_id), not_(_answered_before(trainee_id, card_id, exam_id)))
+             .order_by(investigation_steps.c.id))
+    with store.engine.connect() as conn:
+        return tuple(str(step_id) for (step_id,) in conn.execute(query))
+
+
+def take_step(store: Store, trainee_id: int, card_id: str, step_id: str, exam_id: int | None = None,
+              now: datetime | None = None) -> tuple[str, ...]:
+    """Keep a step taken (taking it twice, in two tabs at once too, keeps it once); the steps
+    of the open investigation after it."""
+    row = {"trainee_id": trainee_id, "card_id": card_id, "exam_key": exam_key(exam_id), "step_id": step_id,
+           "taken_at": now or utc_now()}
+    this_call = _of_call(trainee_id, card_id, exam_id)
+    try:
+        with store.engine.begin() as conn:
+            conn.execute(delete(investigation_steps).where(this_call, _answered_before(trainee_id, card_id, exam_id)))
+            taken = conn.execute(select(investigation_steps.c.id).where(
+                this_call, investigation_steps.c.step_id == step_id)).first()
+            if taken is None:
+                conn.execute(insert(investigation_steps).values(row))
+    except IntegrityError:  # the same step, taken at the same moment in another tab: it is taken
+        pass
+    return steps_taken(store, trainee_id, card_id, exam_id)
+
+
+def forget_steps(store: Store, trainee_id: int, card_id: str, exam_id: int | None = None) -> None:
+    """Delete the steps of the call's investigation (its answer is stored, and keeps them)."""
+    with store.engine.begin() as conn:
+        conn.execute(delete(investigation_steps).where(_of_call(trainee_id, card_id, exam_id)))

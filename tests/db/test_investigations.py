@@ -1,0 +1,61 @@
+"""A floor call's steps are kept as they are taken: a reload, a restart or another tab resumes
+the investigation; once its answer is stored, the call dealt again starts afresh."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from quiz.db.investigations import forget_steps, steps_taken, take_step
+from quiz.db.store import Store
+from quiz.db.submissions import submit_answer
+from quiz.training.grading import ScenarioAnswer
+
+CARD = "ygo-fc-two-cards-at-the-draw"
+T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def test_steps_taken_are_read_back_in_order_by_another_store(store: Store, db_url: str) -> None:
+    trainee = store.trainee("Aki")
+    take_step(store, trainee.id, CARD, "kimura-what", now=T0)
+    take_step(store, trainee.id, CARD, "hand-count", now=T0 + timedelta(seconds=1))
+    assert take_step(store, trainee.id, CARD, "kimura-what") == ("kimura-what", "hand-count")  # twice: once
+    restarted = Store(db_url)  # another server, or the same after a restart
+    try:
+        assert steps_taken(restarted, trainee.id, CARD) == ("kimura-what", "hand-count")
+    finally:
+        restarted.dispose()
+    assert steps_taken(store, store.trainee("Ben").id, CARD) == ()  # another trainee's is their own
+    assert steps_taken(store, trainee.id, CARD, exam_id=7) == ()  # an exam's question is its own
+
+
+def test_an_answered_call_starts_afresh_and_keeps_its_steps_in_the_attempt(store: Store, content) -> None:
+    trainee = store.trainee("Aki")
+    card = content.cards[CARD]
+    for step in ("kimura-what", "hand-count", "sleeves"):
+        take_step(store, trainee.id, CARD, step)
+    steps = steps_taken(store, trainee.id, CARD)
+    given = ScenarioAnswer("extra_draw", "warning", ("return_extra_to_top",), None,
+                           (("intentional", False), ("identifiable", True)), steps)
+    submission = submit_answer(store, content, card, given, trainee.id, 30.0)
+    assert submission.stored and steps_taken(store, trainee.id, CARD) == ()
+    frame = store.attempts(trainee.id)
+    stored = frame.iloc[-1]["investigation"]
+    assert stored["steps"] == ["kimura-what", "hand-count", "sleeves"]
+    assert dict(map(tuple, stored["evidence"])) == {"intentional": "gathered", "identifiable": "gathered"}
+    assert take_step(store, trainee.id, CARD, "kimura-what") == ("kimura-what",)
+
+
+def test_steps_left_behind_by_an_answer_are_never_read_back(store: Store, content) -> None:
+    """The steps are deleted after the answer is stored, outside its transaction: were that
+    deletion lost (a crash between the two), the call dealt again still starts afresh."""
+    trainee = store.trainee("Aki")
+    card = content.cards[CARD]
+    take_step(store, trainee.id, CARD, "kimura-what", now=T0)
+    given = ScenarioAnswer("extra_draw", "warning", ("return_extra_to_top",), None,
+                           (("intentional", False), ("identifiable", True)), ("kimura-what",))
+    submit_answer(store, content, card, given, trainee.id, 30.0)
+    take_step(store, trainee.id, CARD, "kimura-what", now=T0)  # as if the deletion had been lost
+    assert steps_taken(store, trainee.id, CARD) == ()
+    assert take_step(store, trainee.id, CARD, "hand-count") == ("hand-count",)
+    forget_steps(store, trainee.id, CARD)
+    assert steps_taken(store, trainee.id, CARD) == ()
