@@ -60,6 +60,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     link.add_argument(
         "--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)"
     )
+    for command, says in (("disable", "an account signs in no more (its sessions end)"),
+                           ("enable", "a disabled account signs in again")):
+        switch = accounts.add_parser(command, help=says)
+        switch.add_argument("--name", required=True, help="the account's name")
+        switch.add_argument(
+            "--database-url", metavar="URL", help="the app's database (default: $QUIZ_DATABASE_URL or data/quiz.db)"
+        )
     regrade = commands.add_parser("regrade", help="re-grade stored answers under today's content")
     regrade.add_argument("--dry-run", action="store_true", help="report what would change, change nothing")
     regrade.add_argument(
@@ -222,7 +229,34 @@ def _db_upgrade(args: argparse.Namespace) -> int:
 
 
 def _accounts(args: argparse.Namespace) -> int:
-    return _link_account(args) if args.accounts_command == "link" else _add_account(args)
+    commands = {"link": _link_account, "add": _add_account, "disable": _switch_account, "enable": _switch_account}
+    return commands[args.accounts_command](args)
+
+
+def _switch_account(args: argparse.Namespace) -> int:
+    """Disable an account, or enable a disabled one again, as it is now (recorded in the
+    audit log as the system's)."""
+    from quiz.access.supervisors import account, disable_account, enable_account
+    from quiz.db.store import Store
+
+    disable = args.accounts_command == "disable"
+    store = Store(args.database_url)
+    try:
+        found = account(store, args.name)
+        if found is None:
+            print(f"error: no account {args.name!r}; nothing was changed", file=sys.stderr)
+            return EXIT_USAGE
+        if found.disabled == disable:
+            print(f"the account {found.supervisor.name} is already {'disabled' if disable else 'enabled'}")
+            return EXIT_OK
+        (disable_account if disable else enable_account)(store, found.seen, None)
+    except QuizError as error:
+        print(f"error: {error}; nothing was changed", file=sys.stderr)
+        return EXIT_USAGE
+    finally:
+        store.dispose()
+    print(f"{'disabled' if disable else 'enabled'} the account {found.supervisor.name}")
+    return EXIT_OK
 
 
 def _link_account(args: argparse.Namespace) -> int:

@@ -22,8 +22,9 @@ from sqlalchemy.exc import IntegrityError
 
 from quiz.access.scope import Scope, Supervisor
 from quiz.db.audit import record
+from quiz.db.seen import Seen, change_seen, seen
 from quiz.db.sql import inserted_id
-from quiz.db.store import Store
+from quiz.db.store import Store, Trainee
 from quiz.db.tables import join_codes, stores, trainees
 from quiz.model.attempt import utc_now
 from quiz.model.errors import AccountError, JoinCodeError, NameTakenError, OutOfScopeError
@@ -45,6 +46,11 @@ class StoreInfo:
     name: str
     trainees: int
 
+    @property
+    def seen(self) -> Seen:
+        """The store as listed: what renaming it checks is unchanged."""
+        return seen(stores, self.id, name=self.name)
+
 
 @dataclass(frozen=True, slots=True)
 class JoinCode:
@@ -59,6 +65,16 @@ class JoinCode:
 
     def usable(self, now: datetime) -> bool:
         return self.revoked_at is None and now < self.expires_at
+
+    @property
+    def seen(self) -> Seen:
+        """The code as listed: what revoking it checks is unchanged."""
+        return seen(join_codes, self.code, revoked_at=self.revoked_at)
+
+
+def trainee_seen(trainee: Trainee) -> Seen:
+    """A trainee as listed for moving: in the store they were in."""
+    return seen(trainees, trainee.id, store_id=trainee.store_id)
 
 
 def _admin(actor: Supervisor) -> None:
@@ -81,14 +97,16 @@ def create_store(store: Store, name: str, actor: Supervisor | None) -> StoreInfo
     return StoreInfo(store_id, name, 0)
 
 
-def rename_store(store: Store, store_id: int, name: str, actor: Supervisor) -> None:
-    """Give a store another name (an admin's)."""
+def rename_store(store: Store, row: Seen, name: str, actor: Supervisor) -> None:
+    """Give the store ``row`` names, still as seen, another name (an admin's), with its
+    audit row (``store_renamed``, the old name in its detail) in one transaction.
+    ``ChangedMeanwhileError`` when the store changed since it was seen."""
     _admin(actor)
     name = valid_name(name)
     try:
         with store.engine.begin() as conn:
-            if not conn.execute(update(stores).where(stores.c.id == store_id).values(name=name)).rowcount:
-                raise AccountError("unknown", f"no store {store_id}")
+            change_seen(conn, stores, row, {"name": name})
+            record(conn, actor, "store_renamed", name, int(row.key), {"from": row.value("name")})
     except IntegrityError as error:
         raise NameTakenError(f"the store name {name!r} is taken") from error
 
@@ -149,17 +167,18 @@ def codes_in(store: Store, scope: Scope) -> list[JoinCode]:
         return [JoinCode(**{name: row._mapping[name] for name in JoinCode.__slots__}) for row in conn.execute(query)]
 
 
-def revoke_join_code(store: Store, actor: Supervisor, code: str, now: Now = utc_now) -> None:
-    """End a join code before it expires (a supervisor of its store, or an admin)."""
+def revoke_join_code(store: Store, actor: Supervisor, row: Seen, now: Now = utc_now) -> None:
+    """End the join code ``row`` names, still as seen, before it expires (a supervisor of its
+    store, or an admin), with its audit row in one transaction. ``ChangedMeanwhileError``
+    when it changed since it was seen (revoked meanwhile)."""
     with store.engine.begin() as conn:
-        store_id = conn.execute(select(join_codes.c.store_id).where(join_codes.c.code == code)).scalar()
+        store_id = conn.execute(select(join_codes.c.store_id).where(join_codes.c.code == row.key)).scalar()
         if store_id is None:
             raise JoinCodeError("unknown", "no such join code")
         if not actor.sees(store_id):
             raise OutOfScopeError(f"{actor.name} may not revoke a code of store {store_id}")
-        conn.execute(update(join_codes).where(join_codes.c.code == code, join_codes.c.revoked_at.is_(None))
-                     .values(revoked_at=now()))
-        record(conn, actor, "join_code_revoked", code, store_id)
+        change_seen(conn, join_codes, row, {"revoked_at": now()})
+        record(conn, actor, "join_code_revoked", str(row.key), store_id)
 
 
 def redeem(store: Store, trainee_id: int, typed: str, now: Now = utc_now) -> StoreInfo:
@@ -190,16 +209,16 @@ def redeem_on(conn: Connection, trainee_id: int, typed: str, at: datetime) -> in
     return store_id
 
 
-def move_trainee(store: Store, actor: Supervisor, trainee_id: int, store_id: int | None) -> None:
-    """Put a trainee in another store, or in none (an admin's decision)."""
+def move_trainee(store: Store, actor: Supervisor, row: Seen, store_id: int | None) -> None:
+    """Put the trainee ``row`` names, still in the store they were seen in, in another store,
+    or in none (an admin's decision), with its audit row in one transaction.
+    ``ChangedMeanwhileError`` when they moved since they were seen."""
     _admin(actor)
     with store.engine.begin() as conn:
         if store_id is not None and conn.execute(select(stores.c.id).where(stores.c.id == store_id)).first() is None:
             raise AccountError("unknown", f"no store {store_id}")
-        name = conn.execute(select(trainees.c.name).where(trainees.c.id == trainee_id)).scalar_one_or_none()
-        if name is None:
-            raise AccountError("unknown", f"no trainee {trainee_id}")
-        conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(store_id=store_id))
+        change_seen(conn, trainees, row, {"store_id": store_id})
+        name = conn.execute(select(trainees.c.name).where(trainees.c.id == row.key)).scalar_one()
         record(conn, actor, "trainee_moved", name, store_id)
 
 

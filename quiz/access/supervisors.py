@@ -28,22 +28,24 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from quiz.access.scope import ROLES, Role, Supervisor
 from quiz.access.throttles import Clock, LoginThrottle, StoredThrottle, Throttle, ThrottlePolicy, attempt
 from quiz.db.audit import record
+from quiz.db.seen import Seen, change_seen, seen
 from quiz.db.sql import inserted_id
 from quiz.db.store import Store
 from quiz.db.tables import stores, supervisor_accounts
 from quiz.model.attempt import utc_now
-from quiz.model.errors import AccountError, NameTakenError
+from quiz.model.errors import AccountError, NameTakenError, OutOfScopeError
 from quiz.model.names import NAME_INPUT_MAX, NAME_MAX, name_key, valid_name
 
 PASSWORD_ENV = "QUIZ_SUPERVISOR_PASSWORD"
@@ -80,7 +82,16 @@ class Account:
 
     supervisor: Supervisor
     store_name: str | None
-    disabled: bool
+    disabled_at: datetime | None
+
+    @property
+    def disabled(self) -> bool:
+        return self.disabled_at is not None
+
+    @property
+    def seen(self) -> Seen:
+        """The account as listed: what disabling or enabling it again checks is unchanged."""
+        return seen(supervisor_accounts, self.supervisor.id, disabled_at=self.disabled_at)
 
 
 def configured_password(environ: Mapping[str, str], secrets_: Mapping[str, Any]) -> str | None:
@@ -268,31 +279,63 @@ def set_password(store: Store, account_id: int, new: str) -> str:
     return _set_hash(store, account_id, hasher().hash(new), new_version=True)
 
 
-def disable_account(store: Store, account_id: int) -> None:
-    """The account signs in no more and its sessions end. The last enabled admin cannot be
-    disabled (``AccountError``: nobody could manage stores after it)."""
+def disable_account(store: Store, row: Seen, actor: Supervisor | None) -> None:
+    """The account ``row`` names, still as seen, signs in no more and its sessions end (an
+    admin's act, or the command line's with ``actor`` None), with its audit row
+    (``account_disabled``) in one transaction. ``ChangedMeanwhileError`` when the account
+    changed since it was seen; the last enabled admin cannot be disabled (``AccountError``:
+    nobody could manage stores after it)."""
+    _admin_or_system(actor)
     with store.engine.begin() as conn:
-        row = conn.execute(select(supervisor_accounts.c.role)
-                           .where(supervisor_accounts.c.id == account_id)).one_or_none()
-        if row is None:
-            raise AccountError("unknown", f"no account {account_id}")
-        if row.role == "admin":
-            admins = conn.execute(select(func.count()).select_from(supervisor_accounts).where(
-                supervisor_accounts.c.role == "admin", supervisor_accounts.c.disabled_at.is_(None))).scalar_one()
-            if admins <= 1:
+        change_seen(conn, supervisor_accounts, row, {"disabled_at": utc_now(), "credential_version": _new_version()})
+        done = _supervisor(conn.execute(select(supervisor_accounts)
+                                        .where(supervisor_accounts.c.id == row.key)).one()._mapping)
+        if done.is_admin:
+            enabled = (select(supervisor_accounts.c.id).where(supervisor_accounts.c.role == "admin",
+                                                              supervisor_accounts.c.disabled_at.is_(None))
+                       .with_for_update())  # two admins disabling each other wait for one another
+            if not conn.execute(enabled).all():
                 raise AccountError("last_admin", "the last admin account cannot be disabled")
-        conn.execute(update(supervisor_accounts).where(supervisor_accounts.c.id == account_id)
-                     .values(disabled_at=utc_now(), credential_version=_new_version()))
+        record(conn, actor, "account_disabled", done.name, done.store_id)
+
+
+def enable_account(store: Store, row: Seen, actor: Supervisor | None) -> None:
+    """The disabled account ``row`` names, still as seen, signs in again with its password
+    or its linked sign-in (an admin's act, or the command line's), with its audit row
+    (``account_enabled``) in one transaction; ``ChangedMeanwhileError`` when it changed
+    since it was seen. Its sessions ended when it was disabled and stay ended."""
+    _admin_or_system(actor)
+    with store.engine.begin() as conn:
+        change_seen(conn, supervisor_accounts, row, {"disabled_at": None})
+        done = _supervisor(conn.execute(select(supervisor_accounts)
+                                        .where(supervisor_accounts.c.id == row.key)).one()._mapping)
+        record(conn, actor, "account_enabled", done.name, done.store_id)
+
+
+def account(store: Store, name: str) -> Account | None:
+    """The account whose canonical name is ``name``'s, as it is now, or None."""
+    if not name.strip():
+        return None
+    found = _listed(store, supervisor_accounts.c.name_key == name_key(name))
+    return found[0] if found else None
 
 
 def accounts(store: Store) -> list[Account]:
     """Every account, by name, with its store's name (for the admin page)."""
+    return _listed(store)
+
+
+def _listed(store: Store, *where: Any) -> list[Account]:
     joined = supervisor_accounts.outerjoin(stores, stores.c.id == supervisor_accounts.c.store_id)
-    query = (select(supervisor_accounts, stores.c.name.label("store_name")).select_from(joined)
+    query = (select(supervisor_accounts, stores.c.name.label("store_name")).select_from(joined).where(*where)
              .order_by(supervisor_accounts.c.name_key))
     with store.engine.connect() as conn:
-        return [Account(_supervisor(row._mapping), row.store_name, row.disabled_at is not None)
-                for row in conn.execute(query)]
+        return [Account(_supervisor(row._mapping), row.store_name, row.disabled_at) for row in conn.execute(query)]
+
+
+def _admin_or_system(actor: Supervisor | None) -> None:
+    if actor is not None and not actor.is_admin:
+        raise OutOfScopeError(f"{actor.name} is not an admin")
 
 
 def _bootstraps(store: Store, name: str, password: str, bootstrap: str | None) -> bool:

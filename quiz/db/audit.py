@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 Action = Literal["pin_reset", "lock_lifted", "pack_imported", "pack_removed", "report_resolved",
                  "assignment_made", "join_code_made", "join_code_revoked", "account_made", "store_made",
-                 "account_linked", "trainee_moved"]
+                 "account_linked", "trainee_moved", "account_disabled", "account_enabled", "store_renamed"]
 ACTIONS: tuple[Action, ...] = get_args(Action)
 SYSTEM = "(system)"  # the actor's name of a row written by the command line or a migration
 TARGET_MAX = 200  # characters of a target, as the column holds

@@ -196,3 +196,8 @@ class JoinCodeError(QuizError, ValueError):
     def __init__(self, rule: str, message: str) -> None:
         self.rule = rule
         super().__init__(message)
+
+
+class ChangedMeanwhileError(QuizError):
+    """A person acted on a row that changed (or went) since they saw it: nothing was done,
+    and the page shows the row as it is now (``quiz.db.seen``)."""

@@ -20,6 +20,7 @@ from quiz.access.stores import (
     move_trainee,
     rename_store,
     revoke_join_code,
+    trainee_seen,
 )
 from quiz.access.supervisors import (
     PASSWORD_MAX,
@@ -28,14 +29,17 @@ from quiz.access.supervisors import (
     create_account,
     credential_version,
     disable_account,
+    enable_account,
 )
 from quiz.access.throttles import LoginThrottle
 from quiz.db import audit
+from quiz.db.seen import Seen
 from quiz.model.attempt import utc_now
 from quiz.model.errors import AccountError, NameRuleError, NameTakenError
 from quiz.model.local_time import local_text
 from quiz.model.names import NAME_MAX
 from quiz.ui.markdown import escape_markdown
+from quiz.ui.row_actions import act_button, show_notice
 from quiz.ui.shell import Shell
 from quiz.ui.supervisor_gate import ACCOUNT_KEY, THROTTLE_KEY
 from quiz.ui.tables import show_table
@@ -58,6 +62,7 @@ def join_codes_section(shell: Shell, scope: Scope, zone: str) -> None:
     found = codes_in(shell.store, scope)
     if not found:
         st.caption(shell.t("stores.no_codes"))
+        show_notice("join-codes")
         return
     now = utc_now()
     names = {info.id: info.name for info in list_stores(shell.store)}
@@ -73,13 +78,18 @@ def join_codes_section(shell: Shell, scope: Scope, zone: str) -> None:
         "status": [status(code.usable(now), code.revoked_at is not None) for code in found],
     })
     show_table(table, lambda column: shell.t(f"stores.col_{column}"), shell.t("stores.download"), "join-codes")
-    usable = [code.code for code in found if code.usable(now)]
+    usable = {code.code: code.seen for code in found if code.usable(now)}
     if usable:
         left, right = st.columns([3, 1], vertical_alignment="bottom")
-        chosen = left.selectbox(shell.t("stores.revoke_which"), usable, key="join-code-revoke-pick")
-        if right.button(shell.t("stores.revoke"), icon=":material/block:", key="join-code-revoke"):
-            revoke_join_code(shell.store, scope.supervisor, chosen)
-            st.rerun()
+        left.selectbox(shell.t("stores.revoke_which"), list(usable), key="join-code-revoke-pick")
+
+        def revoke(row: Seen) -> str:
+            revoke_join_code(shell.store, scope.supervisor, row)
+            return shell.t("stores.code_revoked_done", code=row.key)
+
+        act_button(shell, right.button, shell.t("stores.revoke"), key="join-code-revoke", icon=":material/block:",
+                   pick_key="join-code-revoke-pick", shown=usable, act=revoke, slot="join-codes")
+    show_notice("join-codes")
 
 
 def stores_section(shell: Shell, admin: Supervisor) -> None:
@@ -95,15 +105,21 @@ def stores_section(shell: Shell, admin: Supervisor) -> None:
     if pressed:
         _named(shell, lambda: create_store(shell.store, name or "", admin), "stores.store_made", name or "")
     if infos:
+        labels = {info.id: info.name for info in infos}
+
+        def rename(row: Seen) -> str:
+            new = str(st.session_state.get("store-rename-name") or "")
+            rename_store(shell.store, row, new, admin)
+            return shell.t("stores.store_renamed", name=escape_markdown(new.strip()))
+
         with st.form("store-rename", clear_on_submit=True, border=False):
-            ids = [info.id for info in infos]
-            labels = {info.id: info.name for info in infos}
-            which = st.selectbox(shell.t("stores.rename_which"), ids, format_func=labels.__getitem__,
-                                 key="store-rename-pick")
-            new = st.text_input(shell.t("stores.rename_to"), max_chars=NAME_MAX, key="store-rename-name")
-            renamed = st.form_submit_button(shell.t("stores.rename"), icon=":material/edit:")
-        if renamed and which is not None:
-            _named(shell, lambda: rename_store(shell.store, which, new or "", admin), "stores.store_renamed", new or "")
+            st.selectbox(shell.t("stores.rename_which"), list(labels), format_func=labels.__getitem__,
+                         key="store-rename-pick")
+            st.text_input(shell.t("stores.rename_to"), max_chars=NAME_MAX, key="store-rename-name")
+            act_button(shell, st.form_submit_button, shell.t("stores.rename"), key="store-rename-submit",
+                       icon=":material/edit:", pick_key="store-rename-pick",
+                       shown={info.id: info.seen for info in infos}, act=rename, slot="stores")
+    show_notice("stores")
 
 
 def move_trainee_section(shell: Shell, admin: Supervisor) -> None:
@@ -115,16 +131,21 @@ def move_trainee_section(shell: Shell, admin: Supervisor) -> None:
         st.caption(shell.t("stores.no_trainees"))
         return
     names = {store.id: store.name for store in infos}
+    by_id = {person.id: person for person in people}
+
+    def move(row: Seen) -> str:
+        move_trainee(shell.store, admin, row, st.session_state.get("trainee-move-where") or None)
+        return shell.t("stores.moved", name=escape_markdown(by_id[int(row.key)].name))
+
     with st.form("trainee-move", clear_on_submit=True, border=False):
         labels = {person.id: f"{person.name} ({names.get(person.store_id or 0, '—')})" for person in people}
-        who = st.selectbox(shell.t("stores.move_who"), list(labels), key="trainee-move-who",
-                           format_func=labels.__getitem__)
-        where = st.selectbox(shell.t("stores.move_where"), [0, *names], key="trainee-move-where",
-                             format_func=lambda store_id: names.get(store_id) or shell.t("stores.no_store"))
-        moved = st.form_submit_button(shell.t("stores.move_button"), icon=":material/swap_horiz:")
-    if moved and who is not None:
-        name = next(person.name for person in people if person.id == who)
-        _named(shell, lambda: move_trainee(shell.store, admin, who, where or None), "stores.moved", name)
+        st.selectbox(shell.t("stores.move_who"), list(labels), key="trainee-move-who", format_func=labels.__getitem__)
+        st.selectbox(shell.t("stores.move_where"), [0, *names], key="trainee-move-where",
+                     format_func=lambda store_id: names.get(store_id) or shell.t("stores.no_store"))
+        act_button(shell, st.form_submit_button, shell.t("stores.move_button"), key="trainee-move-submit",
+                   icon=":material/swap_horiz:", pick_key="trainee-move-who",
+                   shown={person.id: trainee_seen(person) for person in people}, act=move, slot="trainee-move")
+    show_notice("trainee-move")
 
 
 def accounts_section(shell: Shell, admin: Supervisor) -> None:
@@ -153,19 +174,28 @@ def accounts_section(shell: Shell, admin: Supervisor) -> None:
         chosen = None if role == "admin" else store_id
         _named(shell, lambda: create_account(shell.store, name or "", password or "", role, chosen, admin),
                "stores.account_made", name or "")
-    enabled = {account.supervisor.id: account.supervisor.name for account in listed
-               if not account.disabled and account.supervisor.id != admin.id}
-    if enabled:
+    others = {account.supervisor.id: account for account in listed if account.supervisor.id != admin.id}
+    if others:
         left, right = st.columns([3, 1], vertical_alignment="bottom")
-        which = left.selectbox(shell.t("stores.disable_which"), list(enabled), format_func=enabled.__getitem__,
-                               key="account-disable-pick")
-        if right.button(shell.t("stores.disable"), icon=":material/person_off:", key="account-disable"):
-            try:
-                disable_account(shell.store, which)
-            except AccountError:
-                st.error(shell.t("stores.last_admin"))
-            else:
-                st.rerun()
+        which = left.selectbox(shell.t("stores.disable_which"), list(others), key="account-pick",
+                               format_func=lambda account_id: others[account_id].supervisor.name)
+        shown = {account_id: account.seen for account_id, account in others.items()}
+
+        def disable(row: Seen) -> str:
+            disable_account(shell.store, row, admin)
+            return shell.t("stores.account_disabled", name=escape_markdown(others[int(row.key)].supervisor.name))
+
+        def enable(row: Seen) -> str:
+            enable_account(shell.store, row, admin)
+            return shell.t("stores.account_enabled", name=escape_markdown(others[int(row.key)].supervisor.name))
+
+        if which is not None and others[which].disabled:
+            act_button(shell, right.button, shell.t("stores.enable"), key="account-enable",
+                       icon=":material/how_to_reg:", pick_key="account-pick", shown=shown, act=enable, slot="accounts")
+        else:
+            act_button(shell, right.button, shell.t("stores.disable"), key="account-disable",
+                       icon=":material/person_off:", pick_key="account-pick", shown=shown, act=disable, slot="accounts")
+    show_notice("accounts")
 
 
 def audit_section(shell: Shell, scope: Scope, zone: str) -> None:

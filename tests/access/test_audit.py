@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from quiz.access.accounts import LOCK_AFTER, add_trainee, lift_lockout, name_throttles, set_pin, sign_in
-from quiz.access.stores import create_store, move_trainee
+from quiz.access.stores import create_store, move_trainee, trainee_seen
 from quiz.access.supervisors import create_account
 from quiz.access.throttles import LoginThrottle
 from quiz.db import audit
@@ -24,7 +24,7 @@ def world(store, monkeypatch):
     shibuya, osaka = create_store(store, "Shibuya", admin), create_store(store, "Osaka", admin)
     tencho = create_account(store, "Tencho", PASSWORD, "supervisor", shibuya.id, admin)
     aiko = add_trainee(store, "Aiko", "2468")
-    move_trainee(store, admin, aiko.id, shibuya.id)
+    move_trainee(store, admin, trainee_seen(aiko), shibuya.id)
     return admin, shibuya, osaka, tencho, aiko
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from quiz.access.stores import create_store
-from quiz.access.supervisors import account_for_oidc, create_account, disable_account, link_oidc
+from quiz.access.supervisors import account, account_for_oidc, create_account, disable_account, link_oidc
 from quiz.db import audit
 from quiz.model.errors import AccountError, NameTakenError
 from tests.access.cheap_hash import cheap_hashing
@@ -55,7 +55,7 @@ def test_linking_again_replaces_the_link_and_a_subject_opens_one_account(store, 
 def test_a_disabled_account_is_not_opened_by_its_subject(store, accounts):
     _, tencho = accounts
     link_oidc(store, "Tencho", ISSUER, "alice", None)
-    disable_account(store, tencho.id)
+    disable_account(store, account(store, "Tencho").seen, None)
     assert account_for_oidc(store, ISSUER, "alice") is None
 
 

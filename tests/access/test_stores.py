@@ -19,6 +19,7 @@ from quiz.access.stores import (
     redeem,
     rename_store,
     revoke_join_code,
+    trainee_seen,
 )
 from quiz.access.supervisors import create_account
 from quiz.db import audit
@@ -56,7 +57,7 @@ def test_stores_are_made_renamed_and_listed_by_admins(store, world):
         create_store(store, "Shibuya", admin)
     with pytest.raises(OutOfScopeError):
         create_store(store, "Kyoto", tencho)
-    rename_store(store, osaka.id, "Osaka Namba", admin)
+    rename_store(store, osaka.seen, "Osaka Namba", admin)
     assert [(s.name, s.trainees) for s in list_stores(store)] == [("Osaka Namba", 0), ("Shibuya", 0)]
     assert [e.action for e in audit.entries(store, admin.scope())].count("store_made") == 2
 
@@ -88,7 +89,7 @@ def test_expired_revoked_and_unknown_codes_are_refused(store, world):
         redeem(store, aiko.id, expiring.code, now=clock)
     assert expired.value.rule == "expired"
     revoked = make_join_code(store, tencho, shibuya.id, now=clock)
-    revoke_join_code(store, tencho, revoked.code, now=clock)
+    revoke_join_code(store, tencho, revoked.seen, now=clock)
     with pytest.raises(JoinCodeError) as refused:
         redeem(store, aiko.id, revoked.code, now=clock)
     assert refused.value.rule == "revoked"
@@ -106,7 +107,7 @@ def test_a_supervisor_touches_only_their_own_stores_codes(store, world):
         make_join_code(store, tencho, osaka.id)
     theirs = make_join_code(store, sakura, osaka.id)
     with pytest.raises(OutOfScopeError):
-        revoke_join_code(store, tencho, theirs.code)
+        revoke_join_code(store, tencho, theirs.seen)
     assert codes_in(store, tencho.scope()) == []
     make_join_code(store, admin, shibuya.id)  # an admin, for any store
     assert len(codes_in(store, admin.scope())) == 2 and len(codes_in(store, admin.scope(osaka.id))) == 1
@@ -116,8 +117,8 @@ def test_an_admin_moves_a_trainee_and_a_trainee_leaves(store, world):
     admin, shibuya, osaka, tencho, _ = world
     aiko = store.trainee("Aiko")
     with pytest.raises(OutOfScopeError):
-        move_trainee(store, tencho, aiko.id, shibuya.id)
-    move_trainee(store, admin, aiko.id, osaka.id)
+        move_trainee(store, tencho, trainee_seen(aiko), shibuya.id)
+    move_trainee(store, admin, trainee_seen(aiko), osaka.id)
     assert store.find_trainee("Aiko").store_id == osaka.id
     leave_store(store, aiko.id)
     assert store.find_trainee("Aiko").store_id is None

@@ -169,11 +169,11 @@ def test_changing_the_password_ends_other_sessions(store, shop):
 def test_a_disabled_account_signs_in_no_more_and_the_last_admin_stays(store, shop):
     admin = create_account(store, "Owner", PASSWORD, "admin", None, None)
     made = create_account(store, "Tencho", PASSWORD, "supervisor", shop.id, admin)
-    disable_account(store, made.id)
+    disable_account(store, supervisors.account(store, "Tencho").seen, admin)
     assert credential_version(store, made.id) is None
     assert sign_in(store, "Tencho", PASSWORD, LoginThrottle()).supervisor is None
     with pytest.raises(AccountError) as last:
-        disable_account(store, admin.id)
+        disable_account(store, supervisors.account(store, "Owner").seen, admin)
     assert last.value.rule == "last_admin"
 
 

@@ -250,3 +250,31 @@ def test_accounts_link_lets_an_account_sign_in_with_its_provider_subject(tmp_pat
         assert account_for_oidc(store, "https://id.example.org", "bob") is None
     finally:
         store.dispose()
+
+
+def test_accounts_disable_and_enable_switch_an_account_and_are_audited(tmp_path):
+    from quiz.access.supervisors import account
+    from quiz.db import audit
+    from quiz.db.store import Store
+    from tests.scopes import EVERY_STORE
+
+    url = f"sqlite:///{tmp_path / 'quiz.db'}"
+    for name in ("Owner", "Second"):
+        assert run("accounts", "add", "--name", name, "--role", "admin", "--database-url", url,
+                   stdin="owner-pass-1\nowner-pass-1\n").returncode == 0
+    disabled = run("accounts", "disable", "--name", "second", "--database-url", url)
+    assert disabled.returncode == 0 and "disabled the account Second" in disabled.stdout, disabled.stderr
+    last = run("accounts", "disable", "--name", "Owner", "--database-url", url)
+    assert last.returncode == 2 and "nothing was changed" in last.stderr  # the last enabled admin
+    unknown = run("accounts", "enable", "--name", "Nobody", "--database-url", url)
+    assert unknown.returncode == 2 and "no account" in unknown.stderr
+    enabled = run("accounts", "enable", "--name", "Second", "--database-url", url)
+    assert enabled.returncode == 0 and "enabled the account Second" in enabled.stdout, enabled.stderr
+    store = Store(url)
+    try:
+        assert not account(store, "Second").disabled and not account(store, "Owner").disabled
+        rows = [(e.actor, e.action, e.target) for e in audit.entries(store, EVERY_STORE)
+                if e.action in ("account_disabled", "account_enabled")]
+        assert rows == [(audit.SYSTEM, "account_enabled", "Second"), (audit.SYSTEM, "account_disabled", "Second")]
+    finally:
+        store.dispose()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from quiz.access.stores import codes_in, create_store
-from quiz.access.supervisors import PASSWORD_ENV, disable_account, link_oidc, set_password
+from quiz.access.supervisors import PASSWORD_ENV, account, disable_account, link_oidc, set_password
 from quiz.db import audit
 from tests.scopes import EVERY_STORE
 from tests.ui import supervisor
@@ -43,7 +43,7 @@ def test_a_disabled_account_is_signed_out(open_app, store):
     made = supervisor.make_account(PASSWORD, role="supervisor", store_id=shop.id)
     at = supervisor.unlock(open_app(trainee=None, page=TEAM), PASSWORD)
     assert at.button(key="supervisor-sign-out") and "Shibuya" in at.caption[0].value
-    disable_account(store, made.id)
+    disable_account(store, account(store, made.name).seen, None)
     at.run()
     assert at.text_input(key="supervisor-password")
 
@@ -158,6 +158,6 @@ def test_a_linked_provider_subject_opens_its_account_and_an_unlinked_one_is_told
     at.user = {"is_logged_in": True, "iss": "https://id.example.org", "sub": "tencho-sub"}
     at.run()
     assert not at.exception and at.button(key="supervisor-sign-out") and "Shibuya" in at.caption[0].value
-    disable_account(store, made.id)
+    disable_account(store, account(store, made.name).seen, None)
     at.run()  # the session ends, and the link opens a disabled account no more
     assert not [b for b in at.button if b.key == "supervisor-sign-out"]
