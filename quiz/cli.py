@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Sequence
 
 from quiz.content.coverage import coverage
+from quiz.content.finding_coverage import finding_coverage, finding_coverage_lines
 from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
 from quiz.content.targets import content_targets
 from quiz.model.errors import QuizError
@@ -106,7 +107,11 @@ def _coverage(args: argparse.Namespace) -> int:
     targets = content_targets(content)
     for target in targets:
         print(target.line())
-    return EXIT_PROBLEMS if short or not all(target.met for target in targets) else EXIT_OK
+    findings = finding_coverage(content)
+    for line in finding_coverage_lines(findings):
+        print(line)
+    return EXIT_PROBLEMS if short or not all(target.met for target in targets) or not all(
+        row.ok for row in findings) else EXIT_OK
 
 
 def _named_values(items: Sequence[str], what: str) -> dict[str, str] | None:

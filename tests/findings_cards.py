@@ -68,3 +68,33 @@ cards:
     expect: {{penalty: duel_loss, fixes: []}}
     source: {{ja: "- 故意ではなく、過剰にカードを引いた", en: "- Drew extra cards, not on purpose"}}
 """
+
+
+def narration_card(situation_ja: str, situation_en: str) -> str:
+    """A card with the finding ``intentional`` (an accident) whose situation is the one given."""
+    return f"""\
+cards:
+  - id: t-narration
+    kind: scenario
+    ruleset: yugioh-ocg
+    title: {{ja: 一枚多く, en: One too many}}
+    situation:
+      ja: "{situation_ja}"
+      en: "{situation_en}"
+    infraction: extra_draw
+    facts: {{intentional: false}}
+    findings:
+      intentional:
+        evidence: {{ja: 2枚目が見えたまま、すぐに手を止めた。, en: The second card was in plain view and he stopped at once.}}
+    expect: {{penalty: warning, fixes: [return_extra_to_top]}}
+    source: {{ja: "- 故意ではなく、過剰にカードを引いた", en: "- Drew extra cards, not on purpose"}}
+"""
+
+
+def result_card(situation_ja: str, situation_en: str) -> str:
+    """A card with the finding ``identifiable`` (the extra card cannot be told) whose
+    situation is the one given."""
+    return narration_card(situation_ja, situation_en).replace(
+        "facts: {intentional: false}", "facts: {identifiable: false}").replace(
+        "      intentional:\n", "      identifiable:\n").replace(
+        "expect: {penalty: warning, fixes: [return_extra_to_top]}", "expect: {penalty: duel_loss, fixes: []}")

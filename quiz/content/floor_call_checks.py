@@ -120,7 +120,7 @@ def _telltale_problems(card: FloorCallCard, asked: Iterable[FactSpec]) -> list[F
         if step.leading:
             continue
         for language in LANGUAGES:
-            word = telltale_in(step.text.get(language), specs)
+            word = telltale_in(step.text.get(language), specs, language)
             if word is not None:
                 found.append((("steps", index, "text", language),
                               Wording("problem.floor_call.telltale", word=word[1], fact=word[0])))

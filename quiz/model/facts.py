@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal, Mapping
 
 from pydantic import Field, model_validator
@@ -16,16 +17,55 @@ FactValue = bool | int
 AMOUNT = "{amount}"  # where a whole-number fact's phrase puts the amount, e.g. "5 or more minutes"
 
 
-class FindingQuestion(StrictModel):
-    """How a fact is asked when a card makes it a finding (CONTENT.md revision 3).
+class Telltales(StrictModel):
+    """Words a situation may not use outside a quotation, one list per language: the
+    Japanese list is checked against the Japanese text, the English list against the
+    English text, each on its own.
 
-    ``telltales`` are the document's words for the fact and their English equivalents: a
-    card that asks the fact may not use them in its situation outside a quotation, or it
-    would hand the trainee the conclusion.
+    Each entry is a regular expression (most are plain words), matched after NFKC
+    normalisation and case folding, e.g. ``\\bknock(?!\\w* out)`` for "knocked" but not
+    "knocked out".
+    """
+
+    ja: list[str] = Field(min_length=1)
+    en: list[str] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _patterns_compile(self) -> Telltales:
+        for word in self.ja + self.en:
+            try:
+                re.compile(word)
+            except re.error as error:
+                raise InvalidContentError(Wording("problem.fact.telltale_pattern", word=word,
+                                                  reason=str(error))) from None
+        return self
+
+    def get(self, language: str) -> list[str]:
+        """The list that checks text in ``language``."""
+        return self.ja if language == "ja" else self.en
+
+
+class FindingQuestion(StrictModel):
+    """How a fact is asked when a card makes it a finding (CONTENT.md revisions 3 and 4).
+
+    ``telltales`` are the document's words for the fact (``ja``) and their English
+    equivalents (``en``); ``narration`` the words that narrate the finding instead of
+    showing it: a slip or a plan (てしまった, 拍子に, slipped, in order to), or the finding
+    stated as a result (「どれか分からない」, "nobody can tell which card"). A card that asks
+    the fact may use neither in its situation outside a quotation, or it would hand the
+    trainee the conclusion.
     """
 
     question: Text
-    telltales: list[str] = Field(min_length=1)
+    telltales: Telltales
+    narration: Telltales | None = Field(
+        default=None, description="Words that narrate a slip, a plan or a result, per language"
+    )
+
+    def words(self, language: str) -> list[str]:
+        """Every word that gives the finding away in ``language``: the document's, then the
+        narrator's."""
+        return self.telltales.get(language) + (self.narration.get(language) if self.narration else [])
 
 
 class FactSpec(StrictModel):

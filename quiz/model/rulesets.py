@@ -173,6 +173,12 @@ class Infraction(StrictModel):
         description="Facts the infraction's own wording states (故意に: intentional true): its defaults",
     )
     rules: list[Rule] = Field(min_length=1)
+    other_player: list[Id] = Field(
+        default_factory=list,
+        description="Infractions the other player commits in the same story (a Prize left untaken by one "
+                    "player and overlooked by the other): an answer naming one rules on the other player's "
+                    "act, and is never graded as a misapplied document",
+    )
 
 
 class Upgrade(StrictModel):

@@ -138,7 +138,9 @@ def grade_findings_card(
     whose penalty then counts as accepted. ``own_reading`` is the engine's verdict for the
     trainee's own findings and infraction (None when the document decides no such case):
     a wrong penalty that it gives (or accepts), after a wrong finding, follows from what the
-    trainee found; any other wrong penalty misapplies the document.
+    trainee found; any other wrong penalty misapplies the document, except one given for the
+    other player's act in the same story (the infraction's ``other_player``): that answer
+    rules on the wrong player, and is neither.
     """
     grade = grade_scenario(ruleset, verdict, answer)
     for other in alternatives:
@@ -149,7 +151,9 @@ def grade_findings_card(
                 penalty = "accepted" if candidate.infraction == "correct" else "wrong"
             grade = replace(candidate, penalty=penalty, penalty_steps=grade.penalty_steps)
     follows = None
-    if grade.penalty == "wrong":
+    story = ruleset.infraction(verdict.infraction)
+    other_players_act = story is not None and answer.infraction in story.other_player
+    if grade.penalty == "wrong" and not other_players_act:
         misjudged = any(not finding.right for finding in findings)
         follows = bool(misjudged and own_reading is not None and answer.penalty in own_reading.accepted)
     return replace(grade, findings=findings, penalty_follows_findings=follows,
