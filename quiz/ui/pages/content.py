@@ -131,7 +131,7 @@ with checking:
         key=f"pack-upload-{st.session_state.get(UPLOAD_ROUND, 0)}",
     )
     refusal = upload_refusal()
-    if refusal is not None:  # the uploader's own error says only the HTTP status
+    if refusal is not None:  # said here, in the viewer's language: the uploader's own error is Streamlit's
         st.warning(shell.t(f"content.upload_refused_{refusal.value}", files=QUOTA.session_files,
                            mb=QUOTA.session_bytes // MIB), icon=":material/block:")
     if upload is not None:
