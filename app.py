@@ -7,11 +7,13 @@ import streamlit as st
 from quiz.model.words import t
 from quiz.ui import resources
 from quiz.ui.errors import database_guard
-from quiz.ui.page_table import PAGE_TABLE, PAGES_DIR
+from quiz.ui.page_table import PAGE_TABLE, PAGES_DIR, draws_uploader
 from quiz.ui.rerun_limit import install as install_rerun_limit
 from quiz.ui.scroll import page_from_its_top
 from quiz.ui.shell import page_language, render_sidebar
 from quiz.ui.sign_in import resume_signed_in
+from quiz.ui.upload_limit import install as install_upload_limit
+from quiz.ui.upload_limit import release_uploads
 
 # A data URL, read once: a file path would be read and registered again on every rerun.
 FAVICON_FILE = PAGES_DIR.parent / "static" / "favicon.png"
@@ -29,7 +31,7 @@ def router_pages(language: str) -> list:
     if not (isinstance(made, tuple) and made[0] == language):
         made = (language, [
             st.Page(PAGES_DIR / file, title=t(title, language), icon=icon, default=url_path is None, url_path=url_path)
-            for file, title, icon, url_path in PAGE_TABLE
+            for file, title, icon, url_path, _ in PAGE_TABLE
         ])
         st.session_state[PAGES_KEY] = made
     return made[1]
@@ -38,6 +40,10 @@ def router_pages(language: str) -> list:
 # Reruns at a person's pace per session and per client: a flood of rerun requests on one
 # websocket held every other tab off for seconds to minutes (quiz.ui.rerun_limit, issue 17.3).
 install_rerun_limit()
+# Uploads only for a session whose page draws an uploader, to the file ids issued to it, and
+# within a bound per session and per server: Streamlit keeps any upload to any open session
+# in memory until the session ends (quiz.ui.upload_limit).
+install_upload_limit()
 # The sidebar holds the sign-in: open while nobody is signed in, on a phone too; once signed in,
 # "auto" (open on a desktop, closed on a phone) closes it over the page. Streamlit applies a
 # change of this setting only until the visitor opens or closes the sidebar by hand: it then
@@ -53,5 +59,7 @@ st.set_page_config(page_title=t("app.name", page_language()), page_icon=FAVICON,
 with database_guard():
     shell = render_sidebar()
     page = st.navigation(router_pages(shell.language), position="top")
+    if not draws_uploader(page.url_path):  # the uploader is gone: so are the session's files
+        release_uploads()
     page_from_its_top(page.url_path)
     page.run()

@@ -15,6 +15,7 @@ class PageEntry(NamedTuple):
     title: str  # its key in the string tables
     icon: str
     url_path: str | None  # None: the default page, at the app's root
+    uploads: bool = False  # draws a file uploader: its session may upload (quiz.ui.upload_limit)
 
 
 PAGE_TABLE: tuple[PageEntry, ...] = (  # the router's order; the first is the default
@@ -25,7 +26,13 @@ PAGE_TABLE: tuple[PageEntry, ...] = (  # the router's order; the first is the de
     PageEntry("reference.py", "nav.reference", ":material/menu_book:", "reference"),
     PageEntry("team.py", "nav.team", ":material/groups:", "team"),
     PageEntry("assignments.py", "assign.nav", ":material/assignment:", "assignments"),
-    PageEntry("content.py", "nav.content", ":material/upload_file:", "content"),
+    PageEntry("content.py", "nav.content", ":material/upload_file:", "content", uploads=True),
     PageEntry("items.py", "nav.items", ":material/fact_check:", "items"),
     PageEntry("stores.py", "stores.nav", ":material/storefront:", "stores"),
 )
+
+
+def draws_uploader(url_path: str | None) -> bool:
+    """Whether the page at ``url_path`` (Streamlit's: "" for the default page) may draw a file
+    uploader; a session on any other page keeps no uploads."""
+    return any(entry.uploads and (entry.url_path or "") == (url_path or "") for entry in PAGE_TABLE)

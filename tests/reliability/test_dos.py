@@ -198,7 +198,9 @@ class MarkdownServer(AppServer):
                     st.subheader("Progress of " + escape_markdown(text), anchor=False)
                 with st.container(key=f"quote-{{i}}"):
                     st.markdown(quote_block(text))
-            st.file_uploader("probe", key="probe")  # for the upload limit: the server's, not this widget's
+            # for the size limit: the server's, not this widget's (this script installs no upload
+            # quota, quiz.ui.upload_limit: its uploads are kept; tests/reliability/test_upload_quota.py)
+            st.file_uploader("probe", key="probe")
             st.caption("drawn")
         """), encoding="utf-8")
 

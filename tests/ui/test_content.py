@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import insert
 
+from quiz.access.upload_quota import Refusal
 from quiz.content.packs import CONTENT_DIR_ENV
 from quiz.db.packs import import_pack
 from quiz.db.store import Store
 from quiz.db.tables import stores
 from quiz.model.attempt import utc_now
+from quiz.ui import upload_limit
 from quiz.ui.markdown import escape_markdown
 from tests.pack_files import knowledge, scenario, zip_of
 from tests.shipped_content import shipped_content
@@ -339,3 +341,29 @@ def test_the_health_panel_says_the_contents_problems_in_japanese(open_app, folde
     message = at.dataframe[0].value.iloc[0, 3]
     assert message.startswith("事実 'rain' はありません（ある事実: ")
     assert not ENGLISH_SENTENCE.search(message)
+
+
+def test_the_uploader_arms_its_session_and_another_page_releases_it(open_app, folder, monkeypatch):
+    assert upload_limit.install()  # as app.py does
+    ledger = upload_limit.installed_ledger()
+    assert ledger is not None
+    sessions: list[str] = []
+    arm = ledger.arm
+    monkeypatch.setattr(ledger, "arm", lambda session_id: (sessions.append(session_id), arm(session_id)))
+    at = open_app(page=PAGE)
+    assert at.file_uploader and sessions and ledger.armed(sessions[-1])
+    at.switch_page("quiz/ui/pages/practice.py").run()
+    assert not ledger.armed(sessions[-1])  # no uploader on the page: no uploads kept
+
+
+@pytest.mark.parametrize(("language", "refusal", "words"), [
+    ("en", Refusal.SESSION_FULL, "a tab keeps at most 2 uploaded files (4 MB)"),
+    ("ja", Refusal.SESSION_FULL, "2ファイル（4MB）まで"),
+    ("en", Refusal.SERVER_FULL, "Try again in a few minutes."),
+    ("ja", Refusal.SERVER_FULL, "数分後にもう一度お試しください。"),
+])
+def test_an_upload_refused_over_a_quota_is_told(open_app, folder, monkeypatch, language, refusal, words):
+    monkeypatch.setattr(upload_limit, "upload_refusal", lambda: refusal)
+    at = open_app(lang=language, page=PAGE)
+    assert at.file_uploader
+    assert any(words in warning.value for warning in at.warning), [w.value for w in at.warning]

@@ -21,6 +21,7 @@ from quiz.ui.markdown import escape_markdown
 from quiz.ui.streamlit_words import file_uploader
 from quiz.ui.supervisor_gate import supervisor_scope
 from quiz.ui.time_zone import viewer_zone
+from quiz.ui.upload_limit import QUOTA, arm_uploads, release_uploads, upload_refusal
 
 LIMITS = UploadLimits()
 UPLOAD_ROUND = "content_upload_round"  # bumped after an import, which empties the uploader
@@ -122,11 +123,17 @@ with checking:
     show_message(IMPORTED)
     if shell.trainee is None and not unlocked:  # no uploads from anonymous visitors (see docs/RELIABILITY.md)
         st.info(shell.t("content.sign_in_to_check"), icon=":material/login:")
+        release_uploads()  # signed out with a file in the uploader: the server keeps it no longer
         st.stop()
+    arm_uploads()  # this session may upload now, within its quota (quiz.ui.upload_limit)
     upload = file_uploader(
         shell.language, shell.t("content.upload"), types=("yaml", "yml", "zip"), max_mb=LIMITS.upload_bytes // MIB,
         key=f"pack-upload-{st.session_state.get(UPLOAD_ROUND, 0)}",
     )
+    refusal = upload_refusal()
+    if refusal is not None:  # said here, in the viewer's language: the uploader's own error is Streamlit's
+        st.warning(shell.t(f"content.upload_refused_{refusal.value}", files=QUOTA.session_files,
+                           mb=QUOTA.session_bytes // MIB), icon=":material/block:")
     if upload is not None:
         data = upload.getvalue()
         report = check_upload(shell.store, upload.name, data, limits=LIMITS)
@@ -152,6 +159,7 @@ with checking:
                 st.session_state[IMPORTED] = ("success", shell.t(
                     "content.imported", count=len(imported.cards), pack=escape_markdown(imported.imported)))
                 st.session_state[UPLOAD_ROUND] = st.session_state.get(UPLOAD_ROUND, 0) + 1
+                release_uploads()  # the emptied uploader is a new widget: the imported file is done with
                 st.rerun()
             st.error(shell.t("content.import_failed"))
             show(problems_frame(imported.problems, shell.language))
