@@ -4,8 +4,9 @@ alone, and which asked finding is the same on every card of its infraction (it w
 a phrase, not a judgement).
 
 Whether a card's accounts disagree, or a finding rests on the offender's admission alone, is
-said by the card's tags (``ACCOUNTS_DISAGREE``, ``ADMISSION_ONLY``): data, read here, never
-guessed from the wording.
+said by the card's tags (``ACCOUNTS_DISAGREE``, ``ADMISSION_ONLY``) and a floor call's
+``conflicts``: data, read here, never guessed from the wording. Floor calls count as finding
+cards of their infraction.
 """
 
 from __future__ import annotations
@@ -15,14 +16,13 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from quiz.content.loader import Content
-from quiz.model.cards import ScenarioCard
+from quiz.model.cards import ACCOUNTS_DISAGREE, RulingCard
 from quiz.model.errors import QuizError
 from quiz.model.facts import FactValue
 from quiz.model.rulesets import Ruleset
 from quiz.rules.engine import judge
 from quiz.rules.variants import possible_facts
 
-ACCOUNTS_DISAGREE = "accounts-disagree"  # two people's accounts disagree on something a finding turns on
 ADMISSION_ONLY = "admission-only"  # a finding whose only evidence is the offender's own admission
 
 
@@ -44,8 +44,8 @@ class FindingCoverage:
 
 def finding_coverage(content: Content) -> list[FindingCoverage]:
     """One row per infraction of every loaded ruleset, in document order."""
-    by_infraction: dict[tuple[str, str], list[ScenarioCard]] = defaultdict(list)
-    for card in content.scenario_cards:
+    by_infraction: dict[tuple[str, str], list[RulingCard]] = defaultdict(list)
+    for card in [*content.scenario_cards, *content.floor_calls]:
         if card.findings and not card.retired:
             by_infraction[(card.ruleset, card.infraction)].append(card)
     calls: dict[tuple[str, str], list[dict[str, FactValue]]] = defaultdict(list)
@@ -58,13 +58,13 @@ def finding_coverage(content: Content) -> list[FindingCoverage]:
             cards = by_infraction[(ruleset.id, infraction.id)]
             rows.append(FindingCoverage(
                 ruleset.id, infraction.id, len(cards),
-                sum(1 for card in cards if ACCOUNTS_DISAGREE in card.tags),
+                sum(1 for card in cards if card.accounts_disagree),
                 sum(1 for card in cards if ADMISSION_ONLY in card.tags),
                 fixed_findings(ruleset, infraction.id, cards, calls[(ruleset.id, infraction.id)])))
     return rows
 
 
-def finding_values(ruleset: Ruleset, card: ScenarioCard) -> dict[str, set[FactValue]]:
+def finding_values(ruleset: Ruleset, card: RulingCard) -> dict[str, set[FactValue]]:
     """Every value each finding of ``card`` takes, over all the values a variant may draw."""
     specs = {spec.id: spec for spec in ruleset.facts}
     infraction = ruleset.infraction(card.infraction)
@@ -78,7 +78,7 @@ def finding_values(ruleset: Ruleset, card: ScenarioCard) -> dict[str, set[FactVa
     return values
 
 
-def fixed_findings(ruleset: Ruleset, infraction: str, cards: list[ScenarioCard],
+def fixed_findings(ruleset: Ruleset, infraction: str, cards: list[RulingCard],
                    calls: Sequence[Mapping[str, FactValue]] = ()) -> tuple[tuple[str, FactValue], ...]:
     """The findings asked of ``cards`` (one infraction) that take one value on every card,
     except where the other value is taught elsewhere: a judgement call whose nearest line is

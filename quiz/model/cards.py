@@ -83,6 +83,15 @@ class RulingCard(CardBase):
         """The findings a competent judge could establish either way."""
         return tuple(fact for fact, finding in self.findings.items() if finding.arguable is not None)
 
+    @property
+    def accounts_disagree(self) -> bool:
+        """Two accounts (or an account and what the judge sees) disagree on something that
+        decides a finding: the card's tag says so."""
+        return ACCOUNTS_DISAGREE in self.tags
+
+
+ACCOUNTS_DISAGREE = "accounts-disagree"  # the tag of a card whose accounts disagree on a finding
+
 
 class ScenarioCard(RulingCard):
     """A case the engine decides from the card's facts.
@@ -191,6 +200,11 @@ class FloorCallCard(RulingCard):
             if len(set(ids)) != len(ids):
                 raise InvalidContentError(Wording("problem.floor_call.duplicate_ids", ids=sorted(ids)))
         return self
+
+    @property
+    def accounts_disagree(self) -> bool:
+        """A floor call's ``conflicts`` say so (or its tag)."""
+        return bool(self.conflicts) or ACCOUNTS_DISAGREE in self.tags
 
     @property
     def call(self) -> Text:
