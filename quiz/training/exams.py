@@ -15,6 +15,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 from quiz.content.categories import category_keys
 from quiz.content.loader import Content
 from quiz.model.attempt import AttemptRecord
+from quiz.model.cards import CARD_KINDS
 from quiz.rules.variants import new_seed
 from quiz.training.answering import card_pool
 from quiz.training.blueprints import (
@@ -53,6 +54,7 @@ class ExamSpec:
             (``closed_book_running``), as in an exam room without the document.
         unseen_first: the draw takes cards the trainee has never answered before any they
             have (within each blueprint section).
+        kinds: the kinds of card drawn (``floor_call`` for a practical exam); None for every kind.
     """
 
     questions: int
@@ -64,6 +66,7 @@ class ExamSpec:
     findings_only: bool = False
     closed_book: bool = False
     unseen_first: bool = False
+    kinds: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         problems = _spec_problems(self)
@@ -82,6 +85,7 @@ class ExamSpec:
             "findings_only": self.findings_only,
             "closed_book": self.closed_book,
             "unseen_first": self.unseen_first,
+            "kinds": None if self.kinds is None else list(self.kinds),
         }
 
     @classmethod
@@ -99,6 +103,7 @@ class ExamSpec:
             findings_only=bool(data.get("findings_only", False)),  # absent in exams stored before findings
             closed_book=bool(data.get("closed_book", False)),  # these two absent in exams stored before them
             unseen_first=bool(data.get("unseen_first", False)),
+            kinds=None if data.get("kinds") is None else tuple(data["kinds"]),  # absent before floor calls
         )
 
 
@@ -113,6 +118,8 @@ def _spec_problems(spec: ExamSpec) -> list[str]:
             problems.append(f"{name} must be a whole number from {low} to {high}, got {value!r}")
     if not spec.rulesets:
         problems.append("at least one game is needed")
+    if spec.kinds is not None and (not spec.kinds or not set(spec.kinds) <= set(CARD_KINDS)):
+        problems.append(f"kinds must be None (all) or some of {CARD_KINDS}, got {spec.kinds!r}")
     if spec.categories is not None and not spec.categories:
         problems.append("categories must be None (all) or name at least one")
     if spec.blueprint is not None:
@@ -213,13 +220,15 @@ def draw_seeds(count: int, rng: random.Random) -> tuple[int, ...]:
 
 
 def exam_pool(content: Content, rulesets: Iterable[str], categories: Iterable[str] | None = None,
-              findings_only: bool = False) -> list[str]:
+              findings_only: bool = False, kinds: Collection[str] | None = None) -> list[str]:
     """The cards an exam may draw: ``card_pool`` without the knowledge cards that are no exam
     material (tagged ``NOT_EXAM_MATERIAL``: the YGO afterword's trivia); with ``findings_only``,
-    only the scenario cards that ask findings."""
+    only the scenario cards that ask findings; with ``kinds``, only cards of those kinds."""
     trivia = content.memo(("exam_trivia",), lambda: frozenset(
         card.id for card in content.knowledge_cards if NOT_EXAM_MATERIAL in card.tags))
     pool = exam_material(card_pool(content, rulesets, categories), trivia)
+    if kinds is not None:
+        pool = [card_id for card_id in pool if content.cards[card_id].kind in kinds]
     if not findings_only:
         return pool
     floor = content.memo(("floor_cards",), lambda: frozenset(
@@ -235,7 +244,7 @@ def draw_exam(
     With a blueprint, each category gives exactly its count (``draw_stratified``). ``seen``
     holds the cards the trainee has answered: with ``unseen_first`` the others come first.
     """
-    pool = exam_pool(content, spec.rulesets, spec.categories, spec.findings_only)
+    pool = exam_pool(content, spec.rulesets, spec.categories, spec.findings_only, spec.kinds)
     met = seen if spec.unseen_first else frozenset()
     if spec.blueprint is not None:
         card_ids = draw_stratified(spec.blueprint, pool_by_category(pool, category_keys(content)), rng, met)

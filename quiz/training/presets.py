@@ -17,6 +17,7 @@ from quiz.content.categories import KNOWLEDGE, category_keys, split_key
 from quiz.content.loader import PROJECT_ROOT, RULESETS_DIR, Content, read_yaml_file
 from quiz.content.ruleset_checks import Finding
 from quiz.content.schema_problems import located_problems, pydantic_findings
+from quiz.model.cards import CardKind
 from quiz.model.errors import Problem, unknown_id
 from quiz.model.text import StrictModel, Text
 from quiz.model.words import Wording
@@ -46,6 +47,8 @@ class ExamPreset(StrictModel):
         default=False, description="While the exam runs, Practice, Reference and Progress wait for it")
     unseen_first: bool = Field(
         default=False, description="Draw the cards the trainee has never answered before any they have")
+    kinds: list[CardKind] | None = Field(
+        default=None, min_length=1, description="Draw only cards of these kinds (floor_call: a practical exam)")
 
     @property
     def sections(self) -> Blueprint | None:
@@ -64,6 +67,7 @@ class ExamPreset(StrictModel):
             findings_only=self.findings_only,
             closed_book=self.closed_book,
             unseen_first=self.unseen_first,
+            kinds=None if self.kinds is None else tuple(self.kinds),
         )
 
 
@@ -130,7 +134,8 @@ def blueprint_findings(preset: ExamPreset, content: Content | None = None) -> li
             findings.append((("blueprint", key), Wording("problem.preset.at_least_one", preset=preset_id,
                                                          category=repr(key))))
     if content is not None and not findings:
-        grouped = pool_by_category(exam_pool(content, preset.rulesets, preset.categories, preset.findings_only),
+        grouped = pool_by_category(exam_pool(content, preset.rulesets, preset.categories, preset.findings_only,
+                                             preset.kinds),
                                    category_keys(content))
         for key, wanted, available in shortfalls(tuple(preset.blueprint.items()), grouped):
             findings.append((("blueprint", key), Wording("problem.preset.shortfall", preset=preset_id, category=key,
@@ -139,12 +144,13 @@ def blueprint_findings(preset: ExamPreset, content: Content | None = None) -> li
 
 
 def pool_findings(preset: ExamPreset, content: Content | None = None) -> list[Finding]:
-    """With ``content``: a preset that draws only cards with findings, and has fewer of them
-    than its questions."""
-    if content is None or not preset.findings_only:
+    """With ``content``: a preset that draws only cards with findings, or only cards of some
+    kinds, and has fewer of them than its questions."""
+    if content is None or not (preset.findings_only or preset.kinds):
         return []
-    available = len(exam_pool(content, preset.rulesets, preset.categories, findings_only=True))
+    available = len(exam_pool(content, preset.rulesets, preset.categories, preset.findings_only, preset.kinds))
     if available >= preset.questions:
         return []
-    return [(("findings_only",), Wording("problem.preset.findings_shortfall", preset=repr(preset.id),
-                                         wanted=preset.questions, available=available))]
+    field = "findings_only" if preset.findings_only else "kinds"
+    return [((field,), Wording("problem.preset.findings_shortfall", preset=repr(preset.id),
+                               wanted=preset.questions, available=available))]

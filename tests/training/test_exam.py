@@ -70,6 +70,19 @@ def test_settings_round_trip_through_json():
     assert ExamSpec.from_json(spec.to_json()) == spec
     everything = ExamSpec(questions=5, minutes=5, pass_percent=50, rulesets=("yugioh-ocg",))
     assert ExamSpec.from_json(everything.to_json()).categories is None
+    practical = ExamSpec(questions=4, minutes=20, pass_percent=75, rulesets=("yugioh-ocg",), kinds=("floor_call",))
+    assert ExamSpec.from_json(practical.to_json()) == practical
+    stored_before_floor_calls = {key: value for key, value in practical.to_json().items() if key != "kinds"}
+    assert ExamSpec.from_json(stored_before_floor_calls).kinds is None
+
+
+def test_an_exam_of_one_kind_draws_only_that_kind(content):
+    spec = ExamSpec(questions=4, minutes=20, pass_percent=75, rulesets=("yugioh-ocg",), kinds=("floor_call",))
+    drawn, _ = draw_exam(content, spec, random.Random(5))
+    assert drawn and {content.cards[c].kind for c in drawn} == {"floor_call"}
+    assert len(drawn) == min(4, len(content.floor_calls))
+    with pytest.raises(ValueError, match="kinds"):
+        ExamSpec(questions=4, minutes=20, pass_percent=75, rulesets=("yugioh-ocg",), kinds=("floorcall",))
 
 
 # Presets are data
