@@ -14,6 +14,7 @@ from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
 from quiz.content.targets import content_targets
 from quiz.model.errors import QuizError
 from quiz.rules.engine import judge
+from quiz.rules.variants import DEFAULT_SEED
 from quiz.training.answer_grade import grade_json
 from quiz.training.presets import PRESETS_PATH, load_presets
 
@@ -39,6 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     grade.add_argument("--players", choices=("offender", "both"))
     grade.add_argument("--step", action="append", default=[], metavar="ID",
                        help="a floor call's step taken before ruling (repeatable, in order)")
+    grade.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="N",
+                       help="a variant card's showing to grade (default: 0, as a page without a seed shows it);"
+                            " the JSON reports the values it drew")
     commands.add_parser("schema", help="write the JSON Schemas to schemas/")
     set_pin = commands.add_parser("set-pin", help="give a trainee a new PIN (the trainee is added if new)")
     set_pin.add_argument("name")
@@ -151,7 +155,7 @@ def _grade(args: argparse.Namespace) -> int:
     content = load_content()
     try:
         graded = grade_json(content, args.card_id, findings, args.infraction, args.penalty, tuple(args.fix),
-                            args.players, tuple(args.step))
+                            args.players, tuple(args.step), seed=args.seed)
     except QuizError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE

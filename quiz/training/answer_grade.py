@@ -9,6 +9,7 @@ from quiz.content.loader import Content
 from quiz.model.errors import FactError, StepError, UnknownIdError
 from quiz.model.facts import coerce_value
 from quiz.model.words import Wording
+from quiz.rules.variants import DEFAULT_SEED, Value, drawn_facts, show_card
 from quiz.training.answering import ScenarioOutcome
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card, as_scenario
@@ -17,6 +18,7 @@ from quiz.training.kinds import answer_card, as_scenario
 def grade_json(
     content: Content, card_id: str, findings: Mapping[str, str], infraction: str | None, penalty: str | None,
     fixes: tuple[str, ...] = (), players: str | None = None, steps: tuple[str, ...] = (),
+    seed: int = DEFAULT_SEED,
 ) -> dict[str, Any]:
     """The grade of the answer as JSON-able data: each finding ``correct`` or ``wrong``, each
     part ``correct``, ``accepted`` (penalty) or ``wrong`` (``players`` null when the card does not
@@ -24,7 +26,10 @@ def grade_json(
     no findings). A floor call's ``steps`` (taken before the ruling, in order) add its
     ``investigation``: each finding's evidence ``gathered`` or ``missed``, the leading
     questions asked, the seconds used and the budget, and whether the players were separated
-    (null when the call does not ask it).
+    (null when the call does not ask it). A variant card (one with ``parameters``) is graded
+    as the showing ``seed`` draws (seed 0 by default, as a page without a seed shows it), and
+    ``variant`` reports that showing: the seed, the values drawn (a number as itself, a text
+    option as its ``ja``/``en`` texts) and the facts they gave.
 
     Raises:
         UnknownIdError: no such scenario card.
@@ -44,7 +49,8 @@ def grade_json(
                                     findings=", ".join(card.findings) or "-"), fact)
         found.append((fact, coerce_value(specs[fact], value)))
     answer = ScenarioAnswer(infraction, penalty, fixes, players, tuple(found), steps)
-    outcome = answer_card(content, card, answer, trainee_id=0, seconds=0.0)
+    showing = show_card(card, seed)
+    outcome = answer_card(content, card, answer, trainee_id=0, seconds=0.0, showing=showing)
     assert isinstance(outcome, ScenarioOutcome)
     investigation = outcome.record.investigation
     if steps and investigation is None:
@@ -61,4 +67,15 @@ def grade_json(
     }
     if investigation is not None:
         graded["investigation"] = investigation.summary()
+    if card.parameters:
+        graded["variant"] = {
+            "seed": seed,
+            "values": {name: _value_json(value) for name, value in showing.values.items()},
+            "facts": drawn_facts(card, showing),
+        }
     return graded
+
+
+def _value_json(value: Value) -> int | dict[str, str]:
+    """A drawn value as JSON: a number as itself, a text option as its texts."""
+    return value if isinstance(value, int) else {"ja": value.ja, "en": value.en}

@@ -278,3 +278,28 @@ def test_accounts_disable_and_enable_switch_an_account_and_are_audited(tmp_path)
         assert rows == [(audit.SYSTEM, "account_enabled", "Second"), (audit.SYSTEM, "account_disabled", "Second")]
     finally:
         store.dispose()
+
+
+def test_grade_on_a_variant_card_reports_the_values_it_drew():
+    default = run("grade", "ygo-variant-tardiness-empty-seat", "--penalty", "warning")
+    assert default.returncode == 0, default.stderr
+    variant = json.loads(default.stdout)["variant"]
+    assert variant["seed"] == 0
+    assert set(variant["values"]) == {"event", "round", "player", "minutes"}
+    assert set(variant["values"]["player"]) == {"ja", "en"}
+    minutes = variant["values"]["minutes"]
+    assert variant["facts"] == {"minutes_late": minutes}
+    expected = "warning" if minutes < 5 else "duel_loss" if minutes < 10 else "match_loss"
+    graded = run("grade", "ygo-variant-tardiness-empty-seat", "--penalty", expected, "--finding",
+                 f"minutes_late={minutes}", "--infraction", "tardiness")
+    assert json.loads(graded.stdout)["penalty"] == "correct"
+    seeds = [json.loads(run("grade", "ygo-variant-tardiness-empty-seat", "--seed", str(seed)).stdout)["variant"]
+             for seed in (1, 2, 3)]
+    assert [v["seed"] for v in seeds] == [1, 2, 3]
+
+
+def test_grade_on_a_plain_card_reports_no_variant():
+    result = run("grade", "ygo-cc-extradraw-card-beside-the-deck", "--infraction", "extra_draw", "--penalty", "warning",
+                 "--fix", "return_extra_to_top", "--finding", "identifiable=true", "--finding", "restorable=true")
+    graded = json.loads(result.stdout)
+    assert "variant" not in graded and graded["correct"] is True
