@@ -62,6 +62,9 @@ def test_floor_calls_per_trainee_and_the_calls_most_often_missed(open_app, store
         (NAMES[0], "Wrong, evidence missed", 0), (NAMES[1], "Evidence gathered", 2),
         (NAMES[1], "Right, evidence missed (a guess)", 0), (NAMES[1], "Wrong, evidence missed", 0)]
     assert {"Floor calls", "Calls whose evidence is most often missed"} <= {s.value for s in at.subheader}
+    at.selectbox(key="team-trainee").select(NAMES[0]).run()  # the drill-down: Aiko's progress
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["Floor calls answered"], metrics["Evidence gathered"], metrics["Right guesses"]) == ("1", "50%", "1")
 
 
 def test_a_team_without_floor_calls_is_told_so(open_app, store):
