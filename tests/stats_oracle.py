@@ -16,12 +16,16 @@ import numpy as np
 import pandas as pd
 
 from quiz.model.attempt import RIGHT_RESULTS
+from quiz.model.investigation import InvestigationRecord
 from quiz.report.statistics import (  # noqa: E402 - the shapes the app's statistics return
     FINDINGS_COLUMNS,
+    FLOOR_CALL_COLUMNS,
+    FLOOR_CALL_COUNTS,
     MISTAKE_COLUMNS,
     PARTS,
     TALLY_COLUMNS,
     FindingsSplit,
+    FloorCallSplit,
     Leniency,
     Streak,
     Summary,
@@ -264,3 +268,76 @@ def distractors(df: pd.DataFrame) -> pd.DataFrame:
     long = pd.concat(parts, ignore_index=True)
     table = long.groupby(["card_id", "part", "chosen"]).agg(count=("wrong", "size"), wrong=("wrong", "sum"))
     return table.reset_index()[["card_id", "part", "chosen", "count", "wrong"]]
+
+
+# Floor calls (``AttemptRecord.investigation``)
+
+
+def _investigation_of(value: Any) -> dict[str, Any] | None:
+    """An attempt's investigation as its stored JSON, whatever the frame holds: None, the JSON
+    object, or an ``InvestigationRecord``."""
+    if isinstance(value, InvestigationRecord):
+        return value.stored()
+    return value if isinstance(value, dict) else None
+
+
+def floor_call_rows(df: pd.DataFrame) -> list[dict[str, Any]]:
+    """One dict per answer to a floor call stored with its investigation: ``trainee_id, card_id,
+    ruleset, correct, findings, gathered, right_guesses, leading, seconds, budget_seconds,
+    over_budget``, read in plain Python from the JSON of the investigation and the findings."""
+    ids = df["id"].tolist() if "id" in df.columns else range(len(df))
+    columns = (df[name].tolist() for name in ("trainee_id", "card_id", "ruleset", "card_kind", "correct",
+                                              "findings", "investigation"))
+    rows = []
+    for _id, trainee_id, card_id, ruleset, kind, correct, findings, stored in zip(ids, *columns):
+        investigation = _investigation_of(stored)
+        if kind != "floor_call" or investigation is None:
+            continue
+        right = {finding["fact"]: bool(finding["right"]) for finding in _findings_of(findings)}
+        evidence = [(fact, found == "gathered") for fact, found in investigation.get("evidence") or ()]
+        seconds, budget = int(investigation.get("seconds") or 0), int(investigation.get("budget_seconds") or 0)
+        rows.append({
+            "trainee_id": trainee_id, "card_id": card_id, "ruleset": ruleset, "correct": int(bool(correct)),
+            "findings": len(evidence), "gathered": sum(gathered for _, gathered in evidence),
+            "right_guesses": sum(not gathered and right.get(fact, False) for fact, gathered in evidence),
+            "leading": len(investigation.get("leading") or ()), "seconds": seconds, "budget_seconds": budget,
+            "over_budget": int(seconds > budget),
+        })
+    return rows
+
+
+def floor_calls_by(df: pd.DataFrame, key: str | None) -> pd.DataFrame:
+    """``key, *FLOOR_CALL_COLUMNS`` per value of ``key`` with answers to floor calls (one row of
+    totals, zeros without any, when ``key`` is None)."""
+    counts = [name for name in FLOOR_CALL_COUNTS if name != "answered"]
+    groups: dict[Any, list[int]] = {0: [0] * len(FLOOR_CALL_COUNTS)} if key is None else {}
+    for row in floor_call_rows(df):
+        totals = groups.setdefault(0 if key is None else row[key], [0] * len(FLOOR_CALL_COUNTS))
+        for n, value in enumerate((1, *(row[name] for name in counts))):
+            totals[n] += value
+    frame = pd.DataFrame([(group, *totals) for group, totals in sorted(groups.items())],
+                         columns=["key", *FLOOR_CALL_COUNTS]).astype({name: "int64" for name in FLOOR_CALL_COUNTS})
+    answered = frame["answered"].where(frame["answered"] > 0)
+    frame["accuracy"] = frame["correct"] / answered
+    frame["gathered_share"] = frame["gathered"] / frame["findings"].where(frame["findings"] > 0)
+    frame["leading_per_call"] = frame["leading"] / answered
+    frame["mean_seconds"] = frame["seconds"] / answered
+    frame["mean_budget"] = frame["budget_seconds"] / answered
+    frame["over_budget_share"] = frame["over_budget"] / answered
+    return frame.rename(columns={"key": key})[[*([] if key is None else [key]), *FLOOR_CALL_COLUMNS]]
+
+
+def floor_call_split(df: pd.DataFrame) -> FloorCallSplit:
+    """Every answer to a floor call together, as the app's ``FloorCallSplit``."""
+    rows = floor_call_rows(df)
+    return FloorCallSplit(len(rows), *(sum(row[name] for row in rows) for name in FLOOR_CALL_COUNTS[1:]))
+
+
+def accuracy_by_kind(df: pd.DataFrame, key: str | None = None) -> pd.DataFrame:
+    """``key, card_kind, answered, correct, accuracy`` of floor calls and scenario cards."""
+    rows = df[df["card_kind"].isin(["scenario", "floor_call"])]
+    keys = [*([] if key is None else [key]), "card_kind"]
+    tally = rows.groupby(keys)["correct"].agg(answered="size", correct=lambda c: int(c.astype(bool).sum()))
+    tally = tally.reset_index().astype({"answered": "int64", "correct": "int64"})
+    tally["accuracy"] = tally["correct"] / tally["answered"]
+    return tally.sort_values(keys, ignore_index=True)[[*keys, *TALLY_COLUMNS]]

@@ -173,3 +173,26 @@ def cause_bars(data: pd.DataFrame, column: str, causes: list[str], labels: dict[
         )
         .properties(height=alt.Step(26))
     )
+
+
+EVIDENCE_COLOURS = ["#2ca02c", "#ff7f0e", "#d62728"]  # gathered, missed but right (a guess), missed and wrong
+
+
+def evidence_bars(data: pd.DataFrame, column: str, kinds: list[str], labels: dict[str, str]) -> alt.Chart:
+    """The findings of floor calls by their evidence (``evidence``, named, in the order of
+    ``kinds``), one horizontal bar per value of ``column`` (already named) stacked by evidence."""
+    data = data.assign(order=data["evidence"].map({kind: rank for rank, kind in enumerate(kinds)}))
+    return (
+        alt.Chart(data)
+        .mark_bar()
+        .encode(
+            y=alt.Y(f"{column}:N", title="", sort=None, axis=alt.Axis(labelLimit=260)),
+            x=alt.X("count:Q", title=labels["findings"], axis=alt.Axis(tickMinStep=1, format="d")),
+            color=alt.Color("evidence:N", sort=kinds, scale=alt.Scale(domain=kinds, range=EVIDENCE_COLOURS),
+                            legend=alt.Legend(orient="bottom", title=None)),
+            order=alt.Order("order:Q"),
+            tooltip=[alt.Tooltip(f"{column}:N", title=""), alt.Tooltip("evidence:N", title=""),
+                     alt.Tooltip("count:Q", title=labels["findings"])],
+        )
+        .properties(height=alt.Step(26))
+    )

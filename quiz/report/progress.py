@@ -17,6 +17,7 @@ from quiz.model.errors import QuizError
 from quiz.model.rulesets import Ruleset
 from quiz.report import statistics as stats_sql
 from quiz.report.card_words import choice_words
+from quiz.report.floor_calls import FloorCallFigures, floor_call_figures
 from quiz.rules.variants import list_title
 
 
@@ -141,6 +142,7 @@ class ProgressFigures:
     mistakes: pd.DataFrame
     findings: stats_sql.FindingsSplit  # answers to cards with findings, and their wrong penalties told apart
     finding_facts: pd.DataFrame  # ``statistics.finding_accuracy``: each fact of each game, weakest first
+    floor_calls: FloorCallFigures  # the investigation of floor calls, and floor calls against scenario cards
 
 
 def progress_figures(
@@ -167,6 +169,7 @@ def progress_figures(
         mistakes=stats_sql.recent_mistakes(store, scope),
         findings=stats_sql.findings_split(store, scope),
         finding_facts=stats_sql.finding_accuracy(store, scope),
+        floor_calls=floor_call_figures(store, scope),
     )
 
 

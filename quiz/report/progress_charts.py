@@ -12,6 +12,7 @@ from quiz.content.categories import category_labels
 from quiz.content.loader import Content
 from quiz.model.words import t
 from quiz.report import charts
+from quiz.report.floor_calls import progress_floor_charts
 from quiz.report.progress import ProgressFigures
 from quiz.report.progress_findings import Spec, fact_accuracy_chart, split_chart
 
@@ -46,6 +47,7 @@ def progress_charts(figures: ProgressFigures, content: Content, language: str) -
         "leniency": None,
         "findings_by_fact": fact_accuracy_chart(figures.finding_facts, content, language, labels),
         "findings_split": split_chart(figures.findings, labels),
+        **{f"floor_{name}": spec for name, spec in progress_floor_charts(figures.floor_calls, language).items()},
     }
     if not figures.confusion.empty:
         specs["confusion"] = _confusion(figures, content, language, labels)

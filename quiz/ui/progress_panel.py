@@ -60,6 +60,7 @@ def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: st
     _charts(shell, view.charts)
     _leniency(shell, figures, view.charts)
     _findings(shell, figures, view.charts)
+    _floor_calls(shell, figures, view.charts)
     _mistakes(shell, figures, zone, own, key)
     store, rulesets, content, language = shell.store, shell.rulesets, shell.content, shell.language
     csv_download(
@@ -162,6 +163,36 @@ def _findings(shell: Shell, figures: ProgressFigures, specs: dict[str, Spec | No
             st.caption(shell.t("progress.no_findings_penalty_errors"))
         else:
             _chart(specs["findings_split"])
+
+
+def _floor_calls(shell: Shell, figures: ProgressFigures, specs: dict[str, Spec | None]) -> None:
+    """The investigation of the floor calls answered, beside their rulings, and floor calls
+    against scenario cards; nothing when the trainee has answered none."""
+    split = figures.floor_calls.split
+    if not split.answered:
+        return
+    st.subheader(shell.t("floor_stats.heading"), anchor=False)
+    st.caption(shell.t("floor_stats.help"))
+    first = list(st.columns(3))
+    first[0].metric(shell.t("floor_stats.answered"), split.answered)
+    first[1].metric(shell.t("floor_stats.accuracy"), f"{split.accuracy:.0%}")
+    first[2].metric(shell.t("floor_stats.gathered_share"), f"{split.gathered_share:.0%}" if split.findings else "–")
+    second = list(st.columns(4))
+    second[0].metric(shell.t("floor_stats.right_guesses"), split.right_guesses)
+    second[1].metric(shell.t("floor_stats.leading_per_call"), f"{split.leading_per_call:.1f}")
+    second[2].metric(shell.t("floor_stats.time"), shell.t("floor_stats.time_value", seconds=round(split.mean_seconds),
+                                                          budget=round(split.mean_budget)))
+    second[3].metric(shell.t("floor_stats.over_budget"), f"{split.over_budget_share:.0%}")
+    left, right = st.columns(2)
+    with left:
+        st.subheader(shell.t("floor_stats.evidence"), anchor=False)
+        if specs["floor_evidence"] is None:
+            st.caption(shell.t("floor_stats.no_evidence"))
+        else:
+            _chart(specs["floor_evidence"])
+    with right:
+        st.subheader(shell.t("floor_stats.kinds"), anchor=False)
+        _chart(specs["floor_kinds"])
 
 
 def _mistakes(shell: Shell, figures: ProgressFigures, zone: str, own: bool, key: str) -> None:

@@ -16,6 +16,7 @@ from quiz.model.errors import OutOfScopeError
 from quiz.model.local_time import local_text
 from quiz.model.scope import Scope
 from quiz.model.words import t
+from quiz.report.floor_calls import most_missed, team_floor_calls, team_floor_charts, trainee_floor_table
 from quiz.report.progress_findings import Spec
 from quiz.report.team import card_statistics, team_overview
 from quiz.report.team_findings import team_findings, team_findings_charts
@@ -61,6 +62,22 @@ def _team_tables(
     return utc_now(), overview, overview_table(overview, names, zone, findings), cards, charts
 
 
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _floor_tables(
+    _store: Store, _content: Content, _scope: Scope, url: str, store_id: int | None, rulesets: tuple[str, ...],
+    language: str, content_fingerprint: str, period: str, names: tuple[tuple[int, str], ...],
+) -> tuple[pd.DataFrame, pd.DataFrame, Spec | None] | None:
+    """The floor calls of ``_scope``'s trainees: per trainee (as shown), the calls whose
+    evidence is most often missed, and each trainee's findings by evidence; None when no
+    trainee has answered one. Computed as ``_team_tables`` is, once per ``period``."""
+    floor = team_floor_calls(_store, _scope, rulesets)
+    if not floor.answered:
+        return None
+    trainee_names = dict(names)
+    return (trainee_floor_table(floor, trainee_names), most_missed(floor.by_card, _content, language),
+            team_floor_charts(floor, trainee_names, language)["evidence"])
+
+
 def _period(now: dt.datetime) -> str:
     return now.replace(minute=now.minute - now.minute % REFRESH_MINUTES, second=0, microsecond=0).isoformat()
 
@@ -76,11 +93,22 @@ freshness, refresh = st.columns([4, 1], vertical_alignment="center")
 freshness.caption(shell.t("team.as_of", time=f"{local_text(computed_at, zone)} ({zone})", minutes=REFRESH_MINUTES))
 if refresh.button(shell.t("team.refresh"), icon=":material/refresh:"):
     _team_tables.clear()
+    _floor_tables.clear()
     st.rerun()
 everyone = [trainee.name for trainee in shell.store.trainees(scope)]  # answers or not, whatever the sidebar's games
 if overview.empty and not everyone:
     st.info(shell.t("team.empty"))
     st.stop()
+
+
+floor_tables = _floor_tables(
+    shell.store, shell.content, scope, str(shell.store.url), scope.store_id, shell.rulesets, shell.language,
+    shell.content.fingerprint(), _period(computed_at), tuple(zip(overview["trainee_id"], overview["trainee"])),
+)
+
+
+def show_floor_table(table: pd.DataFrame, name: str) -> None:
+    tables.show_table(table, lambda column: shell.t(f"floor_stats.col_{column}"), shell.t("team.download"), name)
 
 
 def show_table(table: pd.DataFrame, name: str) -> None:
@@ -115,6 +143,14 @@ with trainees_tab:
         show_table(overview_shown, "team-trainees")
         no_findings = "team.no_findings" if findings_charts["by_fact"] is None else "team.no_findings_penalty_errors"
         show_findings_chart("team.findings", findings_charts["by_trainee"], no_findings, "team.findings_help")
+        st.subheader(shell.t("floor_stats.heading"), anchor=False)
+        if floor_tables is None:
+            st.caption(shell.t("floor_stats.no_calls"))
+        else:
+            st.caption(shell.t("floor_stats.team_help"))
+            show_floor_table(floor_tables[0], "team-floor-calls")
+            if floor_tables[2] is not None:
+                st.vega_lite_chart(spec=floor_tables[2], width="stretch")
 with cards_tab:
     st.caption(shell.t("team.cards_help"))
     if overview.empty:
@@ -122,6 +158,12 @@ with cards_tab:
     else:
         show_table(cards_shown, "team-cards")
         show_findings_chart("team.findings_by_fact", findings_charts["by_fact"], "team.no_findings")
+        st.subheader(shell.t("floor_stats.most_missed"), anchor=False)
+        if floor_tables is None:
+            st.caption(shell.t("floor_stats.no_calls"))
+        else:
+            st.caption(shell.t("floor_stats.most_missed_help"))
+            show_floor_table(floor_tables[1], "team-floor-calls-missed")
 with trainee_tab:
     picked = st.selectbox(shell.t("team.pick_trainee"), everyone, index=None,
                           placeholder=shell.t("team.pick_placeholder"), key="team-trainee")
