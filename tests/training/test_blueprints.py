@@ -57,7 +57,8 @@ def presets_file(tmp_path: Path, fraud: int, knowledge: int = 2) -> Path:
 def test_every_preset_has_a_blueprint_that_the_pool_fills(content):
     presets, problems = load_presets(content.rulesets, content=content)
     assert problems == []
-    assert {p.id for p in presets} == {"ygo-20", "pkm-50", "ygo-floor-15", "pkm-floor-15"}
+    assert {p.id for p in presets} == {"ygo-20", "pkm-50", "ygo-floor-15", "pkm-floor-15", "ygo-practical-4",
+                                       "pkm-practical-4"}
     keys = category_keys(content)
     for preset in presets:
         assert preset.sections is not None, preset.id

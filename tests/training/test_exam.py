@@ -92,7 +92,7 @@ def test_shipped_presets_are_the_certification_practice_ones(content):
     presets, problems = load_presets(content.rulesets)
     assert problems == []
     by_id = {p.id: p for p in presets}
-    assert set(by_id) == {"ygo-20", "pkm-50", "ygo-floor-15", "pkm-floor-15"}
+    assert set(by_id) == {"ygo-20", "pkm-50", "ygo-floor-15", "pkm-floor-15", "ygo-practical-4", "pkm-practical-4"}
     ygo, pkm = by_id["ygo-20"].spec, by_id["pkm-50"].spec
     assert (ygo.questions, ygo.pass_percent, ygo.minutes, ygo.rulesets) == (20, 80, 30, ("yugioh-ocg",))
     assert (pkm.questions, pkm.pass_percent, pkm.minutes, pkm.rulesets) == (50, 80, 60, ("pokemon-card-ja",))
@@ -115,7 +115,7 @@ def test_a_preset_of_an_unknown_game_is_left_out_with_its_line(tmp_path: Path):
     path.write_text(PRESETS_FILE.read_text(encoding="utf-8").replace("rulesets: [pokemon-card-ja]", "rulesets: [mtg]", 1),
                     encoding="utf-8")
     presets, problems = load_presets({"yugioh-ocg", "pokemon-card-ja"}, path, tmp_path)
-    assert [p.id for p in presets] == ["ygo-20", "ygo-floor-15", "pkm-floor-15"]
+    assert [p.id for p in presets] == ["ygo-20", "ygo-floor-15", "pkm-floor-15", "ygo-practical-4", "pkm-practical-4"]
     assert len(problems) == 1
     line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "rulesets: [mtg]" in text)
     assert (problems[0].line, problems[0].field) == (line, "presets[1].rulesets")
