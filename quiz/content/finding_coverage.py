@@ -35,6 +35,7 @@ class FindingCoverage:
     cards: int
     disagreeing: int
     admission_only: int
+    floor_calls: int
     fixed: tuple[tuple[str, FactValue], ...]  # (fact, its only value) for findings that never vary
 
     @property
@@ -60,6 +61,7 @@ def finding_coverage(content: Content) -> list[FindingCoverage]:
                 ruleset.id, infraction.id, len(cards),
                 sum(1 for card in cards if card.accounts_disagree),
                 sum(1 for card in cards if ADMISSION_ONLY in card.tags),
+                sum(1 for card in cards if card.investigated),
                 fixed_findings(ruleset, infraction.id, cards, calls[(ruleset.id, infraction.id)])))
     return rows
 
@@ -119,13 +121,14 @@ def _becomes(ruleset: Ruleset, infraction: str, fact: str, value: bool) -> str |
 
 def finding_coverage_lines(rows: list[FindingCoverage]) -> list[str]:
     """The report as ``quiz coverage`` prints it (English, as the other lines are)."""
-    lines = ["finding cards per infraction (cards, accounts disagree, admission alone, findings that never vary):"]
+    lines = ["finding cards per infraction (cards, accounts disagree, admission alone, of them floor calls, "
+             "findings that never vary):"]
     width = max((len(f"{row.ruleset}/{row.infraction}") for row in rows), default=0)
     for row in rows:
         fixed = ", ".join(f"{fact}={str(value).lower()}" for fact, value in row.fixed)
         flag = "" if row.ok else ("  NONE" if row.cards == 0 else f"  never varies: {fixed}")
         lines.append(f"{row.ruleset + '/' + row.infraction:<{width}}  {row.cards:>3}  {row.disagreeing:>3}"
-                     f"  {row.admission_only:>3}{flag}")
+                     f"  {row.admission_only:>3}  {row.floor_calls:>3}{flag}")
     cards = sum(row.cards for row in rows)
     if cards:
         lines.append(f"accounts disagree: {round(100 * sum(r.disagreeing for r in rows) / cards)}% of {cards} finding "

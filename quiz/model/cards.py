@@ -89,6 +89,11 @@ class RulingCard(CardBase):
         decides a finding: the card's tag says so."""
         return ACCOUNTS_DISAGREE in self.tags
 
+    @property
+    def investigated(self) -> bool:
+        """The trainee gathers the evidence by asking and checking (a floor call)."""
+        return False
+
 
 ACCOUNTS_DISAGREE = "accounts-disagree"  # the tag of a card whose accounts disagree on a finding
 
@@ -200,6 +205,10 @@ class FloorCallCard(RulingCard):
             if len(set(ids)) != len(ids):
                 raise InvalidContentError(Wording("problem.floor_call.duplicate_ids", ids=sorted(ids)))
         return self
+
+    @property
+    def investigated(self) -> bool:
+        return True
 
     @property
     def accounts_disagree(self) -> bool:
