@@ -23,22 +23,32 @@ ANSWER_PENALTY = Wording("problem.title.answer_penalty")
 
 
 def check_judgement_call(card: JudgementCallCard, ruleset: Ruleset) -> list[Finding]:
-    """The nearest line and principle exist; stated facts are ones the document does not decide."""
+    """Every listed line and the principle exist, and the title names none of the lines; stated
+    facts are ones the document does not decide under the first listed line (the line they are
+    stated against: the others are lines a judge leans on by analogy, whose act the case is not)."""
     found: list[Finding] = []
     if not any(p.id == card.principle for p in ruleset.principles):
         found.append((("principle",), unknown_id("principle", card.principle, (p.id for p in ruleset.principles))))
-    if card.nearest is None:
+    lines = card.nearest_lines
+    if not lines:
         if card.facts:
             found.append((("facts",), Wording("problem.card.facts_without_nearest")))
         return found
-    nearest = ruleset.infraction(card.nearest)
-    if nearest is None:
-        return found + [(("nearest",), unknown_id("infraction", card.nearest, (i.id for i in ruleset.infractions)))]
-    found += title_problems(card.title, [(NEAREST_INFRACTION, nearest.name)])
+    names: list[AnswerName] = []
+    for index, line in enumerate(lines):
+        infraction = ruleset.infraction(line)
+        if infraction is None:
+            where: tuple[str | int, ...] = ("nearest", index) if isinstance(card.nearest, list) else ("nearest",)
+            found.append((where, unknown_id("infraction", line, (i.id for i in ruleset.infractions))))
+        else:
+            names.append((NEAREST_INFRACTION, infraction.name))
+    if len(names) < len(lines):
+        return found
+    found += title_problems(card.title, names)
     if not card.facts:
         return found
     try:
-        verdict = judge(ruleset, card.nearest, card.facts)
+        verdict = judge(ruleset, lines[0], card.facts)
     except UndecidedCaseError:
         return found
     except QuizError as error:

@@ -17,6 +17,7 @@ from quiz.model.words import Wording
 from quiz.rules.engine import judge
 from quiz.rules.variants import seed_facts
 
+NAME_JOINER = " / "  # between the names of a judgement call's accepted lines
 Kind = TypeVar("Kind", ScenarioCard, FloorCallCard, KnowledgeCard, JudgementCallCard)
 
 
@@ -63,12 +64,12 @@ def default_verdict(ruleset: Ruleset, card: AnyCard) -> Verdict | None:
 
 def practised_infraction(ruleset: Ruleset, card: AnyCard) -> str | None:
     """The infraction a card is practised under: a scenario's judged one, a judgement call's
-    nearest; None for a knowledge card (and a judgement call that no line covers)."""
+    first nearest line; None for a knowledge card (and a judgement call that no line covers)."""
     match card:
         case ScenarioCard() | FloorCallCard():
             return judge(ruleset, card.infraction, seed_facts(card)).infraction
         case JudgementCallCard():
-            return card.nearest
+            return card.first_line
         case KnowledgeCard():
             return None
         case _:
@@ -79,15 +80,18 @@ def preview_answer(card: AnyCard, ruleset: Ruleset | None, verdict: Verdict | No
                    no_fix: str, no_listed: str, left_to_judge: str) -> tuple[str, str]:
     """(infraction, verdict) as a pack preview names a card's answer: a scenario's judged
     infraction and "penalty · fixes", a knowledge card's right answer, a judgement call's
-    nearest infraction (``no_listed`` when none) and ``left_to_judge``."""
+    nearest infractions, every accepted one (``no_listed`` when none), and ``left_to_judge``."""
     match card:
         case KnowledgeCard():
             return "", next(c.text.get(language) for c in card.choices if c.id == card.answer)
         case JudgementCallCard():
-            if card.nearest is None:
+            if not card.nearest_lines:
                 return no_listed, left_to_judge
-            nearest = ruleset.infraction(card.nearest) if ruleset is not None else None
-            return (nearest.name.get(language) if nearest is not None else card.nearest), left_to_judge
+            names = []
+            for line in card.nearest_lines:
+                nearest = ruleset.infraction(line) if ruleset is not None else None
+                names.append(nearest.name.get(language) if nearest is not None else line)
+            return NAME_JOINER.join(names), left_to_judge
         case ScenarioCard() | FloorCallCard():
             return _scenario_answer(ruleset, verdict, language, no_fix)
         case _:

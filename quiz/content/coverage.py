@@ -47,10 +47,10 @@ def coverage(content: Content) -> list[BranchCount]:
             if step in counts:
                 counts[step] += 1
     for call in content.judgement_calls:
-        if call.nearest is None or not call.facts:
+        if call.first_line is None or not call.facts:
             continue
         try:
-            judge(content.rulesets[call.ruleset], call.nearest, call.facts)
+            judge(content.rulesets[call.ruleset], call.first_line, call.facts)
         except UndecidedCaseError as refused:
             for step in set(refused.trace):
                 if step in counts:

@@ -51,8 +51,8 @@ def finding_coverage(content: Content) -> list[FindingCoverage]:
             by_infraction[(card.ruleset, card.infraction)].append(card)
     calls: dict[tuple[str, str], list[dict[str, FactValue]]] = defaultdict(list)
     for call in content.judgement_calls:
-        if call.nearest is not None and call.facts and not call.retired:
-            calls[(call.ruleset, call.nearest)].append(dict(call.facts))
+        if call.first_line is not None and call.facts and not call.retired:
+            calls[(call.ruleset, call.first_line)].append(dict(call.facts))
     rows = []
     for ruleset in content.rulesets.values():
         for infraction in ruleset.infractions:

@@ -256,20 +256,47 @@ NO_LISTED_INFRACTION = "(none)"  # a judgement call's answer when no line of the
 class JudgementCallCard(CardBase):
     """A case the document does not decide: graded only on what it does decide.
 
-    The trainee says which line of the document is nearest (``nearest``, an infraction id),
-    or that no listed infraction covers the case (``nearest: null``). The feedback shows the
-    nearest lines, the principle that leaves the rest to the head judge, and why.
+    The trainee says which line of the document is nearest (``nearest``: an infraction id, or
+    a list of every line a competent judge could lean on by analogy, each graded right), or
+    that no line of the document comes near (``nearest: null``). The first listed line is the
+    one the card is practised under, and the line ``facts`` are stated against. The feedback
+    shows the nearest lines, the principle that leaves the rest to the head judge, and why.
     """
 
     kind: Literal["judgement_call"]
     situation: Text
-    nearest: str | None = Field(description="The infraction whose line is nearest; null when no line covers the case")
+    nearest: str | list[str] | None = Field(
+        description="The infraction whose line is nearest, or a list of every line a judge could lean on by "
+                    "analogy (the first is the one the card is practised under); null when no line comes near",
+    )
     facts: dict[str, bool | int] = Field(
         default_factory=dict,
-        description="With nearest: the facts under which the engine must refuse the case (checked at validation)",
+        description="With nearest: the facts under which the engine must refuse the case under the first listed "
+                    "line (checked at validation)",
     )
     principle: str = Field(description="The ruleset's principle that leaves the case to the head judge")
     explanation: Text
+
+    @model_validator(mode="after")
+    def _lines_listed_once(self) -> JudgementCallCard:
+        if isinstance(self.nearest, list):
+            if not self.nearest:
+                raise InvalidContentError(Wording("problem.card.nearest_empty"))
+            if len(set(self.nearest)) != len(self.nearest):
+                raise InvalidContentError(Wording("problem.card.nearest_repeated"))
+        return self
+
+    @property
+    def nearest_lines(self) -> tuple[str, ...]:
+        """Every accepted line, the one the card is practised under first; () when no line comes near."""
+        if self.nearest is None:
+            return ()
+        return (self.nearest,) if isinstance(self.nearest, str) else tuple(self.nearest)
+
+    @property
+    def first_line(self) -> str | None:
+        """The line the card is practised under (and its ``facts`` are stated against); None when no line comes near."""
+        return self.nearest_lines[0] if self.nearest_lines else None
 
 
 Card = Annotated[ScenarioCard | FloorCallCard | KnowledgeCard | JudgementCallCard, Field(discriminator="kind")]

@@ -31,7 +31,8 @@ class Quotes:
     """The passages one feedback quotes, compared by text, line by line. Add passages with
     ``add(section, cited)`` in the order they are shown: a passage whose every line is quoted
     already is left out, and one holding every line of earlier ones is quoted in the first
-    one's place instead. ``section(name)`` gives what a section quotes."""
+    one's place instead. ``section(name)`` gives what a section quotes, its parts included (a
+    section may be quoted in parts, each named ``name/part``)."""
 
     slots: list[tuple[str, CitedLine | None]] = field(default_factory=list)
 
@@ -56,7 +57,7 @@ class Quotes:
         self.slots.append((section, cited))
 
     def section(self, name: str) -> list[CitedLine]:
-        return [c for s, c in self.slots if s == name and c is not None]
+        return [c for s, c in self.slots if (s == name or s.startswith(name + "/")) and c is not None]
 
 
 def source_citation(card: AnyCard, ruleset: Ruleset) -> CitedLine:
@@ -76,13 +77,14 @@ def scenario_quotes(card: RuledCard, ruleset: Ruleset, verdict: Verdict) -> Quot
 
 
 def judgement_quotes(card: JudgementCallCard, ruleset: Ruleset) -> Quotes:
-    """A judgement call's feedback: ``nearest`` (the lines of its nearest infraction),
+    """A judgement call's feedback: ``nearest`` (the lines of every nearest infraction, each
+    in its part ``nearest/<infraction id>``: ``nearest_part``),
     ``principle`` (the one that leaves the case to the head judge) and ``source``."""
     quotes = Quotes()
     book = compile_ruleset(ruleset)
-    if card.nearest is not None and card.nearest in book.infractions:
-        for rule in book.infractions[card.nearest][1]:
-            quotes.add("nearest", rule.cited)
+    for line in card.nearest_lines:
+        for rule in book.infractions[line][1] if line in book.infractions else ():
+            quotes.add(nearest_part(line), rule.cited)
     principle = principle_of(card, ruleset)
     if principle is not None:
         quotes.add("principle", CitedLine(ruleset.document.title.ja, "principle", principle.citation.ja,
@@ -92,6 +94,11 @@ def judgement_quotes(card: JudgementCallCard, ruleset: Ruleset) -> Quotes:
     return quotes
 
 
+def nearest_part(infraction: str) -> str:
+    """The part of a judgement call's ``nearest`` quotes that holds one nearest infraction's lines."""
+    return f"nearest/{infraction}"
+
+
 def principle_of(card: JudgementCallCard, ruleset: Ruleset) -> Principle | None:
     """The principle that leaves the card's case to the head judge."""
     return next((p for p in ruleset.principles if p.id == card.principle), None)
@@ -99,11 +106,12 @@ def principle_of(card: JudgementCallCard, ruleset: Ruleset) -> Principle | None:
 
 def refusal(card: JudgementCallCard, ruleset: Ruleset) -> UndecidedCaseError | None:
     """Why the document leaves the card's case open: the engine's refusal of its facts under
-    its nearest infraction (None without facts, or when the engine decides them)."""
-    if card.nearest is None or not card.facts:
+    its first nearest infraction, the one they are stated against (None without facts, or when
+    the engine decides them)."""
+    if card.first_line is None or not card.facts:
         return None
     try:
-        judge(ruleset, card.nearest, card.facts)
+        judge(ruleset, card.first_line, card.facts)
     except UndecidedCaseError as refused:
         return refused
     except QuizError:

@@ -164,11 +164,19 @@ def grade_knowledge(card: KnowledgeCard, chosen: str | None) -> KnowledgeGrade:
     return KnowledgeGrade(chosen=chosen, answer=card.answer)
 
 
+def judgement_call_answers(card: JudgementCallCard) -> tuple[str, ...]:
+    """Every right choice of a judgement call: each line a judge could lean on, or
+    ``NO_LISTED_INFRACTION`` alone when no line comes near."""
+    return card.nearest_lines or (NO_LISTED_INFRACTION,)
+
+
 def judgement_call_answer(card: JudgementCallCard) -> str:
-    """The right choice of a judgement call: its nearest infraction, or ``NO_LISTED_INFRACTION``."""
-    return card.nearest if card.nearest is not None else NO_LISTED_INFRACTION
+    """The right choice a judgement call is practised under: its first nearest line, or ``NO_LISTED_INFRACTION``."""
+    return judgement_call_answers(card)[0]
 
 
 def grade_judgement_call(card: JudgementCallCard, chosen: str | None) -> KnowledgeGrade:
-    """Only what the document decides: which line is nearest (or that none covers the case)."""
-    return KnowledgeGrade(chosen=chosen, answer=judgement_call_answer(card))
+    """Only what the document decides: which lines come near (or that none does). Any listed
+    line is right; the answer kept is the line chosen when it is one of them, else the first."""
+    answers = judgement_call_answers(card)
+    return KnowledgeGrade(chosen=chosen, answer=chosen if chosen in answers and chosen is not None else answers[0])

@@ -19,6 +19,7 @@ from quiz.model.verdict import CitedLine, Verdict
 from quiz.report.citations import (
     Quotes,
     judgement_quotes,
+    nearest_part,
     principle_of,
     refusal,
     scenario_quotes,
@@ -245,19 +246,25 @@ def knowledge_feedback(shell: Shell, card: KnowledgeCard, outcome: KnowledgeOutc
 
 
 def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: KnowledgeOutcome, answered: bool = True) -> None:
-    """A judgement call answered: right or wrong on the nearest line (all the document
-    decides) and why in a line; folded: the nearest lines and the principle, the mark, why the
-    rest is left to the head judge, and the source line."""
+    """A judgement call answered: right or wrong on the nearest lines (all the document
+    decides; any line a judge could lean on is right, and a wrong answer is shown every one of
+    them) and why in a line; folded: each nearest line's quotes and the principle, the mark, why
+    the rest is left to the head judge, and the source line."""
     ruleset = shell.content.rulesets[card.ruleset]
     lang, grade = shell.language, outcome.grade
     names = {i.id: i.name.get(lang) for i in ruleset.infractions}
-    nearest = names.get(card.nearest or "", card.nearest or "")
+    lines = card.nearest_lines
+    several = len(lines) > 1
+    nearest = "」「".join(names.get(line, line) for line in lines) if lang == "ja" else "; ".join(
+        names.get(line, line) for line in lines)
     if not answered:
         st.error(shell.t("feedback.not_answered"))
     elif grade.correct:
-        st.success(shell.t("feedback.judgement_right" if card.nearest else "feedback.judgement_right_none"))
-    elif card.nearest:
-        st.error(shell.t("feedback.judgement_wrong", answer=escape_markdown(nearest)))
+        st.success(shell.t("feedback.judgement_right_several" if several else "feedback.judgement_right" if lines
+                           else "feedback.judgement_right_none"))
+    elif lines:
+        st.error(shell.t("feedback.judgement_wrong_several" if several else "feedback.judgement_wrong",
+                         answer=escape_markdown(nearest)))
     else:
         st.error(shell.t("feedback.judgement_wrong_none"))
     details = lead(shell, card, outcome.record, judgement_why(card, lang))
@@ -266,10 +273,12 @@ def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: Knowledge
     with details:
         quotes = judgement_quotes(card, ruleset)
         st.markdown(f"#### {shell.t('feedback.document')}")
-        if quotes.section("nearest"):
-            st.markdown(f"**{escape_markdown(shell.t('feedback.nearest_lines', infraction=nearest))}**")
-            for cited in quotes.section("nearest"):
-                citation(shell, ruleset, cited)
+        for line in lines:
+            if quotes.section(nearest_part(line)):
+                heading = shell.t("feedback.nearest_lines", infraction=names.get(line, line))
+                st.markdown(f"**{escape_markdown(heading)}**")
+                for cited in quotes.section(nearest_part(line)):
+                    citation(shell, ruleset, cited)
         if quotes.section("principle"):
             st.markdown(f"**{escape_markdown(shell.t('feedback.principle'))}**")
             for cited in quotes.section("principle"):

@@ -200,6 +200,7 @@ def judgement_form(shell: Shell, card: JudgementCallCard, form_key: str, submit_
         NO_LISTED_INFRACTION: shell.t("answer.no_listed_infraction"),
     }
     with st.form(form_key):
+        st.caption(shell.t("answer.nearest_help"))
         st.selectbox(
             shell.t("answer.nearest"), list(labels), index=None, format_func=labels.__getitem__,
             placeholder=shell.t("answer.pick_infraction"), key=keep_choice(f"{form_key}-nearest", list(labels)),

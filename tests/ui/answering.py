@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from quiz.content.loader import Content
-from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.rules.variants import CardShowing, show_card
 from quiz.training.answering import asks_players, case_facts, verdict_for
-from quiz.training.grading import ScenarioAnswer
+from quiz.training.grading import ScenarioAnswer, judgement_call_answer
 
 DETAILS_ICON = ":material/menu_book:"  # the feedback's details fold (quiz.ui.feedback_views.lead)
 
@@ -26,7 +26,7 @@ def right_answer(content: Content, card: AnyCard, showing: CardShowing | None = 
     if isinstance(card, KnowledgeCard):
         return card.answer
     if isinstance(card, JudgementCallCard):
-        return card.nearest or NO_LISTED_INFRACTION
+        return judgement_call_answer(card)
     verdict = verdict_for(content, card, showing)
     players = verdict.players if asks_players(content, card) else None
     facts = case_facts(content.rulesets[card.ruleset], card.infraction,
