@@ -13,6 +13,7 @@ from quiz.training.grading import (
     grade_knowledge,
     grade_scenario,
     judgement_call_answer,
+    judgement_call_answers,
 )
 
 
@@ -199,3 +200,41 @@ def test_a_judgement_call_no_line_covers():
     assert judgement_call_answer(card) == NO_LISTED_INFRACTION
     assert grade_judgement_call(card, NO_LISTED_INFRACTION).correct
     assert not grade_judgement_call(card, "result_collusion").correct
+
+
+def test_a_judgement_call_with_several_nearest_lines_grades_each_of_them_right():
+    """CONTENT.md revision 4: every line a judge could lean on by analogy is accepted."""
+    card = _call(["trash_to_hand_intentional", "extra_draw"], {"intentional": False})
+    assert card.nearest_lines == ("trash_to_hand_intentional", "extra_draw")
+    assert judgement_call_answers(card) == ("trash_to_hand_intentional", "extra_draw")
+    assert judgement_call_answer(card) == "trash_to_hand_intentional"  # the line it is practised under
+    for chosen in card.nearest_lines:
+        grade = grade_judgement_call(card, chosen)
+        assert grade.correct and grade.answer == chosen
+    for chosen in ("card_revealed", "cards_mixed_into_deck", NO_LISTED_INFRACTION, None):
+        grade = grade_judgement_call(card, chosen)
+        assert not grade.correct and grade.answer == "trash_to_hand_intentional"
+
+
+def test_an_old_single_line_judgement_call_still_loads_and_grades():
+    card = _call("card_revealed", {"intentional": True})
+    assert card.nearest == "card_revealed" and card.nearest_lines == ("card_revealed",)
+    assert judgement_call_answers(card) == ("card_revealed",)
+    assert _call(None).nearest_lines == () and judgement_call_answers(_call(None)) == (NO_LISTED_INFRACTION,)
+
+
+@pytest.mark.parametrize("nearest", [[], ["extra_draw", "extra_draw"]], ids=["empty", "repeated"])
+def test_a_list_of_nearest_lines_is_not_empty_and_names_each_line_once(nearest):
+    with pytest.raises(ValueError):
+        _call(nearest)
+
+
+def test_the_trash_pile_taken_for_the_hand_accepts_the_accidents_own_line(content):
+    """The child who picked up the discard pile thinking it was his hand: the disqualification
+    line about doing it on purpose (line 47) is not the only line; the warning line about cards
+    taken into the hand by mistake (line 25) is right too, and "no line comes near" is not."""
+    card = content.cards["pkm-jc-discard-mistaken-for-hand-gym"]
+    assert isinstance(card, JudgementCallCard)
+    assert grade_judgement_call(card, "extra_draw").correct
+    assert grade_judgement_call(card, "trash_to_hand_intentional").correct
+    assert not grade_judgement_call(card, NO_LISTED_INFRACTION).correct
