@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from quiz.content.card_kinds import default_verdict
 from quiz.content.loader import DUPLICATE_CARD_ID, PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, card_files, load_content
 from quiz.content.uploads import PackFile, UploadLimits, read_upload
-from quiz.content.yaml_source import YamlProblem, locate, parse_yaml
+from quiz.content.yaml_source import YamlProblem, count_nodes, locate, parse_yaml
 from quiz.model.cards import AnyCard
 from quiz.model.errors import Problem
 from quiz.model.verdict import Verdict
@@ -103,6 +103,13 @@ def check_pack(
         if not report.problems:
             report.problems.append(Problem(upload, 1, "cards", Wording("problem.pack.no_card_file")))
         return report
+    nodes = 0
+    for pack_file in read.files:  # counted before anything is built: a node costs the server memory and time
+        nodes += count_nodes(pack_file.text, limits.nodes - nodes)
+        if nodes > limits.nodes:
+            report.problems.append(Problem(upload, 1, "cards", Wording(
+                "problem.pack.too_many_nodes", limit=f"{limits.nodes:,}")))
+            return report
     parsed = [_parsed(f.text) for f in read.files]
     count = sum(len(_card_ids(data)) for data in parsed)
     if count > limits.cards:  # checking costs time per card: refuse before any of it
