@@ -44,6 +44,7 @@ from quiz.model.local_time import local_text
 from quiz.model.names import NAME_INPUT_MAX, NAME_MAX
 from quiz.model.scope import Scope
 from quiz.model.words import t
+from quiz.ui import client
 from quiz.ui import device_sign_in as device
 from quiz.ui.errors import database_failure_words
 from quiz.ui.folds import fold
@@ -84,7 +85,7 @@ def trainee_panel(store: Store, language: str) -> Trainee | None:
     if trainee is not None and not _credential_holds(store, trainee):
         _sign_out()
         st.session_state[MESSAGE_KEY] = ("sign-in", "accounts.signed_out_pin_changed", {}, "info")
-        device.clear_cookie()  # its token ended with the PIN
+        # the cookie stays: its token ended with the PIN, but still marks the device as the trainee's
         trainee = None
     device.draw_cookie_change()
     if trainee is not None:
@@ -154,7 +155,8 @@ def _signed_in_panel(store: Store, trainee: Trainee, language: str) -> None:
     if st.button(t("shell.sign_out", language), icon=":material/logout:", key="sign-out"):
         device.forget_this_device(store)  # this device signs in again only with the PIN
         _sign_out()
-        device.clear_cookie()
+        # the cookie stays: its ended token signs nobody in, and keeps marking the device as a
+        # place the trainee signs in (a guesser of their name elsewhere does not hold them here)
         st.session_state["sign-in-name"] = ""  # a shared store computer keeps no trace of who was here
         st.query_params.pop("trainee", None)
         st.rerun()
@@ -176,7 +178,8 @@ def _on_sign_in(store: Store) -> None:
     state = st.session_state
     name, pin = state.get("sign-in-name", ""), state.get("sign-in-pin", "")
     state["sign-in-pin"] = ""
-    result = sign_in(store, name, pin, _name_throttles(), _session_throttle())
+    result = sign_in(store, name, pin, _name_throttles(), _session_throttle(), address=client.address(),
+                     device_token=st.context.cookies.get(device.COOKIE))
     if result.trainee is not None:
         _start_session(store, result.trainee, result.credential)
         device.remember_this_device(store, result.trainee.id)
@@ -286,7 +289,8 @@ def _on_change_pin(store: Store, trainee: Trainee) -> None:
         state[MESSAGE_KEY] = ("change-pin", "shell.pins_differ", {})
         return
     try:
-        result = change_pin(store, trainee, current, new, _name_throttles(), _session_throttle())
+        result = change_pin(store, trainee, current, new, _name_throttles(), _session_throttle(),
+                            address=client.address(), device_token=st.context.cookies.get(device.COOKIE))
     except PinRuleError as error:
         state[MESSAGE_KEY] = ("change-pin", _pin_problem(error), {})
         return
