@@ -178,11 +178,19 @@ def _on_sign_in(store: Store) -> None:
     state = st.session_state
     name, pin = state.get("sign-in-name", ""), state.get("sign-in-pin", "")
     state["sign-in-pin"] = ""
-    result = sign_in(store, name, pin, _name_throttles(), _session_throttle(), address=client.address(),
-                     device_token=st.context.cookies.get(device.COOKIE))
-    if result.trainee is not None:
-        _start_session(store, result.trainee, result.credential)
-        device.remember_this_device(store, result.trainee.id)
+    try:
+        result = sign_in(store, name, pin, _name_throttles(), _session_throttle(), address=client.address(),
+                         device_token=st.context.cookies.get(device.COOKIE))
+        if result.trainee is not None:
+            _start_session(store, result.trainee, result.credential)
+            device.remember_this_device(store, result.trainee.id)
+            return
+    except Exception as error:  # a locked database, a full disk: the app's words, not Streamlit's box
+        words = database_failure_words(error)
+        if words is None:
+            raise
+        state.pop(SIGNED_IN_KEY, None)
+        state[MESSAGE_KEY] = ("sign-in", words, {})
         return
     if result.too_long:
         state["sign-in-name"] = ""  # an oversized value is not kept in the session either
@@ -293,6 +301,12 @@ def _on_change_pin(store: Store, trainee: Trainee) -> None:
                             address=client.address(), device_token=st.context.cookies.get(device.COOKIE))
     except PinRuleError as error:
         state[MESSAGE_KEY] = ("change-pin", _pin_problem(error), {})
+        return
+    except Exception as error:  # a locked database, a full disk: the app's words, not Streamlit's box
+        words = database_failure_words(error)
+        if words is None:
+            raise
+        state[MESSAGE_KEY] = ("change-pin", words, {})
         return
     if result.unlocked:
         state[CREDENTIAL_KEY] = credential_version(store, trainee.id)  # this session stays signed in
