@@ -28,7 +28,7 @@ from quiz.db.store import Store, Trainee
 from quiz.db.tables import join_codes, stores, trainees
 from quiz.model.attempt import utc_now
 from quiz.model.errors import AccountError, JoinCodeError, NameTakenError, OutOfScopeError
-from quiz.model.names import valid_name
+from quiz.model.names import name_key, valid_name
 
 Now = Callable[[], datetime]
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud or off a phone
@@ -90,7 +90,9 @@ def create_store(store: Store, name: str, actor: Supervisor | None) -> StoreInfo
     name = valid_name(name)
     try:
         with store.engine.begin() as conn:
-            store_id = inserted_id(conn.execute(insert(stores).values(name=name, created_at=utc_now())))
+            _refuse_taken_key(conn, name, None)
+            store_id = inserted_id(conn.execute(insert(stores).values(name=name, name_key=name_key(name),
+                                                                      created_at=utc_now())))
             record(conn, actor, "store_made", name, store_id)
     except IntegrityError as error:
         raise NameTakenError(f"the store name {name!r} is taken") from error
@@ -105,10 +107,26 @@ def rename_store(store: Store, row: Seen, name: str, actor: Supervisor) -> None:
     name = valid_name(name)
     try:
         with store.engine.begin() as conn:
-            change_seen(conn, stores, row, {"name": name})
+            _refuse_taken_key(conn, name, int(row.key))
+            change_seen(conn, stores, row, {"name": name, "name_key": name_key(name)})
             record(conn, actor, "store_renamed", name, int(row.key), {"from": row.value("name")})
     except IntegrityError as error:
         raise NameTakenError(f"the store name {name!r} is taken") from error
+
+
+def _refuse_taken_key(conn: Connection, name: str, own_id: int | None) -> None:
+    """``NameTakenError`` when another store's name is ``name`` in another case or width (the
+    unique key refuses it too; this also finds a store made before keys, which has none)."""
+    key = name_key(name)
+    for other_id, other in conn.execute(select(stores.c.id, stores.c.name)):
+        if other_id != own_id and name_key(other) == key:
+            raise NameTakenError(f"the store name {name!r} is taken by {other!r}")
+
+
+def store_by_name(store: Store, name: str) -> StoreInfo | None:
+    """The store whose name is ``name`` in any case or width (``name_key``), or None."""
+    key = name_key(name)
+    return next((info for info in list_stores(store) if name_key(info.name) == key), None)
 
 
 def list_stores(store: Store) -> list[StoreInfo]:

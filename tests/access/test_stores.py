@@ -19,6 +19,7 @@ from quiz.access.stores import (
     redeem,
     rename_store,
     revoke_join_code,
+    store_by_name,
     trainee_seen,
 )
 from quiz.access.supervisors import create_account
@@ -60,6 +61,32 @@ def test_stores_are_made_renamed_and_listed_by_admins(store, world):
     rename_store(store, osaka.seen, "Osaka Namba", admin)
     assert [(s.name, s.trainees) for s in list_stores(store)] == [("Osaka Namba", 0), ("Shibuya", 0)]
     assert [e.action for e in audit.entries(store, admin.scope())].count("store_made") == 2
+
+
+def test_store_names_are_compared_as_trainee_names_are(store, world):
+    """Finding L4: ``ＳｔｏｒｅＡ`` and ``storea`` were accepted beside ``StoreA``."""
+    admin, shibuya, osaka, _, _ = world
+    for near in ("shibuya", "ＳＨＩＢＵＹＡ", " SHIBUYA"):
+        with pytest.raises(NameTakenError):
+            create_store(store, near, admin)
+        with pytest.raises(NameTakenError):
+            rename_store(store, osaka.seen, near, admin)
+    rename_store(store, shibuya.seen, "SHIBUYA", admin)  # its own name in another case: allowed
+    assert [s.name for s in list_stores(store)] == ["Osaka", "SHIBUYA"]
+    assert store_by_name(store, "ｓｈｉｂｕｙａ").id == shibuya.id
+
+
+def test_a_store_made_before_keys_still_blocks_its_look_alikes(store, world):
+    from sqlalchemy import insert
+
+    from quiz.db.tables import stores
+    from quiz.model.attempt import utc_now
+
+    admin = world[0]
+    with store.engine.begin() as conn:  # as a store made before the key column, which has none
+        conn.execute(insert(stores).values(name="Kyoto", created_at=utc_now()))
+    with pytest.raises(NameTakenError):
+        create_store(store, "KYOTO", admin)
 
 
 def test_a_join_code_is_readable_and_redeemed_into_its_store(store, world):
