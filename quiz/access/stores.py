@@ -36,6 +36,7 @@ CODE_LENGTH = 8
 CODE_DAYS = 14  # a join code's life unless given another
 CODE_DAYS_MAX = 90
 CODE_INPUT_MAX = 32  # characters looked at: longer input is refused before any query
+UNUSABLE = "unusable"  # the one rule of a code that cannot be redeemed, whatever the reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +202,7 @@ def revoke_join_code(store: Store, actor: Supervisor, row: Seen, now: Now = utc_
 
 def redeem(store: Store, trainee_id: int, typed: str, now: Now = utc_now) -> StoreInfo:
     """The trainee joins the store of the join code ``typed`` (counted as one use); the store.
-    ``JoinCodeError`` for an unknown, expired or revoked code (nothing changes)."""
+    ``JoinCodeError`` (``UNUSABLE``) for an unknown, expired or revoked code alike (nothing changes)."""
     with store.engine.begin() as conn:
         store_id = redeem_on(conn, trainee_id, typed, now())
         name = conn.execute(select(stores.c.name).where(stores.c.id == store_id)).scalar_one()
@@ -213,15 +214,12 @@ def redeem_on(conn: Connection, trainee_id: int, typed: str, at: datetime) -> in
     not at all); the store's id."""
     code = normal_code(typed)
     if not code or len(code) > CODE_INPUT_MAX:
-        raise JoinCodeError("unknown", "no such join code")
+        raise JoinCodeError(UNUSABLE, "no usable join code")
     usable = and_(join_codes.c.code == code, join_codes.c.revoked_at.is_(None), join_codes.c.expires_at > at)
     if not conn.execute(update(join_codes).where(usable).values(uses=join_codes.c.uses + 1)).rowcount:
-        row = conn.execute(select(join_codes.c.revoked_at).where(join_codes.c.code == code)).one_or_none()
-        if row is None:
-            raise JoinCodeError("unknown", "no such join code")
-        if row.revoked_at is not None:
-            raise JoinCodeError("revoked", "this join code was revoked")
-        raise JoinCodeError("expired", "this join code has expired")
+        # one answer for a code never made, revoked or expired: a guesser learns nothing of
+        # which codes existed (the supervisor's page says which of theirs are revoked or expired)
+        raise JoinCodeError(UNUSABLE, "no usable join code")
     store_id = int(conn.execute(select(join_codes.c.store_id).where(join_codes.c.code == code)).scalar_one())
     conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(store_id=store_id))
     return store_id

@@ -36,6 +36,7 @@ from quiz.access.accounts import (
 from quiz.access.pins import PIN_MAX, PinRuleError, same_pin
 from quiz.access.stores import CODE_INPUT_MAX, leave_store, redeem, store_name
 from quiz.access.throttles import LoginThrottle
+from quiz.access.work_limits import claim_join_code
 from quiz.db.answers import WriteGuard
 from quiz.db.store import Store, Trainee
 from quiz.db.time_zones import time_zone_for
@@ -228,6 +229,8 @@ def _on_new_trainee(store: Store) -> None:
         problem = ("shell.name_missing", {})
     elif not same_pin(pin, again):
         problem = ("shell.pins_differ", {})
+    elif (wait := _join_code_wait(store, state.get("new-trainee-code", ""))) > 0:
+        problem = ("shell.join_code_wait", {"seconds": math.ceil(wait)})
     else:
         try:
             created = add_trainee(store, name, pin, state.get("new-trainee-code", "")[:CODE_INPUT_MAX] or None)
@@ -252,6 +255,14 @@ def _on_new_trainee(store: Store) -> None:
     state[MESSAGE_KEY] = ("new-trainee", *problem)
 
 
+def _join_code_wait(store: Store, typed: str) -> float:
+    """0 when a join code may be tried now (counted against this session and its client
+    address, ``quiz.access.work_limits``), else the seconds to wait; nothing typed: 0, uncounted."""
+    if not typed.strip():
+        return 0.0
+    return claim_join_code(store, client.session_id(), client.address()).wait
+
+
 def _store_form(store: Store, trainee: Trainee, language: str) -> None:
     """Join a store with a join code, or leave the one joined (a self-study player again)."""
     joined = store_name(store, trainee.store_id)
@@ -261,10 +272,13 @@ def _store_form(store: Store, trainee: Trainee, language: str) -> None:
         code = st.text_input(t("shell.join_code", language), max_chars=CODE_INPUT_MAX, key="join-store-code")
         pressed = st.form_submit_button(t("shell.join_submit", language), key="join-store-submit")
     if pressed:
+        wait = _join_code_wait(store, code or "-")
         try:
+            if wait > 0:
+                raise JoinCodeError("wait", "too many join codes tried")
             info = redeem(store, trainee.id, code or "")
         except JoinCodeError as error:
-            st.error(t(f"shell.join_code_{error.rule}", language))
+            st.error(t(f"shell.join_code_{error.rule}", language, seconds=math.ceil(wait)))
         else:
             st.session_state[SIGNED_IN_KEY] = replace(trainee, store_id=info.id)
             st.session_state[MESSAGE_KEY] = ("join-store", "shell.joined", {"store": escape_markdown(info.name)},
