@@ -306,15 +306,16 @@ def change_password(store: Store, supervisor: Supervisor, current: str, new: str
 
     result = attempt(check, [session, account_throttle(store, supervisor.name, clock)])
     if result.unlocked:
-        set_password(store, supervisor.id, new)
+        set_password(store, supervisor.id, new, supervisor)
     return result.unlocked
 
 
-def set_password(store: Store, account_id: int, new: str) -> str:
-    """Give the account the password ``new`` (the owner's change, or the command line); its
-    new ``credential_version``, which ends its other sessions."""
+def set_password(store: Store, account_id: int, new: str, actor: Supervisor | None = None) -> str:
+    """Give the account the password ``new`` (the owner's change, ``actor``; or the command
+    line's, None), recorded in the audit log (``password_changed``); its new
+    ``credential_version``, which ends its other sessions."""
     check_new_password(new)
-    return _set_hash(store, account_id, hasher().hash(new), new_version=True)
+    return _set_hash(store, account_id, hasher().hash(new), new_version=True, audit=(actor,))
 
 
 def disable_account(store: Store, row: Seen, actor: Supervisor | None) -> None:
@@ -403,7 +404,9 @@ def _verify(stored: str, password: str) -> bool:
         return False
 
 
-def _set_hash(store: Store, account_id: int, password_hash: str, new_version: bool) -> str:
+def _set_hash(store: Store, account_id: int, password_hash: str, new_version: bool,
+              audit: tuple[Supervisor | None] | None = None) -> str:
+    """Store a password hash; ``audit``: (who changed it,) to record, None for a rehash."""
     version = _new_version() if new_version else None
     values: dict[str, Any] = {"password_hash": password_hash}
     if version is not None:
@@ -412,6 +415,10 @@ def _set_hash(store: Store, account_id: int, password_hash: str, new_version: bo
         if not conn.execute(update(supervisor_accounts).where(supervisor_accounts.c.id == account_id)
                             .values(**values)).rowcount:
             raise AccountError("unknown", f"no account {account_id}")
+        if audit is not None:
+            changed_row = conn.execute(select(supervisor_accounts.c.name, supervisor_accounts.c.store_id)
+                                       .where(supervisor_accounts.c.id == account_id)).one()
+            record(conn, audit[0], "password_changed", changed_row.name, changed_row.store_id)
         return str(conn.execute(select(supervisor_accounts.c.credential_version)
                                 .where(supervisor_accounts.c.id == account_id)).scalar_one())
 
