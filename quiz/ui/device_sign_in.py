@@ -36,7 +36,8 @@ _SCRIPT = """<!doctype html><html><body><script>
 
 def resume_on_this_device(store: Store) -> Resumed | None:
     """Once per session: who this device's cookie signs back in (a ``Resumed``), or None when
-    it sent none or it was read already. A token that no longer holds is cleared."""
+    it sent none or it was read already. A token that no longer holds stays in the cookie
+    (``quiz.access.accounts.known_device``)."""
     if st.session_state.get(TRIED_KEY):
         return None
     st.session_state[TRIED_KEY] = True
@@ -59,14 +60,8 @@ def remember_this_device(store: Store, trainee_id: int) -> None:
 
 
 def forget_this_device(store: Store) -> None:
-    """On signing out: end this device's token (its cookie is cleared by ``clear_cookie``)."""
+    """On signing out: end this device's token (its cookie stays: it signs nobody in)."""
     revoke(store, st.session_state.get(TOKEN_KEY), utc_now())
-
-
-def clear_cookie() -> None:
-    """Clear this device's cookie in the next run (its token ended, or signed out here); set
-    after the session's other keys are gone."""
-    st.session_state[PENDING_KEY] = ""
 
 
 def draw_cookie_change() -> None:

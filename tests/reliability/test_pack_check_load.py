@@ -131,8 +131,6 @@ def _put(base: str, session_id: str, file_id: str, body: bytes) -> int:
         token = client.cookies[XSRF_COOKIE]
         response = client.put(f"/_stcore/upload_file/{session_id}/{file_id}", headers={"X-Xsrftoken": token},
                               files={"file": ("pack.yaml", body, "application/x-yaml")})
-        client.delete(f"/_stcore/upload_file/{session_id}/{file_id}", headers={"X-Xsrftoken": token}) \
-            if response.status_code >= 400 else None
         return response.status_code
 
 
