@@ -289,7 +289,7 @@ def _link_account(args: argparse.Namespace) -> int:
 def _add_account(args: argparse.Namespace) -> int:
     """Make an account from the server's console: how a deployment without the old shared
     password gets its first admin. Recorded in the audit log as the system's."""
-    from quiz.access.stores import create_store, list_stores
+    from quiz.access.stores import create_store, store_by_name
     from quiz.access.supervisors import create_account
     from quiz.db.store import Store
 
@@ -304,11 +304,15 @@ def _add_account(args: argparse.Namespace) -> int:
     try:
         store_id = None
         if args.store is not None:
-            found = [info for info in list_stores(store) if info.name == args.store.strip()]
-            if not found:
-                found = [create_store(store, args.store, None)]
-                print(f"made the store {found[0].name}")
-            store_id = found[0].id
+            found = store_by_name(store, args.store)  # compared as trainee names are: NFKC, any case
+            if found is not None and found.name != args.store.strip():
+                print(f"error: the store is named {found.name!r}, not {args.store.strip()!r}: give its exact "
+                      "name; nothing was changed", file=sys.stderr)
+                return EXIT_USAGE
+            if found is None:
+                found = create_store(store, args.store, None)
+                print(f"made the store {found.name}")
+            store_id = found.id
         made = create_account(store, args.name, first, args.role, store_id, None)
     except ValueError as error:
         print(f"error: {error}; nothing was changed", file=sys.stderr)

@@ -6,20 +6,26 @@ canonical name is taken is refused. Signing in answers alike for an unknown name
 PIN (same message, same work: an unknown name is checked against a dummy hash, and is
 throttled and locked out the same way), so the form does not reveal who has an account.
 
-Wrong attempts are throttled per canonical name in the database (``NameThrottles``: every
-session of every server shares it, no client can reset it; the wait doubles from 1 s up to
-60 s) and per browser session (the caller's ``LoginThrottle``). ``LOCK_AFTER`` wrong PINs in
-a row lock the name until a supervisor lifts it (``lift_lockout``, or a new PIN with
-``set_pin``). Input longer than any name or PIN is refused before any hashing or query.
+Wrong attempts are throttled in the database (every session of every server shares them, no
+client can reset them): per canonical name (``NameThrottles``: the wait doubles from 1 s up
+to 60 s, each failure's weight halving every 10 minutes) and per client address across names
+(``ADDRESS_POLICY``, up to 5 minutes); and per browser session (the caller's
+``LoginThrottle``). Nothing locks a name: a guesser who knows it slows its owner down by at
+most the name's wait, and not at all on a device the owner signed in on (its device token,
+even signed out or expired, ``KNOWN_DEVICE_DAYS``): there the device's own throttle replaces
+the name's and the address's. Names locked before (``LOCK_AFTER`` wrong PINs, as it was) stay
+locked until a supervisor lifts them (``lift_lockout``, or a new PIN with ``set_pin``).
+Input longer than any name or PIN is refused before any hashing or query.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import time
 import unicodedata
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
 from sqlalchemy import bindparam, delete, insert, select
@@ -29,23 +35,38 @@ from sqlalchemy.exc import IntegrityError
 from quiz.access.pins import PIN_INPUT_MAX, check_new_pin, hash_pin, pin_matches
 from quiz.access.scope import Supervisor
 from quiz.access.stores import redeem_on
-from quiz.access.throttles import Clock, LoginResult, LoginThrottle, StoredThrottle, ThrottlePolicy, attempt
+from quiz.access.throttles import (
+    Clock,
+    LoginResult,
+    LoginThrottle,
+    StoredThrottle,
+    Throttle,
+    ThrottlePolicy,
+    attempt,
+)
 from quiz.db.answers import WriteGuard
 from quiz.db.audit import record
 from quiz.db.scoped import refuse_unseen, sees_store
 from quiz.db.store import Store, Trainee
-from quiz.db.tables import trainee_name_keys, trainee_pins, trainees
+from quiz.db.tables import trainee_devices, trainee_name_keys, trainee_pins, trainees
 from quiz.db.watched import changed, notify
 from quiz.model.attempt import utc_now
 from quiz.model.errors import CredentialChangedError, NameTakenError
 from quiz.model.names import HIDDEN_CATEGORIES, NAME_INPUT_MAX, NAME_MAX, mixed_scripts, name_key, valid_name
 from quiz.model.scope import Scope
 
+DEVICE_TOKEN_MAX = 100  # characters of a device token (quiz.access.device_tokens.TOKEN_MAX)
 CREDENTIALS = "quiz_credentials"  # the channel set_pin notifies on (quiz.db.watched)
 NAME_CEILING = 60.0  # per name, across sessions and servers: the longest wait between two guesses
-LOCK_AFTER = 10  # wrong PINs in a row that lock a name until a supervisor lifts it
+LOCK_AFTER = 10  # wrong PINs in a row that locked a name, before; a lock of then holds until lifted
 PIN_SCOPE = "pin"
-NAME_POLICY = ThrottlePolicy(base=1.0, factor=2.0, ceiling=NAME_CEILING, lock_after=LOCK_AFTER)
+PIN_ADDRESS_SCOPE = "pin_address"
+PIN_DEVICE_SCOPE = "pin_device"
+NAME_HALF_LIFE = 600.0  # seconds: a failure's weight halves in this time
+NAME_POLICY = ThrottlePolicy(base=1.0, factor=2.0, ceiling=NAME_CEILING, half_life=NAME_HALF_LIFE)
+# Per client address, across every name it tries: a guesser going through names is held here.
+ADDRESS_POLICY = ThrottlePolicy(base=1.0, factor=2.0, ceiling=300.0, half_life=NAME_HALF_LIFE)
+KNOWN_DEVICE_DAYS = 90  # a device token this young marks the device as its trainee's
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +104,25 @@ class NameThrottles:
         """The throttle of a canonical name (``throttle_key``) on ``store``'s database."""
         return StoredThrottle(store.engine, PIN_SCOPE, key, self.policy, self.clock,
                               keep_locks=select(trainee_name_keys.c.name_key))
+
+    def for_address(self, store: Store, address: str) -> StoredThrottle:
+        """The throttle of a client address, across every name tried from it."""
+        return StoredThrottle(store.engine, PIN_ADDRESS_SCOPE, address, ADDRESS_POLICY, self.clock)
+
+    def for_device(self, store: Store, device_id: int) -> StoredThrottle:
+        """The throttle of one trainee's known device (its token's row)."""
+        return StoredThrottle(store.engine, PIN_DEVICE_SCOPE, str(device_id), self.policy, self.clock)
+
+    def for_attempt(self, store: Store, name: str, address: str | None, device_token: str | None) -> list[Throttle]:
+        """The stored throttles an attempt at ``name`` claims: the device's alone on a device
+        the name's trainee signed in on; else the name's and the address's (when known)."""
+        device_id = known_device(store, name, device_token, self.clock())
+        if device_id is not None:
+            return [self.for_device(store, device_id)]
+        throttles: list[Throttle] = [self.for_key(store, throttle_key(name))]
+        if address:
+            throttles.append(self.for_address(store, address))
+        return throttles
 
 
 def name_throttles(clock: Clock = time.time) -> NameThrottles:
@@ -199,9 +239,11 @@ def _version(pin_hash: str | None) -> str | None:
     return None if pin_hash is None else hashlib.sha256(pin_hash.encode("utf-8")).hexdigest()[:16]
 
 
-def sign_in(store: Store, name: str, pin: str, names: NameThrottles, session: LoginThrottle) -> SignIn:
+def sign_in(store: Store, name: str, pin: str, names: NameThrottles, session: LoginThrottle,
+            address: str | None = None, device_token: str | None = None) -> SignIn:
     """The trainee when ``name`` (in any case or width) has an account whose PIN is ``pin``,
-    unless throttled or locked out.
+    unless throttled (or locked out, a lock made before locks ended). ``address``: the
+    client's; ``device_token``: the token in the device's cookie, if any.
 
     A trainee without a PIN (made before PINs existed) cannot sign in until a supervisor
     sets one: an empty PIN must never open an account.
@@ -218,7 +260,7 @@ def sign_in(store: Store, name: str, pin: str, names: NameThrottles, session: Lo
             return True
         return False
 
-    result = attempt(check, [session, names.for_key(store, throttle_key(name))])
+    result = attempt(check, [session, *names.for_attempt(store, name, address, device_token)])
     if found:
         trainee, stored = found[0]
         return SignIn(trainee, credential=_version(stored))
@@ -226,7 +268,7 @@ def sign_in(store: Store, name: str, pin: str, names: NameThrottles, session: Lo
 
 
 def change_pin(store: Store, trainee: Trainee, current: str, new: str, names: NameThrottles,
-               session: LoginThrottle) -> LoginResult:
+               session: LoginThrottle, address: str | None = None, device_token: str | None = None) -> LoginResult:
     """Give ``trainee`` the PIN ``new`` when ``current`` is their PIN now (throttled like a
     sign-in, under the same name). Raises ``PinRuleError`` for a bad or weak new PIN, checked
     first; a ``current`` longer than any PIN is refused unchecked (``too_long``)."""
@@ -241,7 +283,7 @@ def change_pin(store: Store, trainee: Trainee, current: str, new: str, names: Na
         matched = pin_matches(current, stored if stored is not None else _dummy_hash())
         return matched and stored is not None
 
-    result = attempt(check, [session, names.for_key(store, throttle_key(trainee.name))])
+    result = attempt(check, [session, *names.for_attempt(store, trainee.name, address, device_token)])
     if result.unlocked:
         _replace_pin(store, trainee.id, new, None, audited=False)  # the trainee's own change: not audited
     return result
@@ -340,6 +382,28 @@ def _account(store: Store, name: str) -> tuple[Trainee | None, str | None]:
     with store.engine.connect() as conn:
         stored = conn.execute(select(trainee_pins.c.pin_hash).where(trainee_pins.c.trainee_id == trainee.id)).scalar()
     return trainee, stored
+
+
+def known_device(store: Store, name: str, token: str | None, now: float) -> int | None:
+    """The row id of ``token`` when it is a device token of the trainee named ``name``, issued
+    within ``KNOWN_DEVICE_DAYS`` (signed out, expired or under an older PIN: it still says
+    the trainee signed in on this device); else None."""
+    if not token or len(token) > DEVICE_TOKEN_MAX or "." not in token:
+        return None
+    row_id, _, secret = token.partition(".")
+    if not row_id.isascii() or not row_id.isdigit() or len(row_id) > 18 or not secret:
+        return None
+    with store.engine.connect() as conn:
+        row = conn.execute(select(trainee_devices.c.secret_digest, trainee_devices.c.created_at,
+                                  trainee_name_keys.c.name_key)
+                           .join(trainee_name_keys, trainee_name_keys.c.trainee_id == trainee_devices.c.trainee_id)
+                           .where(trainee_devices.c.id == int(row_id))).first()
+    digest = hashlib.sha256(secret.encode("utf-8")).hexdigest()
+    if row is None or not hmac.compare_digest(row.secret_digest, digest) or row.name_key != name_key(name):
+        return None
+    if row.created_at < datetime.fromtimestamp(now, UTC) - timedelta(days=KNOWN_DEVICE_DAYS):
+        return None
+    return int(row_id)
 
 
 @lru_cache(maxsize=1)

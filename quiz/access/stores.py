@@ -28,7 +28,7 @@ from quiz.db.store import Store, Trainee
 from quiz.db.tables import join_codes, stores, trainees
 from quiz.model.attempt import utc_now
 from quiz.model.errors import AccountError, JoinCodeError, NameTakenError, OutOfScopeError
-from quiz.model.names import valid_name
+from quiz.model.names import name_key, valid_name
 
 Now = Callable[[], datetime]
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud or off a phone
@@ -36,6 +36,7 @@ CODE_LENGTH = 8
 CODE_DAYS = 14  # a join code's life unless given another
 CODE_DAYS_MAX = 90
 CODE_INPUT_MAX = 32  # characters looked at: longer input is refused before any query
+UNUSABLE = "unusable"  # the one rule of a code that cannot be redeemed, whatever the reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +91,9 @@ def create_store(store: Store, name: str, actor: Supervisor | None) -> StoreInfo
     name = valid_name(name)
     try:
         with store.engine.begin() as conn:
-            store_id = inserted_id(conn.execute(insert(stores).values(name=name, created_at=utc_now())))
+            _refuse_taken_key(conn, name, None)
+            store_id = inserted_id(conn.execute(insert(stores).values(name=name, name_key=name_key(name),
+                                                                      created_at=utc_now())))
             record(conn, actor, "store_made", name, store_id)
     except IntegrityError as error:
         raise NameTakenError(f"the store name {name!r} is taken") from error
@@ -105,10 +108,26 @@ def rename_store(store: Store, row: Seen, name: str, actor: Supervisor) -> None:
     name = valid_name(name)
     try:
         with store.engine.begin() as conn:
-            change_seen(conn, stores, row, {"name": name})
+            _refuse_taken_key(conn, name, int(row.key))
+            change_seen(conn, stores, row, {"name": name, "name_key": name_key(name)})
             record(conn, actor, "store_renamed", name, int(row.key), {"from": row.value("name")})
     except IntegrityError as error:
         raise NameTakenError(f"the store name {name!r} is taken") from error
+
+
+def _refuse_taken_key(conn: Connection, name: str, own_id: int | None) -> None:
+    """``NameTakenError`` when another store's name is ``name`` in another case or width (the
+    unique key refuses it too; this also finds a store made before keys, which has none)."""
+    key = name_key(name)
+    for other_id, other in conn.execute(select(stores.c.id, stores.c.name)):
+        if other_id != own_id and name_key(other) == key:
+            raise NameTakenError(f"the store name {name!r} is taken by {other!r}")
+
+
+def store_by_name(store: Store, name: str) -> StoreInfo | None:
+    """The store whose name is ``name`` in any case or width (``name_key``), or None."""
+    key = name_key(name)
+    return next((info for info in list_stores(store) if name_key(info.name) == key), None)
 
 
 def list_stores(store: Store) -> list[StoreInfo]:
@@ -183,7 +202,7 @@ def revoke_join_code(store: Store, actor: Supervisor, row: Seen, now: Now = utc_
 
 def redeem(store: Store, trainee_id: int, typed: str, now: Now = utc_now) -> StoreInfo:
     """The trainee joins the store of the join code ``typed`` (counted as one use); the store.
-    ``JoinCodeError`` for an unknown, expired or revoked code (nothing changes)."""
+    ``JoinCodeError`` (``UNUSABLE``) for an unknown, expired or revoked code alike (nothing changes)."""
     with store.engine.begin() as conn:
         store_id = redeem_on(conn, trainee_id, typed, now())
         name = conn.execute(select(stores.c.name).where(stores.c.id == store_id)).scalar_one()
@@ -195,15 +214,12 @@ def redeem_on(conn: Connection, trainee_id: int, typed: str, at: datetime) -> in
     not at all); the store's id."""
     code = normal_code(typed)
     if not code or len(code) > CODE_INPUT_MAX:
-        raise JoinCodeError("unknown", "no such join code")
+        raise JoinCodeError(UNUSABLE, "no usable join code")
     usable = and_(join_codes.c.code == code, join_codes.c.revoked_at.is_(None), join_codes.c.expires_at > at)
     if not conn.execute(update(join_codes).where(usable).values(uses=join_codes.c.uses + 1)).rowcount:
-        row = conn.execute(select(join_codes.c.revoked_at).where(join_codes.c.code == code)).one_or_none()
-        if row is None:
-            raise JoinCodeError("unknown", "no such join code")
-        if row.revoked_at is not None:
-            raise JoinCodeError("revoked", "this join code was revoked")
-        raise JoinCodeError("expired", "this join code has expired")
+        # one answer for a code never made, revoked or expired: a guesser learns nothing of
+        # which codes existed (the supervisor's page says which of theirs are revoked or expired)
+        raise JoinCodeError(UNUSABLE, "no usable join code")
     store_id = int(conn.execute(select(join_codes.c.store_id).where(join_codes.c.code == code)).scalar_one())
     conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(store_id=store_id))
     return store_id

@@ -38,7 +38,16 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from quiz.access.scope import ROLES, Role, Supervisor
-from quiz.access.throttles import Clock, LoginThrottle, StoredThrottle, Throttle, ThrottlePolicy, attempt
+from quiz.access.throttles import (
+    Clock,
+    LoginThrottle,
+    StoredThrottle,
+    Throttle,
+    ThrottlePolicy,
+    attempt,
+    remember,
+    remembered,
+)
 from quiz.db.audit import record
 from quiz.db.seen import Seen, change_seen, seen
 from quiz.db.sql import inserted_id
@@ -58,6 +67,15 @@ ACCOUNT_SCOPE = "account"
 # Per account, every session together: doubling from 1 s up to 30 s, each failure's weight
 # halving every 30 s; no lock-out (an admin locked out would lock every store out).
 ACCOUNT_POLICY = ThrottlePolicy(base=1.0, factor=2.0, ceiling=30.0, half_life=30.0)
+# With the client's address known, ACCOUNT_POLICY holds each (account, address) pair, and the
+# account as a whole is held only this much, so a guesser elsewhere delays its owner by at most
+# 10 s; not at all from an address the account signed in from within a day (``SEEN_SCOPE``).
+ACCOUNT_WIDE_POLICY = ThrottlePolicy(base=1.0, factor=2.0, ceiling=10.0, half_life=60.0)
+ADDRESS_SCOPE = "account_address"  # every account tried from one address
+ADDRESS_POLICY = ThrottlePolicy(base=1.0, factor=2.0, ceiling=300.0, half_life=600.0)
+PAIR_SCOPE = "account_pair"
+SEEN_SCOPE = "account_seen"
+SEEN_SECONDS = 24 * 3600.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,14 +221,32 @@ def has_admin(store: Store) -> bool:
                             .where(supervisor_accounts.c.role == "admin").limit(1)).first() is not None
 
 
+def sign_in_throttles(store: Store, name: str, address: str | None, clock: Clock = time.time) -> list[Throttle]:
+    """The stored throttles a password attempt claims. Without the client's address, the
+    account's (``ACCOUNT_POLICY``). With it: the account at this address (``ACCOUNT_POLICY``),
+    the address across accounts, and the account as a whole (``ACCOUNT_WIDE_POLICY``) unless the
+    account signed in from this address within a day."""
+    if not address:
+        return [account_throttle(store, name, clock)]
+    key = name_key(name)
+    throttles: list[Throttle] = [
+        StoredThrottle(store.engine, PAIR_SCOPE, f"{key}@{address}", ACCOUNT_POLICY, clock),
+        StoredThrottle(store.engine, ADDRESS_SCOPE, address, ADDRESS_POLICY, clock),
+    ]
+    if not remembered(store.engine, SEEN_SCOPE, f"{key}@{address}", SEEN_SECONDS, clock):
+        throttles.append(account_throttle(store, name, clock, ACCOUNT_WIDE_POLICY))
+    return throttles
+
+
 def sign_in(store: Store, name: str, password: str, session: LoginThrottle,
-            bootstrap: str | None = None, clock: Clock = time.time) -> SupervisorSignIn:
+            bootstrap: str | None = None, clock: Clock = time.time, address: str | None = None) -> SupervisorSignIn:
     """The account when ``name`` (any case or width) has one, enabled, whose password is
     ``password``, unless throttled; the first admin made when ``bootstrap`` (the old shared
-    password) is given with the name "admin" and no admin exists yet."""
+    password) is given with the name "admin" and no admin exists yet. ``address``: the
+    client's (``sign_in_throttles``)."""
     if len(name) > NAME_INPUT_MAX or len(name.strip()) > NAME_MAX or len(password) > PASSWORD_MAX:
         return SupervisorSignIn(None, too_long=True)
-    throttles: Sequence[Throttle] = [session, account_throttle(store, name, clock)]
+    throttles: Sequence[Throttle] = [session, *sign_in_throttles(store, name, address, clock)]
     found: list[tuple[Supervisor, str]] = []
     made: list[bool] = []
 
@@ -235,6 +271,8 @@ def sign_in(store: Store, name: str, password: str, session: LoginThrottle,
     result = attempt(check, throttles)
     if found:
         supervisor, credential = found[0]
+        if address:
+            remember(store.engine, SEEN_SCOPE, f"{name_key(name)}@{address}", clock)
         return SupervisorSignIn(supervisor, credential=credential, bootstrapped=bool(made))
     shared = (bootstrap is not None and not result.throttled and hmac.compare_digest(
         password.encode("utf-8"), bootstrap.encode("utf-8")) and has_admin(store))
@@ -268,15 +306,16 @@ def change_password(store: Store, supervisor: Supervisor, current: str, new: str
 
     result = attempt(check, [session, account_throttle(store, supervisor.name, clock)])
     if result.unlocked:
-        set_password(store, supervisor.id, new)
+        set_password(store, supervisor.id, new, supervisor)
     return result.unlocked
 
 
-def set_password(store: Store, account_id: int, new: str) -> str:
-    """Give the account the password ``new`` (the owner's change, or the command line); its
-    new ``credential_version``, which ends its other sessions."""
+def set_password(store: Store, account_id: int, new: str, actor: Supervisor | None = None) -> str:
+    """Give the account the password ``new`` (the owner's change, ``actor``; or the command
+    line's, None), recorded in the audit log (``password_changed``); its new
+    ``credential_version``, which ends its other sessions."""
     check_new_password(new)
-    return _set_hash(store, account_id, hasher().hash(new), new_version=True)
+    return _set_hash(store, account_id, hasher().hash(new), new_version=True, audit=(actor,))
 
 
 def disable_account(store: Store, row: Seen, actor: Supervisor | None) -> None:
@@ -365,7 +404,9 @@ def _verify(stored: str, password: str) -> bool:
         return False
 
 
-def _set_hash(store: Store, account_id: int, password_hash: str, new_version: bool) -> str:
+def _set_hash(store: Store, account_id: int, password_hash: str, new_version: bool,
+              audit: tuple[Supervisor | None] | None = None) -> str:
+    """Store a password hash; ``audit``: (who changed it,) to record, None for a rehash."""
     version = _new_version() if new_version else None
     values: dict[str, Any] = {"password_hash": password_hash}
     if version is not None:
@@ -374,6 +415,10 @@ def _set_hash(store: Store, account_id: int, password_hash: str, new_version: bo
         if not conn.execute(update(supervisor_accounts).where(supervisor_accounts.c.id == account_id)
                             .values(**values)).rowcount:
             raise AccountError("unknown", f"no account {account_id}")
+        if audit is not None:
+            changed_row = conn.execute(select(supervisor_accounts.c.name, supervisor_accounts.c.store_id)
+                                       .where(supervisor_accounts.c.id == account_id)).one()
+            record(conn, audit[0], "password_changed", changed_row.name, changed_row.store_id)
         return str(conn.execute(select(supervisor_accounts.c.credential_version)
                                 .where(supervisor_accounts.c.id == account_id)).scalar_one())
 

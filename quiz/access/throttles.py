@@ -289,6 +289,31 @@ class StoredThrottle:
         conn.execute(delete(table).where(table.c.last_failure_at < cutoff, not_(kept)))
 
 
+def remember(engine: Engine, scope: str, subject: str, clock: Clock = time.time) -> None:
+    """Note that ``subject`` succeeded now (a row of ``scope`` with no failure), for
+    ``remembered``; forgotten with other quiet rows a day later."""
+    now = datetime.fromtimestamp(clock(), UTC)
+    where = and_(login_throttles.c.scope == scope, login_throttles.c.subject == stored_subject(subject))
+    with engine.begin() as conn:
+        if not conn.execute(update(login_throttles).where(where).values(last_failure_at=now)).rowcount:
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(login_throttles).values(
+                        scope=scope, subject=stored_subject(subject), failures=0, weight=0.0,
+                        last_failure_at=now, not_before=now, locked_at=None))
+            except IntegrityError:  # noted meanwhile by another server
+                pass
+
+
+def remembered(engine: Engine, scope: str, subject: str, within: float, clock: Clock = time.time) -> bool:
+    """Whether ``remember`` noted ``subject`` within the last ``within`` seconds."""
+    since = datetime.fromtimestamp(clock() - within, UTC)
+    with engine.connect() as conn:
+        return conn.execute(select(login_throttles.c.last_failure_at).where(
+            login_throttles.c.scope == scope, login_throttles.c.subject == stored_subject(subject),
+            login_throttles.c.last_failure_at >= since)).first() is not None
+
+
 _STATE_COLUMNS = tuple(login_throttles.c[name] for name in ThrottleState.__slots__)
 
 

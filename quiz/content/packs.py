@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from quiz.content.card_kinds import default_verdict
 from quiz.content.loader import DUPLICATE_CARD_ID, PROJECT_ROOT, RULESETS_DIR, SCENARIOS_DIR, card_files, load_content
 from quiz.content.uploads import PackFile, UploadLimits, read_upload
-from quiz.content.yaml_source import YamlProblem, locate, parse_yaml
+from quiz.content.yaml_source import YamlProblem, count_nodes, locate, parse_yaml
 from quiz.model.cards import AnyCard
 from quiz.model.errors import Problem
 from quiz.model.verdict import Verdict
@@ -95,14 +95,21 @@ def check_pack(
     limits: UploadLimits = DEFAULT_LIMITS,
 ) -> PackReport:
     """Check an upload as a pack: every problem, a preview of its cards, its files as staged.
-    Its card ids must not be in ``shipped``, the local content ``folder`` or ``taken`` (card
-    id -> where it is used: the stored packs')."""
+    Its card ids must not be in ``shipped``, the local content ``folder`` or ``taken`` (the
+    stored packs' card ids; a problem says only that such an id is taken, never by which pack)."""
     read = read_upload(upload, data, limits)
     report = PackReport(upload, [f.name for f in read.files], problems=list(read.problems))
     if not read.files:
         if not report.problems:
             report.problems.append(Problem(upload, 1, "cards", Wording("problem.pack.no_card_file")))
         return report
+    nodes = 0
+    for pack_file in read.files:  # counted before anything is built: a node costs the server memory and time
+        nodes += count_nodes(pack_file.text, limits.nodes - nodes)
+        if nodes > limits.nodes:
+            report.problems.append(Problem(upload, 1, "cards", Wording(
+                "problem.pack.too_many_nodes", limit=f"{limits.nodes:,}")))
+            return report
     parsed = [_parsed(f.text) for f in read.files]
     count = sum(len(_card_ids(data)) for data in parsed)
     if count > limits.cards:  # checking costs time per card: refuse before any of it
@@ -114,8 +121,9 @@ def check_pack(
         staged = _stage(read.files, parsed, staging)
         loaded = load_content(rulesets_dir, [staging], base=staging)
     report.problems += _pack_problems(loaded.problems, staged)
+    # a stored pack's name holds its uploader's file name, maybe another store's: not said
     report.problems += _taken_ids(loaded.cards, loaded.card_files, staged,
-                                  {**(taken or {}), **existing_card_ids([*shipped, folder])})
+                                  {**dict.fromkeys(taken or {}), **existing_card_ids([*shipped, folder])})
     previews = [
         CardPreview(staged[loaded.card_files[card.id]][0], card, default_verdict(loaded.rulesets[card.ruleset], card))
         for card in loaded.cards.values()
@@ -217,9 +225,10 @@ def _pack_problems(problems: Iterable[Problem], staged: Mapping[str, tuple[str, 
 
 def _taken_ids(
     cards: Mapping[str, AnyCard], card_files_of: Mapping[str, str],
-    staged: Mapping[str, tuple[str, str]], existing: Mapping[str, str],
+    staged: Mapping[str, tuple[str, str]], existing: Mapping[str, str | None],
 ) -> list[Problem]:
-    """A problem for each card of the pack whose id ``existing`` (card id -> where) holds."""
+    """A problem for each card of the pack whose id ``existing`` (card id -> where; None: an
+    imported pack, not named) holds."""
     indexes: dict[str, dict[str, int]] = {}  # staged file -> card id -> index, each file parsed once
     found = []
     for card_id in cards:
@@ -234,7 +243,8 @@ def _taken_ids(
         index = indexes[staged_path][card_id]
         found.append(Problem(
             name, locate(text, ("cards", index, "id")), f"cards[{index}].id",
-            Wording("problem.pack.id_taken", id=repr(card_id), used_by=existing[card_id]),
+            Wording("problem.pack.id_taken", id=repr(card_id), used_by=used_by) if (used_by := existing[card_id])
+            else Wording("problem.pack.id_taken_by_a_pack", id=repr(card_id)),
         ))
     return found
 

@@ -26,6 +26,10 @@ from quiz.model.words import Wording
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 100  # collections inside collections; the shipped content needs 8
+# Nodes (scalars and collections) in one file: the shipped content's largest file has 3,178,
+# its densest card 317. Building a node costs PyYAML about 18 µs and 600 bytes, so a 1.4 MB
+# file of 100,000 ``kN: N`` lines took 3.6 s and 111 MiB before anything could refuse it.
+MAX_NODES = 50_000
 TREES_KEPT = 2  # node trees memoised for ``locate``: the loader locates one file's problems in a row
 
 # The pre-scan's budget (see ``_surely_shallow``): block nesting <= 2 * (PREFIX_LIMIT + 1),
@@ -40,6 +44,7 @@ _DEEP_PREFIX = re.compile(rf"^[ \t?:-]{{{PREFIX_LIMIT},}}", re.MULTILINE)
 _PLAIN_FLOW = re.compile(r"\[[^\[\]{}'\"#!]*\]|\{[^\[\]{}'\"#!]*\}")  # no nested, quoted, commented or tagged text
 _STARTS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
 _ENDS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+_NODES = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent)
 
 _trees: OrderedDict[str, Any] = OrderedDict()  # text -> its node tree (None: not composable)
 _shallow: OrderedDict[str, None] = OrderedDict()  # texts whose nesting was checked: locate skips the check
@@ -47,11 +52,12 @@ _memo_lock = threading.Lock()
 _compositions = 0
 
 
-def parse_yaml(text: str) -> Any:
-    """Parse one YAML document with the safe loader; refuse aliases, unsafe tags and deep nesting."""
+def parse_yaml(text: str, max_nodes: int = MAX_NODES) -> Any:
+    """Parse one YAML document with the safe loader; refuse aliases, unsafe tags, deep nesting
+    and more than ``max_nodes`` nodes, the last three before PyYAML builds anything."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise YamlProblem(1, Wording("problem.yaml.too_large", kib=MAX_FILE_BYTES // 1024))
-    _check_events(text, aliases="&" in text and "*" in text)
+    _check_events(text, aliases="&" in text and "*" in text, max_nodes=max_nodes)
     try:
         return safe_load(text)
     except yaml.constructor.ConstructorError as error:
@@ -184,22 +190,68 @@ def check_nesting(text: str) -> None:
     _check_events(text, aliases=False)
 
 
-def _check_events(text: str, aliases: bool) -> None:
+def node_bound(text: str) -> int:
+    """An upper bound on the nodes of ``text``'s document, from its characters alone.
+
+    Besides the root, every node is a block sequence's item (after a ``-``), a flow
+    collection's entry (after its ``[``, ``{`` or a ``,``; at most a one-pair mapping, 3 nodes)
+    or a key and its value (at a ``:`` or ``?``). Quoted text holding these only raises the bound.
+    """
+    return (1 + text.count("-") + 2 * (text.count(":") + text.count("?"))
+            + 3 * (text.count(",") + text.count("[") + text.count("{")))
+
+
+def count_nodes(text: str, limit: int) -> int:
+    """The nodes of ``text`` (scalars, collections and aliases), counted up to ``limit + 1``:
+    from the characters when they bound it by ``limit``, else on libyaml's events, which
+    build no node. A text that does not parse counts what came before its error, one nested
+    too deep what came before its deepest collection (``parse_yaml`` refuses it for that)."""
+    bound = node_bound(text)
+    if bound <= limit:
+        return bound
+    nodes = depth = 0
+    try:
+        for event in yaml.parse(text, Loader=SafeLoader):
+            if isinstance(event, _NODES):
+                nodes += 1
+                if nodes > limit:
+                    break
+            if isinstance(event, _STARTS):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    break  # refused for its nesting before anything is built
+            elif isinstance(event, _ENDS):
+                depth -= 1
+    except yaml.YAMLError:
+        pass  # the real parse reports it
+    return nodes
+
+
+def _check_events(text: str, aliases: bool, max_nodes: int | None = None) -> None:
     """One pass of libyaml's event parser, only when needed: refuse nesting deeper than
-    ``MAX_DEPTH`` (unless the characters already prove it shallow) and, when ``aliases``,
-    any alias (they can blow up into billions of nodes, "billion laughs"; content needs none).
+    ``MAX_DEPTH`` (unless the characters already prove it shallow), more than ``max_nodes``
+    nodes (unless the characters bound them) and, when ``aliases``, any alias (they can blow
+    up into billions of nodes, "billion laughs"; content needs none).
 
     The event parser keeps its state on the heap, so it is safe on any nesting; the
-    composer that builds nodes from the events is not, and runs only after this.
+    composer that builds nodes from the events is not, and runs only after this. Events
+    cost about a twentieth of a node, so counting them bounds a hostile file's cost.
     """
     with _memo_lock:
         deep = text not in _shallow
     deep = deep and not _surely_shallow(text)
-    if not (deep or aliases):
+    many = max_nodes is not None and node_bound(text) > max_nodes
+    if not (deep or aliases or many):
         return
-    depth = 0
+    depth = nodes = 0
+    limit = max_nodes if max_nodes is not None and many else -1
     try:
         for event in yaml.parse(text, Loader=SafeLoader):
+            if isinstance(event, _NODES):
+                nodes += 1
+                if nodes == limit + 1:
+                    raise YamlProblem(_mark_line(event.start_mark), Wording("problem.yaml.too_many_nodes",
+                                                                            limit=f"{limit:,}"))
             if isinstance(event, _STARTS):
                 depth += 1
                 if deep and depth > MAX_DEPTH:

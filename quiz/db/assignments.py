@@ -109,10 +109,12 @@ def get_assignment(store: Store, scope: Scope, assignment_id: int) -> Assignment
 
 
 def archive_assignment(store: Store, scope: Scope, assignment_id: int, now: datetime) -> None:
-    """Put the assignment away: kept, with its completions, but no longer listed."""
+    """Put the assignment away: kept, with its completions, but no longer listed; recorded in
+    the audit log (``assignment_archived``) in the same transaction."""
     with store.engine.begin() as conn:
-        _seen(conn, scope, assignment_id)
+        found = _seen(conn, scope, assignment_id)
         conn.execute(update(assignments).where(A.id == assignment_id).values(archived_at=now))
+        record(conn, scope.supervisor, "assignment_archived", found.title, found.store_id)
         notify(conn, ASSIGNED, None)
     changed(ASSIGNED, None)
 

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
 Action = Literal["pin_reset", "lock_lifted", "pack_imported", "pack_removed", "report_resolved",
                  "assignment_made", "join_code_made", "join_code_revoked", "account_made", "store_made",
-                 "account_linked", "trainee_moved", "account_disabled", "account_enabled", "store_renamed"]
+                 "account_linked", "trainee_moved", "account_disabled", "account_enabled", "store_renamed",
+                 "assignment_archived", "password_changed", "answers_regraded"]
 ACTIONS: tuple[Action, ...] = get_args(Action)
 SYSTEM = "(system)"  # the actor's name of a row written by the command line or a migration
 TARGET_MAX = 200  # characters of a target, as the column holds

@@ -10,6 +10,7 @@ can move the clock.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 
@@ -167,6 +168,11 @@ def save_exam_answer(store: Store, record: AttemptRecord, now: datetime, guard: 
         if guard is not None:
             guard(conn)
         exam = _lock_exam(conn, record.exam_id)
+        # a server whose clock is behind the one that started the exam: never an answer timed
+        # before the exam began, and never more time than the exam's own
+        now = max(now, exam.started_at)
+        if record.answered_at < exam.started_at:
+            record = replace(record, answered_at=exam.started_at)
         if not accepts_answer(exam, record.card_id, now):
             return False
         _write_answer(conn, exam.id, record, in_one_statement=store.one_statement_writes)

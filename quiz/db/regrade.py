@@ -26,6 +26,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from sqlalchemy import Row, bindparam, insert, select, update
 
 from quiz.content.loader import Content
+from quiz.db.audit import record
 from quiz.db.exams import EXAM_ANSWERS, get_exam
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts, exams, trainees
@@ -140,7 +141,11 @@ def apply_regrade(
     """
     if plan is not None and plan.fingerprint != content.fingerprint():
         raise ValueError(f"the plan was made under content {plan.fingerprint}, not {content.fingerprint()}")
-    return _run(store, content, write=True, batch_size=batch_size, now=now or utc_now())
+    report = _run(store, content, write=True, batch_size=batch_size, now=now or utc_now())
+    if report.changed:  # the server's console: recorded as the system's act
+        record(store, None, "answers_regraded", f"{report.changed} answers", None,
+               {"fingerprint": report.fingerprint, "exams_rescored": report.exams_rescored})
+    return report
 
 
 def original_grade(store: Store, attempt_id: int) -> dict[str, Any] | None:

@@ -330,6 +330,10 @@ stores = Table(
     Column("id", Integer, primary_key=True),
     Column("name", String(NAME_MAX), nullable=False, unique=True),
     Column("created_at", UTCDateTime, nullable=False),
+    # quiz.model.names.name_key of the name: ``StoreA``, ``storea`` and ``ＳｔｏｒｅＡ`` are one
+    # store. None only for a store made before, whose key another older store had first.
+    Column("name_key", String(NAME_KEY_MAX)),
+    Index("ix_stores_name_key", "name_key", unique=True),
 )
 
 supervisor_accounts = Table(

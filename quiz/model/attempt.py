@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Callable
 
 from quiz.model.cards import CARD_KINDS, CardKind
 from quiz.model.investigation import InvestigationRecord
@@ -18,9 +20,33 @@ FIX_FIELDS: tuple[str, ...] = ("chosen_fixes", "standard_fixes")
 FIX_SEPARATOR = ","
 
 
+class SteadyClock:
+    """The wall clock, except that it never steps back: between readings it moves on by the
+    monotonic clock, and takes the wall clock's time only when that is later (a clock set
+    forward, or slewed ahead). A server's clock stepped back 60 minutes used to lengthen a
+    running exam by as much and to store answers timed before their exam began; this clock
+    keeps counting from where it was."""
+
+    def __init__(self, wall: Callable[[], float] = time.time, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self._wall, self._monotonic = wall, monotonic
+        self._lock = threading.Lock()
+        self._at, self._mark = wall(), monotonic()
+
+    def __call__(self) -> float:
+        """Seconds since the epoch."""
+        with self._lock:
+            wall, mark = self._wall(), self._monotonic()
+            steady = self._at + max(0.0, mark - self._mark)
+            self._at, self._mark = max(steady, wall), mark
+            return self._at
+
+
+STEADY = SteadyClock()
+
+
 def utc_now() -> datetime:
-    """The current time, timezone-aware, in UTC."""
-    return datetime.now(UTC)
+    """The current time, timezone-aware, in UTC, from a clock that never steps back (``SteadyClock``)."""
+    return datetime.fromtimestamp(STEADY(), UTC)
 
 
 @dataclass(frozen=True, slots=True)

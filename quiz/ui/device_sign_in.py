@@ -3,8 +3,10 @@
 A reload or a phone's dropped background tab starts a new Streamlit session; its first run
 reads the cookie the browser sent with the connection (``st.context.cookies``) and signs the
 trainee back in when the token holds. Streamlit cannot set a cookie from the server, so a
-small script of ours, in an iframe of the page's origin (as the exam clock's), writes or
-clears it in the page once after signing in or out. The cookie holds only the token
+small script of ours, in an iframe of the page's origin (as the exam clock's), writes it in
+the page once after signing in. Signing out ends the token but keeps the cookie: it signs
+nobody in, and tells the sign-in throttles that the device is its trainee's
+(``quiz.access.accounts.known_device``). The cookie holds only the token
 (``SameSite=Strict``, ``Secure`` on HTTPS, ``DEVICE_DAYS`` long), never a name or PIN.
 """
 
@@ -34,7 +36,8 @@ _SCRIPT = """<!doctype html><html><body><script>
 
 def resume_on_this_device(store: Store) -> Resumed | None:
     """Once per session: who this device's cookie signs back in (a ``Resumed``), or None when
-    it sent none or it was read already. A token that no longer holds is cleared."""
+    it sent none or it was read already. A token that no longer holds stays in the cookie
+    (``quiz.access.accounts.known_device``)."""
     if st.session_state.get(TRIED_KEY):
         return None
     st.session_state[TRIED_KEY] = True
@@ -44,8 +47,8 @@ def resume_on_this_device(store: Store) -> Resumed | None:
     resumed = resume(store, token, utc_now())
     if resumed.trainee is not None:
         st.session_state[TOKEN_KEY] = token
-    else:
-        clear_cookie()
+    # a token that no longer signs in is kept: it still marks the device as its trainee's, whose
+    # sign-in here a guesser of their name elsewhere does not hold up (quiz.access.accounts)
     return resumed
 
 
@@ -57,14 +60,8 @@ def remember_this_device(store: Store, trainee_id: int) -> None:
 
 
 def forget_this_device(store: Store) -> None:
-    """On signing out: end this device's token (its cookie is cleared by ``clear_cookie``)."""
+    """On signing out: end this device's token (its cookie stays: it signs nobody in)."""
     revoke(store, st.session_state.get(TOKEN_KEY), utc_now())
-
-
-def clear_cookie() -> None:
-    """Clear this device's cookie in the next run (its token ended, or signed out here); set
-    after the session's other keys are gone."""
-    st.session_state[PENDING_KEY] = ""
 
 
 def draw_cookie_change() -> None:

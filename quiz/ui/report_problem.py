@@ -16,7 +16,8 @@ from quiz.model.errors import ReportError, ReportLimitError
 from quiz.ui.folds import answer_key, fold
 from quiz.ui.shell import Shell
 
-LIMIT_MESSAGES = {"open": "report.already_open", "rate": "report.too_many", "daily": "report.too_many_today"}
+LIMIT_MESSAGES = {"open": "report.already_open", "rate": "report.too_many", "daily": "report.too_many_today",
+                  "store": "report.too_many_store"}
 SENT_KEY = "problem_reports_sent"  # the form keys of this session's reports: each answer is reported once
 
 

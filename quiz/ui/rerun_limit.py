@@ -54,12 +54,14 @@ import asyncio
 import inspect
 import ipaddress
 import logging
+import math
 import time
 from typing import Any, Callable
 
 import streamlit
 from starlette.websockets import WebSocketDisconnect
 from streamlit.runtime.runtime import Runtime
+from streamlit.runtime.state.common import GENERATED_ELEMENT_ID_PREFIX
 from streamlit.web.server.starlette import starlette_websocket
 
 from quiz.access.rate_limit import CUT_AFTER, RatePolicy, RerunGate
@@ -89,6 +91,34 @@ def client_address(client: Any) -> str | None:
     return str(address)
 
 
+WIDGET_ID_PREFIX = GENERATED_ELEMENT_ID_PREFIX + "-"  # every widget id Streamlit gives a page starts so
+
+
+def drop_forged_widgets(msg: Any) -> list[str]:
+    """Remove from a ``rerun_script`` the widget values no page could have sent; what was wrong.
+
+    An id that is not a widget id (no ``$$ID-``) makes Streamlit's session state raise a
+    ``KeyError`` at the page's first widget, and a number that is not finite (NaN, infinity)
+    breaks a number box: each drew the sender an exception and wrote a traceback of about
+    8.5 KB to the server's log, every run. Dropped, the widget keeps its last value.
+    """
+    widgets = msg.rerun_script.widget_states.widgets
+    problems = []
+    for index in reversed(range(len(widgets))):
+        state = widgets[index]
+        kind = state.WhichOneof("value")
+        if not state.id.startswith(WIDGET_ID_PREFIX):
+            problems.append("an id that is not a widget's")
+        elif kind == "double_value" and not math.isfinite(state.double_value):
+            problems.append("a number that is not finite")
+        elif kind == "double_array_value" and not all(math.isfinite(v) for v in state.double_array_value.data):
+            problems.append("numbers that are not finite")
+        else:
+            continue
+        del widgets[index]
+    return problems
+
+
 def limited(original: HandleBackMsg, gate: RerunGate[Any],
             clock: Callable[[], float] = time.monotonic) -> HandleBackMsg:
     """``original`` (``Runtime.handle_backmsg``) behind ``gate`` for ``rerun_script`` messages.
@@ -109,6 +139,10 @@ def limited(original: HandleBackMsg, gate: RerunGate[Any],
         if msg.WhichOneof("type") != "rerun_script":
             return original(self, session_id, msg, client=client)
         address = client_address(client)
+        forged = drop_forged_widgets(msg)
+        if forged:  # one line, no traceback: the page runs without them
+            log.warning("session %s (client %s) sent widget values no page sends, dropped: %s",
+                        session_id, address or "local", ", ".join(sorted(set(forged))))
         admission = gate.offer(session_id, address, (msg, client), clock(),
                                counts_for_client=not msg.rerun_script.fragment_id)
         if admission.run:

@@ -36,6 +36,7 @@ from quiz.access.accounts import (
 from quiz.access.pins import PIN_MAX, PinRuleError, same_pin
 from quiz.access.stores import CODE_INPUT_MAX, leave_store, redeem, store_name
 from quiz.access.throttles import LoginThrottle
+from quiz.access.work_limits import claim_join_code
 from quiz.db.answers import WriteGuard
 from quiz.db.store import Store, Trainee
 from quiz.db.time_zones import time_zone_for
@@ -44,6 +45,7 @@ from quiz.model.local_time import local_text
 from quiz.model.names import NAME_INPUT_MAX, NAME_MAX
 from quiz.model.scope import Scope
 from quiz.model.words import t
+from quiz.ui import client
 from quiz.ui import device_sign_in as device
 from quiz.ui.errors import database_failure_words
 from quiz.ui.folds import fold
@@ -84,7 +86,7 @@ def trainee_panel(store: Store, language: str) -> Trainee | None:
     if trainee is not None and not _credential_holds(store, trainee):
         _sign_out()
         st.session_state[MESSAGE_KEY] = ("sign-in", "accounts.signed_out_pin_changed", {}, "info")
-        device.clear_cookie()  # its token ended with the PIN
+        # the cookie stays: its token ended with the PIN, but still marks the device as the trainee's
         trainee = None
     device.draw_cookie_change()
     if trainee is not None:
@@ -154,7 +156,8 @@ def _signed_in_panel(store: Store, trainee: Trainee, language: str) -> None:
     if st.button(t("shell.sign_out", language), icon=":material/logout:", key="sign-out"):
         device.forget_this_device(store)  # this device signs in again only with the PIN
         _sign_out()
-        device.clear_cookie()
+        # the cookie stays: its ended token signs nobody in, and keeps marking the device as a
+        # place the trainee signs in (a guesser of their name elsewhere does not hold them here)
         st.session_state["sign-in-name"] = ""  # a shared store computer keeps no trace of who was here
         st.query_params.pop("trainee", None)
         st.rerun()
@@ -176,10 +179,19 @@ def _on_sign_in(store: Store) -> None:
     state = st.session_state
     name, pin = state.get("sign-in-name", ""), state.get("sign-in-pin", "")
     state["sign-in-pin"] = ""
-    result = sign_in(store, name, pin, _name_throttles(), _session_throttle())
-    if result.trainee is not None:
-        _start_session(store, result.trainee, result.credential)
-        device.remember_this_device(store, result.trainee.id)
+    try:
+        result = sign_in(store, name, pin, _name_throttles(), _session_throttle(), address=client.address(),
+                         device_token=st.context.cookies.get(device.COOKIE))
+        if result.trainee is not None:
+            _start_session(store, result.trainee, result.credential)
+            device.remember_this_device(store, result.trainee.id)
+            return
+    except Exception as error:  # a locked database, a full disk: the app's words, not Streamlit's box
+        words = database_failure_words(error)
+        if words is None:
+            raise
+        state.pop(SIGNED_IN_KEY, None)
+        state[MESSAGE_KEY] = ("sign-in", words, {})
         return
     if result.too_long:
         state["sign-in-name"] = ""  # an oversized value is not kept in the session either
@@ -217,6 +229,8 @@ def _on_new_trainee(store: Store) -> None:
         problem = ("shell.name_missing", {})
     elif not same_pin(pin, again):
         problem = ("shell.pins_differ", {})
+    elif (wait := _join_code_wait(store, state.get("new-trainee-code", ""))) > 0:
+        problem = ("shell.join_code_wait", {"seconds": math.ceil(wait)})
     else:
         try:
             created = add_trainee(store, name, pin, state.get("new-trainee-code", "")[:CODE_INPUT_MAX] or None)
@@ -241,6 +255,14 @@ def _on_new_trainee(store: Store) -> None:
     state[MESSAGE_KEY] = ("new-trainee", *problem)
 
 
+def _join_code_wait(store: Store, typed: str) -> float:
+    """0 when a join code may be tried now (counted against this session and its client
+    address, ``quiz.access.work_limits``), else the seconds to wait; nothing typed: 0, uncounted."""
+    if not typed.strip():
+        return 0.0
+    return claim_join_code(store, client.session_id(), client.address()).wait
+
+
 def _store_form(store: Store, trainee: Trainee, language: str) -> None:
     """Join a store with a join code, or leave the one joined (a self-study player again)."""
     joined = store_name(store, trainee.store_id)
@@ -250,10 +272,13 @@ def _store_form(store: Store, trainee: Trainee, language: str) -> None:
         code = st.text_input(t("shell.join_code", language), max_chars=CODE_INPUT_MAX, key="join-store-code")
         pressed = st.form_submit_button(t("shell.join_submit", language), key="join-store-submit")
     if pressed:
+        wait = _join_code_wait(store, code or "-")
         try:
+            if wait > 0:
+                raise JoinCodeError("wait", "too many join codes tried")
             info = redeem(store, trainee.id, code or "")
         except JoinCodeError as error:
-            st.error(t(f"shell.join_code_{error.rule}", language))
+            st.error(t(f"shell.join_code_{error.rule}", language, seconds=math.ceil(wait)))
         else:
             st.session_state[SIGNED_IN_KEY] = replace(trainee, store_id=info.id)
             st.session_state[MESSAGE_KEY] = ("join-store", "shell.joined", {"store": escape_markdown(info.name)},
@@ -286,9 +311,16 @@ def _on_change_pin(store: Store, trainee: Trainee) -> None:
         state[MESSAGE_KEY] = ("change-pin", "shell.pins_differ", {})
         return
     try:
-        result = change_pin(store, trainee, current, new, _name_throttles(), _session_throttle())
+        result = change_pin(store, trainee, current, new, _name_throttles(), _session_throttle(),
+                            address=client.address(), device_token=st.context.cookies.get(device.COOKIE))
     except PinRuleError as error:
         state[MESSAGE_KEY] = ("change-pin", _pin_problem(error), {})
+        return
+    except Exception as error:  # a locked database, a full disk: the app's words, not Streamlit's box
+        words = database_failure_words(error)
+        if words is None:
+            raise
+        state[MESSAGE_KEY] = ("change-pin", words, {})
         return
     if result.unlocked:
         state[CREDENTIAL_KEY] = credential_version(store, trainee.id)  # this session stays signed in

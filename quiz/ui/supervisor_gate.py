@@ -38,6 +38,7 @@ from quiz.access.supervisors import (
 from quiz.access.throttles import LoginThrottle
 from quiz.content.stored import store_view
 from quiz.model.names import NAME_MAX
+from quiz.ui import client
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell
 
@@ -179,7 +180,8 @@ def _sign_in_form(shell: Shell, purpose: str) -> None:
     if not pressed:
         return
     session = st.session_state.setdefault(THROTTLE_KEY, LoginThrottle(ceiling=SESSION_CEILING))
-    result = sign_in(shell.store, name or "", password or "", session, bootstrap=shared, clock=throttle_clock)
+    result = sign_in(shell.store, name or "", password or "", session, bootstrap=shared, clock=throttle_clock,
+                     address=client.address())
     if result.supervisor is not None:
         st.session_state[ACCOUNT_KEY] = (result.supervisor, result.credential)
         st.rerun()

@@ -54,6 +54,17 @@ def test_the_command_line_is_recorded_as_the_system(store, world):
     assert [e.actor for e in audit.entries(store, admin.scope()) if e.action == "pin_reset"] == [audit.SYSTEM]
 
 
+def test_a_password_change_is_recorded_and_a_rehash_is_not(store, world):
+    """Finding L3: a supervisor's password change (theirs, or the console's) left no row."""
+    from quiz.access.supervisors import change_password, set_password
+
+    admin, shibuya, _, tencho, _ = world
+    assert change_password(store, tencho, PASSWORD, "another-password-2", LoginThrottle())
+    set_password(store, tencho.id, "third-password-3")
+    rows = [(e.actor, e.target, e.store_id) for e in audit.entries(store, admin.scope()) if e.action == "password_changed"]
+    assert rows == [(audit.SYSTEM, "Tencho", shibuya.id), ("Tencho", "Tencho", shibuya.id)]  # newest first
+
+
 def test_a_failed_act_leaves_no_row(store, world):
     admin, *_, aiko = world
     with pytest.raises(ValueError):

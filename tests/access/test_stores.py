@@ -19,6 +19,7 @@ from quiz.access.stores import (
     redeem,
     rename_store,
     revoke_join_code,
+    store_by_name,
     trainee_seen,
 )
 from quiz.access.supervisors import create_account
@@ -62,6 +63,32 @@ def test_stores_are_made_renamed_and_listed_by_admins(store, world):
     assert [e.action for e in audit.entries(store, admin.scope())].count("store_made") == 2
 
 
+def test_store_names_are_compared_as_trainee_names_are(store, world):
+    """Finding L4: ``ＳｔｏｒｅＡ`` and ``storea`` were accepted beside ``StoreA``."""
+    admin, shibuya, osaka, _, _ = world
+    for near in ("shibuya", "ＳＨＩＢＵＹＡ", " SHIBUYA"):
+        with pytest.raises(NameTakenError):
+            create_store(store, near, admin)
+        with pytest.raises(NameTakenError):
+            rename_store(store, osaka.seen, near, admin)
+    rename_store(store, shibuya.seen, "SHIBUYA", admin)  # its own name in another case: allowed
+    assert [s.name for s in list_stores(store)] == ["Osaka", "SHIBUYA"]
+    assert store_by_name(store, "ｓｈｉｂｕｙａ").id == shibuya.id
+
+
+def test_a_store_made_before_keys_still_blocks_its_look_alikes(store, world):
+    from sqlalchemy import insert
+
+    from quiz.db.tables import stores
+    from quiz.model.attempt import utc_now
+
+    admin = world[0]
+    with store.engine.begin() as conn:  # as a store made before the key column, which has none
+        conn.execute(insert(stores).values(name="Kyoto", created_at=utc_now()))
+    with pytest.raises(NameTakenError):
+        create_store(store, "KYOTO", admin)
+
+
 def test_a_join_code_is_readable_and_redeemed_into_its_store(store, world):
     _, shibuya, _, tencho, _ = world
     clock = Calendar()
@@ -87,16 +114,17 @@ def test_expired_revoked_and_unknown_codes_are_refused(store, world):
     clock.now += timedelta(days=1)
     with pytest.raises(JoinCodeError) as expired:
         redeem(store, aiko.id, expiring.code, now=clock)
-    assert expired.value.rule == "expired"
+    assert expired.value.rule == "unusable"  # finding L5: one answer, whatever the reason
     revoked = make_join_code(store, tencho, shibuya.id, now=clock)
     revoke_join_code(store, tencho, revoked.seen, now=clock)
     with pytest.raises(JoinCodeError) as refused:
         redeem(store, aiko.id, revoked.code, now=clock)
-    assert refused.value.rule == "revoked"
+    assert refused.value.rule == "unusable"
+    assert str(refused.value) == str(expired.value)
     for typed in ("ZZZZZZZZ", "", "x" * 100):
         with pytest.raises(JoinCodeError) as unknown:
             redeem(store, aiko.id, typed, now=clock)
-        assert unknown.value.rule == "unknown"
+        assert unknown.value.rule == "unusable" and str(unknown.value) == str(expired.value)
     assert store.find_trainee("Aiko").store_id is None
     assert sorted(c.uses for c in codes_in(store, tencho.scope())) == [0, 0]
 

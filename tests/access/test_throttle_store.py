@@ -17,6 +17,7 @@ import streamlit as st
 from quiz.access import pins as pin_module
 from quiz.access.accounts import (
     LOCK_AFTER,
+    NameThrottles,
     add_trainee,
     change_pin,
     lift_lockout,
@@ -27,7 +28,7 @@ from quiz.access.accounts import (
 )
 from quiz.access.supervisors import ACCOUNT_POLICY, create_account
 from quiz.access.supervisors import sign_in as account_sign_in
-from quiz.access.throttles import LoginThrottle
+from quiz.access.throttles import LoginThrottle, ThrottlePolicy
 from quiz.db.store import Store
 from tests.access.cheap_hash import cheap_hashing
 from tests.fake_clock import FakeClock
@@ -83,18 +84,41 @@ def test_clearing_streamlits_caches_resets_no_throttle(store, account):
     assert supervisor_login(store, PASSWORD).throttled
 
 
+def legacy_throttles(clock: FakeClock) -> NameThrottles:
+    """The name throttles as they were, locking after ``LOCK_AFTER`` wrong PINs: the locks they
+    left are kept until a supervisor lifts them."""
+    return NameThrottles(ThrottlePolicy(base=1.0, factor=2.0, ceiling=60.0, lock_after=LOCK_AFTER), clock)
+
+
 def guess_until_locked(store: Store, name: str, clock: FakeClock) -> list[float]:
-    """Wrong PINs for ``name``, each from a fresh session once the last wait is over; the waits."""
+    """Wrong PINs for ``name`` under the old policy, each from a fresh session once the last
+    wait is over; the waits."""
     waits = []
     for _ in range(LOCK_AFTER):
-        result = sign_in(store, name, WRONG, name_throttles(clock), LoginThrottle(clock))
+        result = sign_in(store, name, WRONG, legacy_throttles(clock), LoginThrottle(clock))
         assert result.trainee is None and not result.throttled
         waits.append(result.retry_after)
         clock.advance(result.retry_after)
     return waits
 
 
-def test_ten_wrong_pins_lock_the_name_until_a_supervisor_lifts_it(store):
+def test_wrong_pins_slow_a_name_but_never_lock_its_owner_out(store):
+    """Finding M3: before, ten wrong PINs locked the name until a supervisor lifted it."""
+    clock = FakeClock()
+    aiko = add_trainee(store, "Aiko", PIN)
+    waits = []
+    for _ in range(30):
+        result = sign_in(store, "Aiko", WRONG, name_throttles(clock), LoginThrottle(clock))
+        assert result.trainee is None and not result.throttled and not result.locked
+        waits.append(result.retry_after)
+        clock.advance(result.retry_after)
+    assert waits[0] == 1.0 and waits[:7] == sorted(waits[:7]) and max(waits) == 60.0  # doubling, fading slowly
+    assert sum(waits) > 1_200  # 30 guesses took over 20 minutes of waits
+    assert lockout_of(store, aiko.id) is None
+    assert sign_in(store, "Aiko", PIN, name_throttles(clock), LoginThrottle(clock)).trainee == aiko
+
+
+def test_a_lock_left_by_the_old_policy_holds_until_a_supervisor_lifts_it(store):
     clock = FakeClock()
     aiko = add_trainee(store, "Aiko", PIN)
     waits = guess_until_locked(store, "Aiko", clock)
@@ -117,20 +141,25 @@ def test_a_new_pin_from_a_supervisor_lifts_the_lockout(store):
     assert sign_in(store, "Aiko", "5820", name_throttles(clock), LoginThrottle(clock)).trainee == aiko
 
 
-def test_an_unknown_name_is_locked_alike(store):
+def test_an_unknown_name_is_throttled_alike(store):
     clock = FakeClock()
     add_trainee(store, "Aiko", PIN)
-    known = guess_until_locked(store, "Aiko", clock)
-    unknown = guess_until_locked(store, "Nobody", clock)
-    assert known == unknown
-    assert sign_in(store, "Nobody", PIN, name_throttles(clock), LoginThrottle(clock)).locked
+    answers = {}
+    for name in ("Aiko", "Nobody"):
+        waits = []
+        for _ in range(LOCK_AFTER + 2):
+            result = sign_in(store, name, WRONG, name_throttles(clock), LoginThrottle(clock))
+            waits.append((result.retry_after, result.locked, result.throttled))
+            clock.advance(result.retry_after)
+        answers[name] = waits
+    assert answers["Aiko"] == answers["Nobody"]
 
 
 def test_a_locked_name_refuses_a_pin_change_too(store):
     clock = FakeClock()
     aiko = add_trainee(store, "Aiko", PIN)
     guess_until_locked(store, "Aiko", clock)
-    refused = change_pin(store, aiko, PIN, "5820", name_throttles(clock), LoginThrottle(clock))
+    refused = change_pin(store, aiko, PIN, "5820", legacy_throttles(clock), LoginThrottle(clock))
     assert refused.locked and not refused.unlocked
 
 

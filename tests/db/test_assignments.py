@@ -83,6 +83,9 @@ def test_the_whole_store_is_its_trainees_then_and_only_its_scope_sees_it(store, 
     [made_entry] = entries(store, a)
     assert (made_entry.action, made_entry.actor, made_entry.target) == ("assignment_made", "Shop A owner", "新人研修")
     assert entries(store, b) == []
+    stored.archive_assignment(store, a, made.id, NOW)  # finding L3: archiving was not audited
+    assert [(e.action, e.actor, e.target) for e in entries(store, a)][0] == (
+        "assignment_archived", "Shop A owner", "新人研修")
 
 
 def test_a_trainee_of_another_store_cannot_be_assigned_nor_every_store_at_once(store, shop):

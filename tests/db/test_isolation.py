@@ -15,15 +15,15 @@ from sqlalchemy import insert, select
 
 from quiz.access.accounts import (
     LOCK_AFTER,
+    NameThrottles,
     has_pin,
     lift_lockout,
     lockout_of,
     look_alike_groups,
-    name_throttles,
     set_pin,
     sign_in,
 )
-from quiz.access.throttles import LoginThrottle
+from quiz.access.throttles import LoginThrottle, ThrottlePolicy
 from quiz.db.packs import import_pack, list_packs, remove_pack
 from quiz.db.problem_reports import card_reports, get_report, reports_frame, resolve_report
 from quiz.db.store import Store
@@ -146,8 +146,9 @@ def test_a_new_pin_or_a_lifted_lock_for_another_stores_trainee_is_refused(store,
     with store.engine.connect() as conn:
         before = conn.execute(select(trainee_pins.c.pin_hash).where(trainee_pins.c.trainee_id == two.ben.id)).scalar()
     clock = FakeClock()
-    for _ in range(LOCK_AFTER):  # wrong PINs, each once the last wait is over
-        clock.advance(sign_in(store, two.ben.name, "0000", name_throttles(clock), LoginThrottle(clock)).retry_after)
+    legacy = NameThrottles(ThrottlePolicy(base=1.0, factor=2.0, ceiling=60.0, lock_after=LOCK_AFTER), clock)
+    for _ in range(LOCK_AFTER):  # wrong PINs under the old rule, which locked: its locks are still lifted
+        clock.advance(sign_in(store, two.ben.name, "0000", legacy, LoginThrottle(clock)).retry_after)
     assert lockout_of(store, two.ben.id) is not None
     with pytest.raises(OutOfScopeError):
         set_pin(store, two.ben.id, "1357", two.supervisor_a)

@@ -176,6 +176,33 @@ def test_a_flood_from_one_trainee_is_refused_after_the_limits(store, content):
     file_report(store, records[filed], "other", "", now=NOW + dt.timedelta(days=1, minutes=1))  # a day later
 
 
+def test_throwaway_trainees_each_within_their_share_are_held_per_store(store, content):
+    """Finding L6: 40 throwaway trainees filed 150 reports in 34 s, each within its own limits."""
+    from sqlalchemy import update
+
+    from quiz.access.stores import create_store
+    from quiz.db.tables import trainees
+
+    filed = refused = 0
+    for n in range(40):
+        for record in answered(store, content, f"Throwaway{n}", 4):
+            try:
+                file_report(store, record, "other", "spam", now=NOW + dt.timedelta(seconds=filed + refused))
+            except ReportLimitError as error:
+                assert error.rule == "store"
+                refused += 1
+            else:
+                filed += 1
+    assert filed == LIMITS.store_per_window and refused == 160 - LIMITS.store_per_window
+    # a store's trainees are not held by the self-study players' flood
+    shop = create_store(store, "Elsewhere", None)
+    local = store.trainee("Local")
+    with store.engine.begin() as conn:
+        conn.execute(update(trainees).where(trainees.c.id == local.id).values(store_id=shop.id))
+    [record] = answered(store, content, "Local", 1)
+    file_report(store, record, "other", "mine", now=NOW + dt.timedelta(minutes=1))
+
+
 def test_one_open_report_per_trainee_and_card(store, content, admin):
     first_record = answered(store, content, "Ichi", 1)[0]
     first = file_report(store, first_record, "unclear", "one", now=NOW)

@@ -174,6 +174,12 @@ def test_a_second_regrade_changes_nothing(store: Store, content: Content) -> Non
     assert apply_regrade(store, content).changed == 1
     again = apply_regrade(store, content)
     assert (again.read, again.changed) == (1, 0) and regrade_rows(store) == 1
+    # finding L3: a re-grade that changed answers is in the audit log, once, as the system's act
+    from quiz.db.audit import SYSTEM, entries
+    from quiz.model.scope import Scope, Supervisor
+
+    admin = Scope(Supervisor(1, "Owner", "admin", None), None)
+    assert [(e.actor, e.action, e.target) for e in entries(store, admin)] == [(SYSTEM, "answers_regraded", "1 answers")]
     assert plan_regrade(store, content).changed == 0
 
 

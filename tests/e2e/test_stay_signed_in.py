@@ -63,9 +63,11 @@ def test_a_reload_mid_exam_keeps_the_trainee_signed_in_and_the_exam_resumes(new_
     expect(main(page).get_by_text(t("exam.question", JA, n=1, total=2), exact=True)).to_be_visible()
 
     page.get_by_test_id("stExpandSidebarButton").tap()  # on a phone the sidebar is closed once signed in
+    token = device_cookie(page)
     driver.sign_out(page, JA)
-    page.wait_for_function("() => !document.cookie.includes('quiz_device=')")  # cleared by the page's script
-    assert device_cookie(page) in (None, "")
+    # the cookie stays, its token ended: it signs nobody in, and only marks the device as the
+    # trainee's (a guesser of the name elsewhere does not hold up a sign-in here)
+    assert device_cookie(page) == token
     page.reload()
     driver.expect_signed_out(page, JA, prefilled="")
     expect(sidebar(page).get_by_text(t("accounts.exam_running_signed_out", JA))).to_have_count(0)

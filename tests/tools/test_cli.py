@@ -303,3 +303,26 @@ def test_grade_on_a_plain_card_reports_no_variant():
                  "--fix", "return_extra_to_top", "--finding", "identifiable=true", "--finding", "restorable=true")
     graded = json.loads(result.stdout)
     assert "variant" not in graded and graded["correct"] is True
+
+
+def test_add_account_refuses_a_store_name_that_only_differs_in_case_or_width(tmp_path):
+    """Finding L4: ``--store storea`` beside ``StoreA`` silently made a second store."""
+    from quiz.access.stores import list_stores
+    from quiz.db.store import Store
+
+    url = f"sqlite:///{tmp_path / 'quiz.db'}"
+    made = run("accounts", "add", "--name", "Tencho", "--role", "supervisor", "--store", "StoreA",
+               "--database-url", url, stdin="owner-pass-1\nowner-pass-1\n")
+    assert made.returncode == 0 and "made the store StoreA" in made.stdout, made.stderr
+    for near in ("storea", "ＳｔｏｒｅＡ", " STOREA "):
+        refused = run("accounts", "add", "--name", f"Other{len(near)}", "--role", "supervisor", "--store", near,
+                      "--database-url", url, stdin="owner-pass-1\nowner-pass-1\n")
+        assert refused.returncode == 2 and "'StoreA'" in refused.stderr and "nothing was changed" in refused.stderr
+    same = run("accounts", "add", "--name", "Second", "--role", "supervisor", "--store", "StoreA",
+               "--database-url", url, stdin="owner-pass-1\nowner-pass-1\n")
+    assert same.returncode == 0 and "made the store" not in same.stdout
+    store = Store(url)
+    try:
+        assert [info.name for info in list_stores(store)] == ["StoreA"]
+    finally:
+        store.dispose()

@@ -13,9 +13,9 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from quiz.access.accounts import LOCK_AFTER, add_trainee, name_throttles, set_pin
+from quiz.access.accounts import LOCK_AFTER, NameThrottles, add_trainee, name_throttles, set_pin
 from quiz.access.accounts import sign_in as core_sign_in
-from quiz.access.throttles import LoginThrottle
+from quiz.access.throttles import LoginThrottle, ThrottlePolicy
 from quiz.db import audit
 from quiz.model.attempt import utc_now
 from quiz.ui import sign_in as sign_in_module
@@ -147,9 +147,11 @@ def test_a_weak_pin_is_refused_in_every_form(aiko, store, visitor, weak, monkeyp
 
 
 def test_a_locked_name_is_told_so_and_a_supervisor_unlocks_it(aiko, store, visitor, monkeypatch):
+    """A lock left by the old policy (ten wrong PINs locked a name; nothing locks one now)."""
     clock = FakeClock()
+    legacy = NameThrottles(ThrottlePolicy(base=1.0, factor=2.0, ceiling=60.0, lock_after=LOCK_AFTER), clock)
     for _ in range(LOCK_AFTER):
-        clock.advance(core_sign_in(store, "Aiko", "9999", name_throttles(clock), LoginThrottle(clock)).retry_after)
+        clock.advance(core_sign_in(store, "Aiko", "9999", legacy, LoginThrottle(clock)).retry_after)
     at = sign_in(visitor(), "Aiko", PIN)
     assert signed_in_name(at) is None
     assert "locked" in errors(at)[0] and "supervisor" in errors(at)[0]

@@ -343,6 +343,34 @@ def test_the_health_panel_says_the_contents_problems_in_japanese(open_app, folde
     assert not ENGLISH_SENTENCE.search(message)
 
 
+def test_a_rerun_checks_nothing_again_and_checks_without_pause_are_held(open_app, folder, monkeypatch):
+    """(Before the test that installs the upload quota, which stays installed and refuses
+    AppTest's uploads.) Finding M1: each run of the page checked its upload again; nothing held a checker back."""
+    import quiz.db.packs as packs_module
+    from quiz.access import work_limits
+    from quiz.access.throttles import ThrottlePolicy
+
+    checks = []
+    original = packs_module.check_upload
+
+    def counted(*args, **kwargs):
+        checks.append(args[1])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(packs_module, "check_upload", counted)
+    monkeypatch.setattr(work_limits, "PACK_CHECK_POLICY", ThrottlePolicy(base=5.0, ceiling=60.0, half_life=60.0))
+    at = open_app(page=PAGE)
+    at.file_uploader[0].set_value(("late.yaml", scenario().encode("utf-8"), "application/x-yaml")).run()
+    at.run()
+    at.run()
+    assert checks == ["late.yaml"]  # before: three checks
+    assert at.success[-1].value == "The card is valid: 1 card ready to import."
+    at = open_app(page=PAGE)  # the same trainee in a new tab (or after clearing its caches)
+    at.file_uploader[0].set_value(("other.yaml", knowledge().encode("utf-8"), "application/x-yaml")).run()
+    assert checks == ["late.yaml"]  # a new file right away waits (here 5 s: the first wait, made larger)
+    assert re.match(r"Checked too often: wait [1-5] s, then upload the file again", at.warning[-1].value)
+
+
 def test_the_uploader_arms_its_session_and_another_page_releases_it(open_app, folder, monkeypatch):
     assert upload_limit.install()  # as app.py does
     ledger = upload_limit.installed_ledger()
@@ -367,3 +395,4 @@ def test_an_upload_refused_over_a_quota_is_told(open_app, folder, monkeypatch, l
     at = open_app(lang=language, page=PAGE)
     assert at.file_uploader
     assert any(words in warning.value for warning in at.warning), [w.value for w in at.warning]
+

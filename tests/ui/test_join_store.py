@@ -28,7 +28,40 @@ def test_a_new_trainee_joins_with_a_code(open_app, store, code):
 def test_a_wrong_code_adds_nobody_and_says_why(open_app, store, code):
     at = submit(open_app(trainee=None), "new-trainee", name="Aiko", pin="2468", pin_again="2468", code="NOPE2345")
     assert signed_in_name(at) is None and store.find_trainee("Aiko") is None
-    assert "does not exist" in at.error[0].value
+    assert "cannot be used" in at.error[0].value
+
+
+def test_every_unusable_code_gets_one_answer_and_guessing_is_held(open_app, store, code, monkeypatch):
+    """Finding L5: three messages told a code never made from a revoked or expired one, and
+    nothing held a guesser (200 guesses in 18 s)."""
+    from sqlalchemy import update
+
+    from quiz.db.tables import join_codes
+    from quiz.model.attempt import utc_now
+
+    with store.engine.begin() as conn:  # the code revoked by its supervisor
+        conn.execute(update(join_codes).where(join_codes.c.code == code.code).values(revoked_at=utc_now()))
+    from quiz.access import work_limits
+    from quiz.access.throttles import ThrottlePolicy
+
+    policy = work_limits.JOIN_CODE_POLICY
+    monkeypatch.setattr(work_limits, "JOIN_CODE_POLICY", ThrottlePolicy(base=0.001, ceiling=0.001))
+    answers = set()
+    for typed in ("NOPE2345", code.code):
+        at = open_fold(open_app(trainee="Ben"), STORE_FOLD)
+        at.text_input(key="join-store-code").input(typed)
+        at.button(key="join-store-submit").click().run()
+        answers.add(at.error[0].value)
+    assert len(answers) == 1 and "cannot be used" in next(iter(answers))
+    monkeypatch.setattr(work_limits, "JOIN_CODE_POLICY", policy)
+    at = open_fold(open_app(trainee="Ben"), STORE_FOLD)  # a new tab: the same client address (none here) ...
+    held = 0
+    for n in range(12):  # ... and this session's guesses, as fast as a script sends them
+        at.text_input(key="join-store-code").input(f"GUESS{n:03d}")
+        at.button(key="join-store-submit").click().run()
+        held += "Too many join codes tried" in at.error[0].value
+    assert held >= 6
+    assert store.find_trainee("Ben").store_id is None
 
 
 def test_a_signed_in_trainee_joins_and_leaves(open_app, store, code):

@@ -189,3 +189,18 @@ def test_a_session_flooding_on_is_disconnected() -> None:
 
     run_apart(flood())
     assert len(original.calls) == 1
+
+
+def test_widget_values_no_page_sends_are_dropped():
+    """Finding L7: an id that is not a widget's, or a number that is not finite."""
+    msg = BackMsg()
+    widgets = msg.rerun_script.widget_states.widgets
+    widgets.add(id="$$ID-0123-goal", double_value=3.0)
+    widgets.add(id="forged", string_value="x")
+    widgets.add(id="$$ID-0124-goal", double_value=float("nan"))
+    widgets.add(id="$$ID-0125-range").double_array_value.data.extend([1.0, float("inf")])
+    widgets.add(id="$$ID-0126-name", string_value="Aiko")
+    problems = rerun_limit.drop_forged_widgets(msg)
+    assert sorted(problems) == ["a number that is not finite", "an id that is not a widget's",
+                                "numbers that are not finite"]
+    assert [w.id for w in msg.rerun_script.widget_states.widgets] == ["$$ID-0123-goal", "$$ID-0126-name"]

@@ -81,3 +81,33 @@ def test_an_unsaved_answer_is_sent_again_by_try_again(open_app, store, monkeypat
     stored = store.attempts()
     assert stored["card_id"].tolist() == [card.id] and stored["correct"].tolist() == [True]
     assert at.success  # the feedback of the stored answer
+
+
+def database_locked() -> OperationalError:
+    """What SQLite raises through SQLAlchemy when another writer holds the database too long."""
+    cause = sqlite3.OperationalError("database is locked")
+    cause.sqlite_errorname = "SQLITE_BUSY"
+    return OperationalError("UPDATE login_throttles ...", {}, cause)
+
+
+@pytest.mark.parametrize(("failure", "words"), [(disk_full, "errors.database_read_only"),
+                                                (database_locked, "errors.database_unreachable")])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_signing_in_on_a_locked_or_full_database_says_so_in_the_apps_words(open_app, store, monkeypatch, lang,
+                                                                          failure, words):
+    """Finding L9: before, Streamlit's error box."""
+    from quiz.access.accounts import add_trainee
+    from quiz.access.throttles import StoredThrottle
+
+    add_trainee(store, "Daichi", "river-stone-42")
+
+    def broken(self):
+        raise failure()
+
+    monkeypatch.setattr(StoredThrottle, "_claim_once", broken)
+    at = open_app(trainee=None, lang=lang)
+    at.text_input(key="sign-in-name").input("Daichi")
+    at.text_input(key="sign-in-pin").input("river-stone-42")
+    at.button(key="sign-in-submit").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert t(words, lang) in [e.value for e in at.sidebar.error]

@@ -4,11 +4,17 @@ the packs stored in the database, which a supervisor can remove; the guide."""
 
 from __future__ import annotations
 
+import hashlib
+import math
+from typing import cast
+
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from quiz.access.stores import store_name
-from quiz.content.packs import authoring_guide, problems_frame
+from quiz.access.work_limits import claim_pack_check, one_check_at_a_time
+from quiz.content.packs import PackReport, authoring_guide, problems_frame
 from quiz.content.previews import preview_table
 from quiz.content.uploads import MIB, UploadLimits
 from quiz.db.packs import PackInfo, PackRemovalError, check_upload, import_pack, list_packs, remove_pack
@@ -16,6 +22,7 @@ from quiz.model.cards import CARD_KINDS
 from quiz.model.errors import OutOfScopeError
 from quiz.model.local_time import local_texts
 from quiz.model.scope import Scope
+from quiz.ui import client
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.streamlit_words import file_uploader
@@ -28,6 +35,7 @@ UPLOAD_ROUND = "content_upload_round"  # bumped after an import, which empties t
 IMPORTED = "content_imported"  # the message to show after the rerun that follows an import
 REMOVED = "content_removed"  # the same after a removal
 REMOVING = "content_removing"  # the pack whose removal waits for the supervisor's confirmation
+CHECKED = "content_checked"  # (digest of the upload, its check): a rerun of the page checks nothing again
 
 shell = shell_module.current()
 st.title(shell.t("content.title"), anchor=False)
@@ -76,6 +84,31 @@ def packs_table(packs: list[PackInfo]) -> pd.DataFrame:
         "imported_at": local_texts(pd.Series([p.imported_at for p in packs], dtype="datetime64[ns, UTC]"),
                                    viewer_zone(shell)),
     })
+
+
+def checked_pack(upload: UploadedFile) -> PackReport | None:
+    """The check of ``upload``: this session's last one when it is the same file (a rerun checks
+    nothing again), else a new one within the viewer's and their address's check limit and
+    after any other check on this server (``quiz.access.work_limits``); None, said why, when
+    it must wait."""
+    data = upload.getvalue()
+    digest = hashlib.sha256(upload.name.encode("utf-8", "surrogatepass") + b"\0" + data).hexdigest()
+    kept = st.session_state.get(CHECKED)
+    if kept is not None and kept[0] == digest:
+        return cast(PackReport, kept[1])
+    person = (f"supervisor:{scope.supervisor.id}" if scope is not None
+              else f"trainee:{shell.trainee.id}" if shell.trainee is not None else "anonymous")
+    allowed = claim_pack_check(shell.store, person, client.address())
+    if not allowed.granted:
+        st.warning(shell.t("content.check_wait", seconds=math.ceil(allowed.wait)), icon=":material/hourglass:")
+        return None
+    with one_check_at_a_time() as had:
+        if not had:
+            st.warning(shell.t("content.check_busy"), icon=":material/hourglass:")
+            return None
+        report = check_upload(shell.store, upload.name, data, limits=LIMITS)
+    st.session_state[CHECKED] = (digest, report)
+    return report
 
 
 st.subheader(shell.t("content.health"), anchor=False)
@@ -134,9 +167,9 @@ with checking:
     if refusal is not None:  # said here, in the viewer's language: the uploader's own error is Streamlit's
         st.warning(shell.t(f"content.upload_refused_{refusal.value}", files=QUOTA.session_files,
                            mb=QUOTA.session_bytes // MIB), icon=":material/block:")
-    if upload is not None:
+    report = checked_pack(upload) if upload is not None else None
+    if upload is not None and report is not None:
         data = upload.getvalue()
-        report = check_upload(shell.store, upload.name, data, limits=LIMITS)
         if report.problems:  # every problem at once, file by file: the upload's, the schema's, the checks'
             st.error(shell.t("content.pack_problems", count=len(report.problems)))
             show(problems_frame(report.problems, shell.language))
