@@ -144,6 +144,8 @@ class Step(StrictModel):
     after: list[LocalId] = Field(default_factory=list, description="Steps that must be taken first (a follow-up)")
     shows: list[str] = Field(default_factory=list, description="The findings whose evidence the reply carries")
     leading: bool = Field(default=False, description="A question that suggests its answer: never counts as gathering")
+    better: Text | None = Field(
+        default=None, description="On a leading question: how a judge would ask it without suggesting the answer")
 
     @model_validator(mode="after")
     def _one_action(self) -> Step:
