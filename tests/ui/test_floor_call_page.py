@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from quiz.db.exams import start_exam
 from quiz.db.investigations import steps_taken
+from quiz.model.attempt import utc_now
+from quiz.training.exams import ExamSpec
 from quiz.training.grading import ScenarioAnswer
 from tests.floor_calls import floor_call, floor_call_yaml
 from tests.ui import answering
@@ -20,8 +23,8 @@ RIGHT = ScenarioAnswer("extra_draw", "warning", ("return_extra_to_top",), None,
 @pytest.fixture
 def cards(imported_cards):
     apart = floor_call(id="t-floor-call-apart", separate=True)
-    apart["steps"] = [*apart["steps"], {"id": "apart", "separate": True, "text": {"ja": "二人を離す。", "en": "Take the players apart."},
-                                        "reply": {"ja": "二人は別の席に。", "en": "They sit apart."}}]
+    apart["steps"].append({"id": "apart", "separate": True, "text": {"ja": "二人を離す。", "en": "Take the players apart."},
+                           "reply": {"ja": "二人は別の席に。", "en": "They sit apart."}})
     return imported_cards("floor_calls.yaml", floor_call_yaml(floor_call(), apart))
 
 
@@ -117,3 +120,22 @@ def test_practice_can_deal_floor_calls_only(open_app, cards):
     on_screen = at.session_state["practice"].card
     at.segmented_control(key="practice-pool").set_value("all").run()
     assert at.session_state["practice"].card == on_screen  # widening the pool keeps the card on screen
+
+
+def test_the_mock_exam_investigates_a_floor_call_per_exam_and_keeps_it_with_the_saved_answer(open_app, cards, store):
+    spec = ExamSpec(questions=1, minutes=30, pass_percent=80, rulesets=("yugioh-ocg",))
+    exam = start_exam(store, trainee_id(store), "custom", spec, (CARD,), (0,), utc_now())
+    at = open_app(page="quiz/ui/pages/exam.py")
+    at.button(key="exam-resume").click().run()
+    answering.take_steps(at, "hand")
+    assert steps_taken(store, trainee_id(store), CARD, exam.id) == ("hand",)
+    assert steps_taken(store, trainee_id(store), CARD) == ()  # practice's investigation is another
+    card = at.session_state["shell"].content.cards[CARD]
+    answering.fill(at, card, RIGHT, button="Save answer")
+    assert not at.exception, at.exception
+    row = store.attempts().iloc[0]
+    assert (row["mode"], row["investigation"]["steps"]) == ("exam", ["hand"])
+    assert "Five in hand, the two held apart." in page_text(at)  # the saved answer's steps still shown
+    again = open_app(page="quiz/ui/pages/exam.py")  # a refresh: the saved answer's investigation, reopened
+    again.button(key="exam-resume").click().run()
+    assert "Five in hand, the two held apart." in page_text(again)
