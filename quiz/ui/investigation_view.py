@@ -123,10 +123,7 @@ def talk(shell: Shell, exchanges: list[Exchange]) -> None:
 
 
 def _said_to(shell: Shell, exchange: Exchange) -> str:
-    text = escape_markdown(exchange.step.text.get(shell.language))
-    if exchange.person is None:
-        return f"*{text}*"
-    return f"{escape_markdown(shell.t('investigation.to', name=exchange.person.name.get(shell.language)))} {text}"
+    return _step_line(shell, exchange.step, exchange.person)
 
 
 def next_steps(shell: Shell, card: FloorCallCard, form_key: str, taken: tuple[str, ...]) -> None:
@@ -167,10 +164,11 @@ def _quoted(shell: Shell, exchange: Exchange) -> str:
 
 
 def _step_line(shell: Shell, step: Step, person: Person | None) -> str:
-    text = escape_markdown(step.text.get(shell.language))
+    """A question with whom it is put to ("To Sato: …"), or a check as done, in italics; escaped."""
+    text = step.text.get(shell.language)
     if person is None:
-        return f"*{text}*"
-    return f"{escape_markdown(shell.t('investigation.to', name=person.name.get(shell.language)))} {text}"
+        return f"*{escape_markdown(text)}*"
+    return escape_markdown(shell.t("investigation.to", name=person.name.get(shell.language), text=text))
 
 
 def debrief_section(shell: Shell, card: FloorCallCard, record: InvestigationRecord | None) -> None:

@@ -103,7 +103,7 @@ def test_taking_the_players_apart_late_is_told(open_app, cards):
     answering.fill(at, card, RIGHT)
     text = page_text(at).replace("*", "")
     assert "プレイヤーを分ける前に質問しました。" in text
-    assert "相手のプレイヤーが聞いている前でした質問：" in text and "木村に： 何がありましたか？" in text
+    assert "相手のプレイヤーが聞いている前でした質問：" in text and "木村に：何がありましたか？" in text
 
 
 def test_practice_can_deal_floor_calls_only(open_app, cards):
