@@ -154,6 +154,8 @@ class Step(StrictModel):
             raise InvalidContentError(Wording("problem.floor_call.one_action"))
         if self.leading and self.ask is None:
             raise InvalidContentError(Wording("problem.floor_call.leading_not_a_question"))
+        if self.better is not None and not self.leading:
+            raise InvalidContentError(Wording("problem.floor_call.better_not_leading"))
         if self.separate and self.shows:
             raise InvalidContentError(Wording("problem.floor_call.separate_shows"))
         return self
