@@ -31,6 +31,7 @@ from quiz.ui.markdown import escape_markdown
 from quiz.ui.round_clock import ROUND_CLOCK_KEY
 from quiz.ui.shell import Shell
 
+LAST_FORM_KEY = "investigation-form"  # the form whose investigation the session keeps
 ASKER_AVATAR = ":material/gavel:"
 PERSON_AVATAR = ":material/person:"
 CHECK_AVATAR = ":material/visibility:"
@@ -59,10 +60,21 @@ def _set_ruling(form_key: str, on: bool) -> None:
     st.session_state[ruling_key(form_key)] = on
 
 
+def _forget_other_forms(form_key: str) -> None:
+    """Drop what this session kept of the investigation of another form (an earlier card's):
+    one investigation's keys at a time, however many floor calls a session is dealt."""
+    last = st.session_state.get(LAST_FORM_KEY)
+    if isinstance(last, str) and last != form_key:
+        for key in (steps_key(last), ruling_key(last), _pending_key(last)):
+            st.session_state.pop(key, None)
+    st.session_state[LAST_FORM_KEY] = form_key
+
+
 def investigation(shell: Shell, card: FloorCallCard, form_key: str, submit_label: str | None = None,
                   exam_id: int | None = None) -> None:
     """The investigation of ``card`` and, once "Rule" is pressed, its answer form."""
     assert shell.trainee is not None, "an investigation is the trainee's"
+    _forget_other_forms(form_key)
     trainee_id = shell.trainee.id
     kept = st.session_state.get(steps_key(form_key))
     earlier = [s for s in kept if isinstance(s, str)] if isinstance(kept, list) else []

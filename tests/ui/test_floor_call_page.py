@@ -139,3 +139,19 @@ def test_the_mock_exam_investigates_a_floor_call_per_exam_and_keeps_it_with_the_
     again = open_app(page="quiz/ui/pages/exam.py")  # a refresh: the saved answer's investigation, reopened
     again.button(key="exam-resume").click().run()
     assert "Five in hand, the two held apart." in page_text(again)
+
+
+def test_i_dont_know_keeps_the_investigation_and_the_next_card_forgets_it(open_app, cards, store):
+    at = open_app()
+    show(at, CARD)
+    answering.take_steps(at, "clock")
+    next(b for b in at.button if str(b.key).endswith("-dont-know")).click().run()
+    assert not at.exception, at.exception
+    row = store.attempts().iloc[0]
+    assert (bool(row["correct"]), row["investigation"]["steps"]) == (False, ["clock"])
+    assert "Your investigation" in page_text(at)
+    form_key = at.session_state["investigation-form"]
+    at.session_state["practice"].deal("t-floor-call-apart")  # the next floor call: its form of its own
+    at.run()
+    assert at.session_state["investigation-form"] != form_key  # one investigation's keys at a time
+    assert f"{form_key}-steps" not in at.session_state
