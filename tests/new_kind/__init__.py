@@ -25,12 +25,12 @@ class TrueFalseCard(CardBase):
 '''
 
 MODEL_EDITS = (  # (old, new) in quiz/model/cards.py
-    ('CardKind = Literal["scenario", "knowledge", "judgement_call"]',
-     'CardKind = Literal["scenario", "knowledge", "judgement_call", "true_false"]'),
-    ("ScenarioCard | KnowledgeCard | JudgementCallCard, Field(",
-     "ScenarioCard | KnowledgeCard | JudgementCallCard | TrueFalseCard, Field("),
-    ("AnyCard = ScenarioCard | KnowledgeCard | JudgementCallCard\n",
-     "AnyCard = ScenarioCard | KnowledgeCard | JudgementCallCard | TrueFalseCard\n"),
+    ('CardKind = Literal["scenario", "floor_call", "knowledge", "judgement_call"]',
+     'CardKind = Literal["scenario", "floor_call", "knowledge", "judgement_call", "true_false"]'),
+    ("ScenarioCard | FloorCallCard | KnowledgeCard | JudgementCallCard, Field(",
+     "ScenarioCard | FloorCallCard | KnowledgeCard | JudgementCallCard | TrueFalseCard, Field("),
+    ("AnyCard = ScenarioCard | FloorCallCard | KnowledgeCard | JudgementCallCard\n",
+     "AnyCard = ScenarioCard | FloorCallCard | KnowledgeCard | JudgementCallCard | TrueFalseCard\n"),
 )
 
 IMPORTS = {  # one line added after the module's docstring and __future__ import
