@@ -15,7 +15,6 @@ import streamlit as st
 from quiz.db.investigations import steps_taken, take_step
 from quiz.model.cards import FloorCallCard, Person, Step
 from quiz.model.investigation import InvestigationRecord
-from quiz.model.text import Text
 from quiz.report.why_line import finding_question
 from quiz.training.investigation import (
     Exchange,
@@ -172,7 +171,7 @@ def next_steps(shell: Shell, card: FloorCallCard, form_key: str, taken: tuple[st
 def _quoted(shell: Shell, exchange: Exchange) -> str:
     """``Name: “reply”`` (or what was seen), escaped."""
     who = _who(shell, exchange.person, exchange.step)
-    return f"{escape_markdown(who)}: {escape_markdown(exchange.step.reply.get(shell.language))}"
+    return escape_markdown(shell.t("debrief.said", name=who, reply=exchange.step.reply.get(shell.language)))
 
 
 def _step_line(shell: Shell, step: Step, person: Person | None) -> str:
@@ -230,18 +229,15 @@ def debrief_section(shell: Shell, card: FloorCallCard, record: InvestigationReco
             for asked in laid.leading:
                 lines.append(f"- :orange[:material/warning:] {_step_line(shell, asked.step, asked.person)}")
                 if asked.better is not None:
-                    lines.append(f"  - {escape_markdown(t('debrief.better'))} {_text(shell, asked.better)}")
+                    lines.append(f"  - {escape_markdown(t('debrief.better', text=asked.better.get(shell.language)))}")
             st.markdown("\n".join(lines))
 
         if laid.conflicts:
             st.markdown(f"**{escape_markdown(t('debrief.conflicts'))}**")
             for conflict in laid.conflicts:
                 lines = [f"- {_quoted(shell, exchange)}"
-                         + ("" if heard else f" *({escape_markdown(t('debrief.not_heard'))})*")
+                         + ("" if heard else f" *{escape_markdown(t('debrief.not_heard'))}*")
                          for exchange, heard in conflict.replies]
-                lines.append(f"\n*{escape_markdown(t('debrief.settled'))}*: {_text(shell, conflict.settled)}")
+                lines.append(f"\n{escape_markdown(t('debrief.settled', text=conflict.settled.get(shell.language)))}")
                 st.markdown("\n".join(lines))
 
-
-def _text(shell: Shell, text: Text) -> str:
-    return escape_markdown(text.get(shell.language))

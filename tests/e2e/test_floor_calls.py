@@ -15,7 +15,7 @@ from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.cards import FloorCallCard, Step
 from quiz.model.words import t
-from quiz.training.investigation import deciding_steps, open_steps
+from quiz.training.investigation import better_wording, deciding_steps, open_steps
 from tests.e2e import driver
 from tests.e2e.driver import assert_no_exception, main, settle
 from tests.shipped_content import shipped_content
@@ -61,11 +61,16 @@ def plan_steps(card: FloorCallCard) -> list[Step]:
     return taken
 
 
-def take(page, card: FloorCallCard, step: Step, lang: str) -> None:
-    """Press the step's button; its reply then shows in the conversation, and the button goes."""
+def take(page, card: FloorCallCard, step: Step, lang: str, keyboard: bool = False) -> None:
+    """Press the step's button (or focus it and press Enter); its reply then shows in the
+    conversation, and the button goes."""
     button = main(page).get_by_role("button", name=step.text.get(lang), exact=True)
     driver.scroll_into_view(page, button)
-    button.click()
+    if keyboard:
+        button.focus()
+        page.keyboard.press("Enter")
+    else:
+        button.click()
     expect(main(page).get_by_test_id("stChatMessage").filter(has_text=step.reply.get(lang)).first).to_be_visible()
     expect(button).to_have_count(0)
     for follow_up in (s for s in card.steps if step.id in s.after and set(s.after) <= {step.id}):
@@ -83,7 +88,7 @@ def investigate_and_rule(page, w: Words, card: FloorCallCard, phone: bool, shot_
     steps = plan_steps(card)
     half = len(steps) // 2
     for number, step in enumerate(steps, start=1):
-        take(page, card, step, lang)
+        take(page, card, step, lang, keyboard=not phone and number == 1)
         if number == half and shot_midway:
             driver.docs_screenshot(page, shot_midway)
     used = sum(step.cost for step in steps)
@@ -97,8 +102,10 @@ def investigate_and_rule(page, w: Words, card: FloorCallCard, phone: bool, shot_
         has=page.get_by_role("heading", name=t("debrief.heading", lang))).last
     expect(debrief).to_be_visible()
     expect(debrief).to_contain_text(t("debrief.findings", lang))
-    if any(step.leading for step in steps):
-        expect(debrief).to_contain_text(t("debrief.better", lang))
+    leading = next((step for step in steps if step.leading), None)
+    better = better_wording(card, leading) if leading is not None else None
+    if better is not None:
+        expect(debrief).to_contain_text(t("debrief.better", lang, text=better.get(lang)))
     assert_no_exception(page)
 
 
