@@ -93,9 +93,7 @@ def investigate_and_rule(page, w: Words, card: FloorCallCard, phone: bool, shot_
             driver.docs_screenshot(page, shot_midway)
     used = sum(step.cost for step in steps)
     expect(clock(page)).to_contain_text(f"{used // 60}:{used % 60:02d}")
-    rule = main(page).get_by_role("button", name=driver.label(t("investigation.rule", lang)))
-    driver.scroll_into_view(page, rule)
-    rule.click()
+    driver.open_ruling(page, keyboard=not phone)  # Rule: tapped on the phone, Enter on the desktop
     answer(page, w, Planned(card, right_answer(card), "right"), phone)  # type: ignore[arg-type]
     expect(main(page).get_by_test_id("stAlertContentSuccess")).to_have_text(w.right)
     debrief = main(page).get_by_test_id("stVerticalBlock").filter(
