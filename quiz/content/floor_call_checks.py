@@ -117,11 +117,13 @@ def _telltale_problems(card: FloorCallCard, asked: Iterable[FactSpec]) -> list[F
     specs = list(asked)
     found: list[Finding] = []
     for index, step in enumerate(card.steps):
-        if step.leading:
-            continue
-        for language in LANGUAGES:
-            word = telltale_in(step.text.get(language), specs, language)
-            if word is not None:
-                found.append((("steps", index, "text", language),
-                              Wording("problem.floor_call.telltale", word=word[1], fact=word[0])))
+        said = [("better", step.better)] if step.better is not None else []  # a leading question's better wording
+        if not step.leading:
+            said.append(("text", step.text))
+        for field, text in said:
+            for language in LANGUAGES:
+                word = telltale_in(text.get(language), specs, language)
+                if word is not None:
+                    found.append((("steps", index, field, language),
+                                  Wording("problem.floor_call.telltale", word=word[1], fact=word[0])))
     return found

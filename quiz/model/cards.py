@@ -149,6 +149,8 @@ class Step(StrictModel):
     after: list[LocalId] = Field(default_factory=list, description="Steps that must be taken first (a follow-up)")
     shows: list[str] = Field(default_factory=list, description="The findings whose evidence the reply carries")
     leading: bool = Field(default=False, description="A question that suggests its answer: never counts as gathering")
+    better: Text | None = Field(
+        default=None, description="On a leading question: how a judge would ask it without suggesting the answer")
 
     @model_validator(mode="after")
     def _one_action(self) -> Step:
@@ -157,6 +159,8 @@ class Step(StrictModel):
             raise InvalidContentError(Wording("problem.floor_call.one_action"))
         if self.leading and self.ask is None:
             raise InvalidContentError(Wording("problem.floor_call.leading_not_a_question"))
+        if self.better is not None and not self.leading:
+            raise InvalidContentError(Wording("problem.floor_call.better_not_leading"))
         if self.separate and self.shows:
             raise InvalidContentError(Wording("problem.floor_call.separate_shows"))
         return self

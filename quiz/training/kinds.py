@@ -43,12 +43,17 @@ NO_ANSWER = ScenarioAnswer(infraction=None, penalty=None, fixes=())
 Findings = tuple[tuple[str, FactValue], ...]  # (fact, value found), in the card's order
 
 
-def blank_answer(card: AnyCard) -> Given:
+def blank_answer(card: AnyCard, steps: object = ()) -> Given:
     """The answer of someone who chose nothing ("I don't know", or an exam question left
-    unanswered): graded wrong on every part, the standard answer then shown."""
+    unanswered): graded wrong on every part, the standard answer then shown; a floor call's
+    keeps the ``steps`` taken (the form's steps part), its investigation shown beside it."""
     match card:
-        case ScenarioCard() | FloorCallCard():
+        case ScenarioCard():
             return NO_ANSWER
+        case FloorCallCard():
+            taken = tuple(s for s in steps if isinstance(s, str) and card.step(s) is not None) \
+                if isinstance(steps, (list, tuple)) else ()
+            return replace(NO_ANSWER, steps=taken)
         case KnowledgeCard() | JudgementCallCard():
             return None
         case _:
@@ -96,10 +101,9 @@ def answer_from_form(content: Content, card: AnyCard, parts: Mapping[str, object
             return _scenario_from_form(content, card, parts)
         case FloorCallCard():
             ruling = _scenario_from_form(content, card, parts)
-            steps = parts.get("steps")
-            taken = tuple(s for s in steps if isinstance(s, str) and card.step(s) is not None) \
-                if isinstance(steps, (list, tuple)) else ()
-            return replace(ruling, steps=taken) if ruling is not None else None
+            blank = blank_answer(card, parts.get("steps"))
+            return replace(ruling, steps=blank.steps) if ruling is not None and isinstance(blank, ScenarioAnswer) \
+                else None
         case _:
             assert_never(card)
 

@@ -18,6 +18,7 @@ from quiz.ui import widgets
 from quiz.ui.card_views import answer_form
 from quiz.ui.errors import database_guard
 from quiz.ui.fragments import running_alone
+from quiz.ui.investigation_view import steps_key
 from quiz.ui.next_bar import NEXT_BAR_KEY
 from quiz.ui.page_state import CardState
 from quiz.ui.scroll import to_top_when_new
@@ -29,9 +30,14 @@ PIN_CHECKED_KEY = "answer_pin_checked"  # this run stored an answer with its PIN
 
 
 def dont_know_button(shell: Shell, card: AnyCard, form_key: str) -> None:
-    """ "I don't know": a blank answer given to the form, counted wrong, and the answer shown."""
+    """ "I don't know": a blank answer given to the form, counted wrong, and the answer shown
+    (with a floor call's steps taken so far, the form's steps part)."""
     st.button(shell.t("answer.dont_know"), key=f"{form_key}-dont-know", type="tertiary", icon=":material/help:",
-              help=shell.t("answer.dont_know_help"), on_click=widgets.give, args=(form_key, blank_answer(card)))
+              help=shell.t("answer.dont_know_help"), on_click=_give_blank, args=(card, form_key))
+
+
+def _give_blank(card: AnyCard, form_key: str) -> None:
+    widgets.give(form_key, blank_answer(card, st.session_state.get(steps_key(form_key))))
 
 
 def card_until_answered(

@@ -17,18 +17,22 @@ from quiz.model.cards import (
     ScenarioCard,
 )
 from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome
-from quiz.ui import feedback_views, widgets
+from quiz.ui import feedback_views, investigation_view, widgets
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.report_problem import report_problem
 from quiz.ui.shell import Shell
 
 
-def answer_form(shell: Shell, card: AnyCard, form_key: str, submit_label: str | None = None) -> None:
+def answer_form(shell: Shell, card: AnyCard, form_key: str, submit_label: str | None = None,
+                exam_id: int | None = None) -> None:
     """The card's answer form; its submit button gives the answer (``widgets.take_given``),
-    in the form ``quiz.training.kinds.answer_card`` takes."""
+    in the form ``quiz.training.kinds.answer_card`` takes. A floor call is investigated
+    first, its steps kept per exam (``exam_id``) or outside exams, and "Rule" opens the form."""
     match card:
-        case ScenarioCard() | FloorCallCard():
+        case ScenarioCard():
             widgets.scenario_form(shell, card, form_key, submit_label)
+        case FloorCallCard():
+            investigation_view.investigation(shell, card, form_key, submit_label, exam_id)
         case JudgementCallCard():
             widgets.judgement_form(shell, card, form_key, submit_label)
         case KnowledgeCard():
@@ -43,9 +47,14 @@ def feedback(shell: Shell, card: AnyCard, outcome: Outcome, answered: bool | Non
     and no marks. ``answered`` defaults to whether anything was chosen."""
     answered = not outcome.record.blank if answered is None else answered
     match card:
-        case ScenarioCard() | FloorCallCard():
+        case ScenarioCard():
             assert isinstance(outcome, ScenarioOutcome)
             feedback_views.scenario_feedback(shell, card, outcome, answered)
+        case FloorCallCard():
+            assert isinstance(outcome, ScenarioOutcome)
+            feedback_views.scenario_feedback(
+                shell, card, outcome, answered,
+                before_details=lambda: investigation_view.debrief_section(shell, card, outcome.record.investigation))
         case JudgementCallCard():
             assert isinstance(outcome, KnowledgeOutcome)
             feedback_views.judgement_feedback(shell, card, outcome, answered)

@@ -6,7 +6,7 @@ is planned by ``quiz.report.citations``."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -73,17 +73,23 @@ def details_key(card: AnyCard, record: AttemptRecord) -> str:
     return f"details-{answer_key(card, record)}"
 
 
-def lead(shell: Shell, card: AnyCard, record: AttemptRecord, why: str) -> DeltaGenerator | None:
+def lead(shell: Shell, card: AnyCard, record: AttemptRecord, why: str,
+         before_details: Callable[[], None] | None = None) -> DeltaGenerator | None:
     """The one line of why under the verdict, and the fold (closed) that the rest of the
     feedback is drawn into once opened (``folds.fold``: None while closed): every card kind's
-    feedback has this shape."""
+    feedback has this shape. ``before_details`` draws what is shown between them (a floor
+    call's debrief of its investigation)."""
     st.markdown(f":material/lightbulb: {escape_markdown(why)}")
+    if before_details is not None:
+        before_details()
     return fold(shell.t("feedback.details"), details_key(card, record), icon=":material/menu_book:")
 
 
-def scenario_feedback(shell: Shell, card: RuledCard, outcome: ScenarioOutcome, answered: bool = True) -> None:
-    """The verdict and why in a line; folded: the deciding lines, marks per part, the findings,
-    the standard answer, why, what would change it and the other lines.
+def scenario_feedback(shell: Shell, card: RuledCard, outcome: ScenarioOutcome, answered: bool = True,
+                      before_details: Callable[[], None] | None = None) -> None:
+    """The verdict and why in a line (then ``before_details``: a floor call's debrief); folded:
+    the deciding lines, marks per part, the findings, the standard answer, why, what would
+    change it and the other lines.
 
     A question left unanswered (an exam's) is said to be so, with no part marked.
     """
@@ -96,7 +102,7 @@ def scenario_feedback(shell: Shell, card: RuledCard, outcome: ScenarioOutcome, a
     else:  # a wrong answer is one box, whatever its words ("so close" for one part only)
         right = sum(result != "wrong" for result in grade.results)
         st.error(shell.t(f"feedback.{grade.headline}", right=right, total=len(grade.results)))
-    details = lead(shell, card, record, scenario_why(ruleset, verdict, grade, record, answered, lang))
+    details = lead(shell, card, record, scenario_why(ruleset, verdict, grade, record, answered, lang), before_details)
     if details is None:
         return
     with details:

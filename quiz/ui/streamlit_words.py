@@ -39,6 +39,7 @@ from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from quiz.model.words import t
 from quiz.ui.next_bar import NEXT_BAR_CSS
+from quiz.ui.round_clock import ROUND_CLOCK_CSS
 from quiz.ui.scroll import SCROLL_CSS, WATCH_JS
 
 ENGLISH = "en"  # Streamlit's own language: nothing to replace
@@ -136,7 +137,7 @@ def widget_words_css(language: str) -> str:
              " border-radius: 0.5rem}",
              f"{SIDEBAR_BUTTON}::after {{content: {css_string(t('streamlit.menu', language))}; font-size: 0.875rem}}"]
     rules += [f"{OPTION_TEXT} {{{WRAPPED[0]}}}", f"{OPTION_TEXT} > [data-item-hl] {{{WRAPPED[1]}}}", SCROLL_CSS,
-              NEXT_BAR_CSS, PAGE_SCRIPT_FRAME]
+              NEXT_BAR_CSS, ROUND_CLOCK_CSS, PAGE_SCRIPT_FRAME]
     if language != ENGLISH:
         for where, key in HINTS:
             rules.append(f"{where} > span:first-child {{display: none}}")

@@ -49,12 +49,20 @@ def players_name(shell: Shell, players: str | None) -> str:
 def prefill(form_key: str, record: AttemptRecord) -> None:
     """Put a stored answer into the answer form ``form_key`` the first time it is drawn in this
     session (later, the widgets keep what the trainee has chosen since)."""
-    values = {"infraction": record.chosen_infraction, "penalty": record.chosen_penalty,
+    values: dict[str, object] = {"infraction": record.chosen_infraction, "penalty": record.chosen_penalty,
               "players": record.chosen_players, "fixes": list(record.chosen_fixes),
               "choice": record.chosen_choice, "nearest": record.chosen_choice}
+    if record.investigation is not None:  # a floor call's: its steps, and its ruling open
+        values["steps"] = list(record.investigation.steps)
+        st.session_state.setdefault(ruling_key(form_key), True)
     for part, value in values.items():
         st.session_state.setdefault(f"{form_key}-{part}", value)
     prefill_findings(form_key, record)
+
+
+def ruling_key(form_key: str) -> str:
+    """Whether the ruling of a floor call's form is open (its investigation otherwise)."""
+    return f"{form_key}-ruling"
 
 
 def keep_choice(key: str, options: list[str], many: bool = False) -> str:

@@ -99,6 +99,19 @@ def test_a_telltale_word_in_a_question_that_is_not_leading_is_refused(tree):
     assert "わざと" in ja.message and "on purpose" in en.message
 
 
+
+def test_a_better_wording_is_a_leading_questions_and_says_no_telltale_word(tree):
+    telling = {"ja": "わざとでしたか？", "en": "Did you do it on purpose?"}
+    card = floor_call(steps=steps_with(lambda steps: steps[5].update(better=telling)))
+    ja, en = refused(tree, card)
+    assert (ja.field, en.field) == ("cards[0].steps[5].better.ja", "cards[0].steps[5].better.en")
+    plain = {"ja": "そのときのことを話してください。", "en": "Tell me about that moment."}
+    [problem] = refused(tree, floor_call(steps=steps_with(lambda steps: steps[0].update(better=plain))))
+    assert "leading" in problem.message
+    content = load_with(tree, "calls.yaml", floor_call_yaml(floor_call(
+        steps=steps_with(lambda steps: steps[5].update(better=plain)))))
+    assert content.problems == []
+
 def test_a_finding_shown_only_by_the_offenders_own_replies_is_refused_unless_arguable(tree):
     def admission(steps):
         steps[3]["shows"] = []

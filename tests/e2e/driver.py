@@ -147,6 +147,26 @@ def choose_language(page, name: str) -> None:
     expect(group.get_by_role("radio", name=name, exact=True)).to_be_checked()
 
 
+def open_ruling(page, keyboard: bool = False) -> None:
+    """On a floor call (investigated before it is ruled), press Rule (from the keyboard: focus
+    and Enter) and wait for its answer form; any other card's form is on the page already."""
+    from playwright.sync_api import expect
+
+    from quiz.model.words import t
+
+    words = "|".join(re.escape(t("investigation.rule", lang)) for lang in ("en", "ja"))
+    rule = main(page).get_by_role("button", name=re.compile(rf"^({words})$"))
+    form = main(page).get_by_test_id("stForm")
+    expect(form.or_(rule).first).to_be_visible()
+    if rule.count():
+        if keyboard:
+            rule.focus()
+            page.keyboard.press("Enter")
+        else:
+            rule.click()
+        expect(form.first).to_be_visible()
+
+
 def answer_with_first_choices(page, button: str = "Check") -> str:
     """Answer the card in the form with its first choices (right or wrong) and press ``button``.
 
@@ -155,6 +175,7 @@ def answer_with_first_choices(page, button: str = "Check") -> str:
     """
     from playwright.sync_api import expect
 
+    open_ruling(page)
     form = main(page).get_by_test_id("stForm")
     submit = form.get_by_role("button", name=label(button))
     expect(submit).to_be_visible()

@@ -35,7 +35,9 @@ PART = """el => el.getAttribute('role') === 'combobox' ? 'combobox'
 
 
 def answer_by_keyboard(page) -> None:
-    """Choose every part of the card's form with the keyboard, then check with Ctrl+Enter."""
+    """Choose every part of the card's form with the keyboard (a floor call's opened by Rule),
+    then check with Ctrl+Enter."""
+    driver.open_ruling(page, keyboard=True)
     form = main(page).get_by_test_id("stForm").first
     check = form.get_by_role("button", name=driver.label("Check"))
     expect(check).to_be_visible()

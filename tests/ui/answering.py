@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from quiz.content.loader import Content
-from quiz.model.cards import AnyCard, JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import (
+    AnyCard,
+    FloorCallCard,
+    JudgementCallCard,
+    KnowledgeCard,
+    ScenarioCard,
+)
 from quiz.rules.variants import CardShowing, show_card
 from quiz.training.answering import asks_players, case_facts, verdict_for
 from quiz.training.grading import ScenarioAnswer, judgement_call_answer
@@ -76,8 +82,11 @@ def players_question(at):
 
 
 def fill(at, card: AnyCard, given: ScenarioAnswer | str, button: str | None = None) -> None:
-    """Put ``given`` into the card's form and press the submit button (Check, or ``button``)."""
-    if isinstance(card, ScenarioCard):
+    """Put ``given`` into the card's form and press the submit button (Check, or ``button``);
+    a floor call's form is opened by its Rule button first (the investigation as it stands)."""
+    if isinstance(card, FloorCallCard) and not any(str(b.key).endswith("-back") for b in at.button):
+        rule(at)
+    if isinstance(card, (ScenarioCard, FloorCallCard)):
         assert isinstance(given, ScenarioAnswer)
         for fact, value in given.findings:
             finding_widget(at, fact).set_value(value)
@@ -114,3 +123,23 @@ def fold_key(expander) -> str:
     prefix, _, key = expander.proto.id.partition("-details-")
     assert prefix.startswith("$$ID-") and key, expander.proto.id
     return f"details-{key}"
+
+
+def step_button(at, step_id: str):
+    """The button of a floor call's step on the page (``quiz.ui.investigation_view``)."""
+    found = [b for b in at.button if str(b.key).endswith(f"-step-{step_id}")]
+    assert found, f"no button for the step {step_id!r}: {[b.key for b in at.button]}"
+    return found[0]
+
+
+def take_steps(at, *step_ids: str) -> None:
+    """Take a floor call's steps, in order, as a trainee clicks them."""
+    for step_id in step_ids:
+        step_button(at, step_id).click().run()
+        assert not at.exception, at.exception
+
+
+def rule(at) -> None:
+    """Press a floor call's Rule button: its answer form opens."""
+    next(b for b in at.button if str(b.key).endswith("-rule")).click().run()
+    assert not at.exception, at.exception

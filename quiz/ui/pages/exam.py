@@ -270,7 +270,7 @@ def saved_answer_form(exam: Exam, card: AnyCard, index: int, saved: AttemptRecor
     if saved is not None:
         widgets.prefill(form_key, saved)  # after a refresh too, the form shows the answer it changes
     label = shell.t("exam.save_change" if saved is not None else "exam.save")
-    card_views.answer_form(shell, card, form_key, submit_label=label)
+    card_views.answer_form(shell, card, form_key, submit_label=label, exam_id=exam.id)
 
 
 def show_results(state: ExamState, exam: Exam) -> None:

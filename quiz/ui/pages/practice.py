@@ -6,13 +6,14 @@ import random
 
 import streamlit as st
 
-from quiz.training.answering import card_pool
+from quiz.training.answering import PRACTICE_POOLS, card_pool, pool_choice
 from quiz.training.kinds import showing_of
 from quiz.training.selection import RECENT, RECENT_ANSWERS, next_card
 from quiz.ui import answering, assignment_views, card_views, exam_widgets, first_visit
 from quiz.ui import shell as shell_module
 from quiz.ui.page_state import PracticeState
 
+POOL_KEY = "practice-pool"  # which cards: a PRACTICE_POOLS id
 ROUND_KEY = assignment_views.ROUND_KEY  # card ids of a round started elsewhere (recent mistakes, an assignment)
 
 shell = shell_module.current()
@@ -24,7 +25,12 @@ first_visit.ask_first(shell)  # a first visit: which game, how many cards a day
 
 state: PracticeState = st.session_state.setdefault("practice", PracticeState())
 round_ids = [cid for cid in st.session_state.get(ROUND_KEY) or [] if cid in shell.content.cards]
-pool = round_ids or card_pool(shell.content, shell.rulesets, shell.categories)
+if not round_ids:  # which cards: every kind, or floor calls only (PRACTICE_POOLS)
+    pool_words = {choice.id: shell.t(choice.words) for choice in PRACTICE_POOLS}
+    st.segmented_control(shell.t("practice.pool"), list(pool_words), format_func=pool_words.__getitem__,
+                         key=POOL_KEY, default=PRACTICE_POOLS[0].id, label_visibility="collapsed")
+pool = round_ids or card_pool(shell.content, shell.rulesets, shell.categories,
+                              pool_choice(st.session_state.get(POOL_KEY)).kinds)
 if round_ids:
     words, worded = st.session_state.get(assignment_views.ROUND_WORDS_KEY) or ("practice.round", ())
     st.caption(shell.t(words if tuple(round_ids) == worded else "practice.round", count=len(round_ids)))
