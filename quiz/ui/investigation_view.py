@@ -80,8 +80,10 @@ def investigation(shell: Shell, card: FloorCallCard, form_key: str, submit_label
     asked = st.session_state.pop(_pending_key(form_key), None)
     if isinstance(asked, str) and asked in {s.id for s in open_steps(card, earlier)}:
         since = take_step(shell.store, trainee_id, card.id, asked, exam_id)
+    elif isinstance(kept, list):
+        since = tuple(earlier)  # read when the call was first drawn in this session: a rerun asks nothing
     else:
-        since = steps_taken(shell.store, trainee_id, card.id, exam_id)
+        since = steps_taken(shell.store, trainee_id, card.id, exam_id)  # a reload or another tab: resume
     taken = resumed_steps(card, earlier, since)
     st.session_state[steps_key(form_key)] = list(taken)  # the form's steps part, read when it is sent
     clock(shell, card, taken)

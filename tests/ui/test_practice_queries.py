@@ -47,6 +47,21 @@ def test_a_warm_practice_rerun_sends_no_statement(open_app):
     assert sent == []
 
 
+def test_a_warm_rerun_of_a_floor_call_sends_no_statement(open_app):
+    """The steps of a call are read when it is first drawn (a reload, another tab: it
+    resumes), then kept: a rerun that takes no step asks the database nothing."""
+    at = open_app(page=PRACTICE)
+    at.segmented_control(key="practice-pool").set_value("floor_calls").run()
+    watches = list(resources.store()._watches.values())
+    wait_until(lambda: all(watch.live for watch in watches), "the store's watches keep values")
+    at.run()
+    with statements_sent() as sent:
+        at.run()
+    assert not at.exception
+    assert at.session_state["practice"].card.startswith(("ygo-fc-", "pkm-fc-"))
+    assert sent == []
+
+
 def test_a_change_committed_elsewhere_is_read_on_the_next_run(open_app, store):
     """A PIN set on another server (here: another store on the same database) signs the
     session out at its next run, kept values notwithstanding."""
