@@ -59,3 +59,26 @@ def test_steps_left_behind_by_an_answer_are_never_read_back(store: Store, conten
     assert take_step(store, trainee.id, CARD, "hand-count") == ("hand-count",)
     forget_steps(store, trainee.id, CARD)
     assert steps_taken(store, trainee.id, CARD) == ()
+
+
+def test_a_step_is_kept_and_the_steps_read_in_one_transaction(store: Store) -> None:
+    """A step's run asks the database once: ``take_step`` returns the open investigation's
+    steps, read in the transaction that keeps the step (no second connection to read them)."""
+    from sqlalchemy import event
+
+    trainee = store.trainee("Aki")
+    take_step(store, trainee.id, CARD, "kimura-what", now=T0)
+    begun: list[object] = []
+
+    def began(connection: object) -> None:
+        begun.append(connection)
+
+    event.listen(store.engine, "begin", began)
+    try:
+        assert take_step(store, trainee.id, CARD, "hand-count", now=T0 + timedelta(seconds=1)) == (
+            "kimura-what", "hand-count")
+        assert take_step(store, trainee.id, CARD, "hand-count") == ("kimura-what", "hand-count")  # kept once
+    finally:
+        event.remove(store.engine, "begin", began)
+    assert len(begun) == 2  # one transaction a step
+    assert steps_taken(store, trainee.id, CARD) == ("kimura-what", "hand-count")
