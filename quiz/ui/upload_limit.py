@@ -34,6 +34,7 @@ upload route and ``AppSession`` no longer call these methods as they did;
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import threading
@@ -129,13 +130,20 @@ def check_internals() -> list[str]:
         signature = inspect.signature(_original(name))
         if tuple(signature.parameters) != parameters:
             problems.append(f"MemoryUploadedFileManager.{name}{signature}, written for ({', '.join(parameters)})")
-    for function, call in HANDOFFS:
-        if call not in inspect.getsource(function):
-            problems.append(f"{function.__qualname__} no longer calls {call.rstrip('(')}")
+    problems.extend(_handoff_problems())
     if Runtime.exists() and type(Runtime.instance().uploaded_file_mgr) is not MemoryUploadedFileManager:
         problems.append(f"the runtime keeps uploads in {type(Runtime.instance().uploaded_file_mgr).__name__}, "
                         "written for MemoryUploadedFileManager")
     return problems
+
+
+@functools.cache
+def _handoff_problems() -> tuple[str, ...]:
+    """The ``HANDOFFS`` no longer in Streamlit's source, read once per process: the source does
+    not change while it runs, and reading it is 10 ms, which every run would pay where the
+    quota cannot be installed (``install`` checks again until it is: AppTest's runtime)."""
+    return tuple(f"{function.__qualname__} no longer calls {call.rstrip('(')}"
+                 for function, call in HANDOFFS if call not in inspect.getsource(function))
 
 
 def installed_ledger() -> UploadLedger | None:

@@ -13,7 +13,7 @@ import statistics
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from quiz.db.store import Trainee
 from quiz.ui.sign_in import SIGNED_IN_KEY
@@ -82,25 +82,9 @@ def _measure_page(
     prepare: Callable[[object], None] | None, trainee: Trainee | None, cold: bool,
 ) -> PageFigures:
     import streamlit as st
-    from streamlit.testing.v1 import AppTest
 
-    app = AppTest.from_file(str(APP), default_timeout=300)
-    if trainee is not None:
-        app.session_state[SIGNED_IN_KEY] = trainee
-    for key, value in query.items():
-        app.query_params[key] = value
-    app.run()
-    app.switch_page(page)
-    app.run()
-    if prepare is not None:
-        prepare(app)
-    _check(app, page, signed_in=trainee is not None)
-    floor_app = AppTest.from_file(str(FLOORS / floor), default_timeout=300)
-    if trainee is not None:
-        floor_app.session_state[SIGNED_IN_KEY] = trainee
-    for key, value in query.items():
-        floor_app.query_params[key] = value
-    floor_app.run()
+    app = _opened_page(page, query, trainee, prepare)
+    floor_app = _opened_floor(floor, query, trainee)
     page_times, floor_times = [], []
     for _ in range(max(repeats, WARM_RERUNS)):
         for target, into in ((app, page_times), (floor_app, floor_times)):
@@ -116,6 +100,69 @@ def _measure_page(
     _check(app, page, signed_in=trainee is not None)
     return PageFigures(statistics.median(page_times), statistics.median(floor_times),
                        statistics.median(cold_times) if cold_times else None)
+
+
+def measure_clicks(
+    page: str, floor: str, query: dict[str, str], repeats: int,
+    click: Callable[[Any], None], click_floor: Callable[[Any], None],
+    prepare: Callable[[Any], None] | None = None, prepare_floor: Callable[[Any], None] | None = None,
+    trainee: Trainee | None = None,
+) -> PageFigures:
+    """Median run after a click on ``page`` and on its floor script: ``click(app)`` (and
+    ``click_floor`` on the floor) sets the clicked widget, unmeasured (it may first run the
+    page to start over, when nothing is left to click); the run that follows is measured.
+
+    ``prepare`` brings the page to where the clicks are made (a card dealt, say), and
+    ``prepare_floor`` the floor, before both are run once to warm up; then ``WARM_RERUNS``
+    clicks each (at least ``repeats``) alternate, as ``measure_page``'s reruns do.
+    """
+    with server_script_cache():
+        app = _opened_page(page, query, trainee, prepare)
+        floor_app = _opened_floor(floor, query, trainee, prepare_floor)
+        page_times, floor_times = [], []
+        for _ in range(max(repeats, WARM_RERUNS)):
+            for target, clicked, into in ((app, click, page_times), (floor_app, click_floor, floor_times)):
+                clicked(target)
+                start = time.perf_counter()
+                target.run()
+                into.append(time.perf_counter() - start)
+                _check(target, page if target is app else floor, signed_in=trainee is not None)
+        return PageFigures(statistics.median(page_times), statistics.median(floor_times))
+
+
+def _opened_page(page: str, query: dict[str, str], trainee: Trainee | None,
+                 prepare: Callable[[Any], None] | None) -> Any:
+    """The app, run once on ``page`` (signed in as ``trainee`` when given), then prepared."""
+    from streamlit.testing.v1 import AppTest
+
+    app = AppTest.from_file(str(APP), default_timeout=300)
+    if trainee is not None:
+        app.session_state[SIGNED_IN_KEY] = trainee
+    for key, value in query.items():
+        app.query_params[key] = value
+    app.run()
+    app.switch_page(page)
+    app.run()
+    if prepare is not None:
+        prepare(app)
+    _check(app, page, signed_in=trainee is not None)
+    return app
+
+
+def _opened_floor(floor: str, query: dict[str, str], trainee: Trainee | None,
+                  prepare: Callable[[Any], None] | None = None) -> Any:
+    """The floor script ``floor`` (a file of ``floors/``), prepared and run once."""
+    from streamlit.testing.v1 import AppTest
+
+    floor_app = AppTest.from_file(str(FLOORS / floor), default_timeout=300)
+    if trainee is not None:
+        floor_app.session_state[SIGNED_IN_KEY] = trainee
+    for key, value in query.items():
+        floor_app.query_params[key] = value
+    if prepare is not None:
+        prepare(floor_app)
+    floor_app.run()
+    return floor_app
 
 
 def _check(app: object, page: str, signed_in: bool = False) -> None:

@@ -13,7 +13,7 @@ from sqlalchemy import insert
 from quiz.content.loader import Content
 from quiz.db.store import Store
 from quiz.db.tables import attempts, problem_reports, trainees
-from quiz.model.cards import ScenarioCard
+from quiz.model.cards import FloorCallCard, ScenarioCard
 from quiz.rules.engine import judge
 from quiz.rules.variants import seed_facts
 
@@ -21,16 +21,26 @@ CARDS_PER_FILE = 100
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
+def floor_call_share(content: Content) -> float:
+    """The shipped floor calls' share of the cards the engine rules on (scenario cards and
+    floor calls): the synthetic content holds floor calls in the same proportion."""
+    ruled = len(content.scenario_cards) + len(content.floor_calls)
+    return len(content.floor_calls) / ruled if ruled else 0.0
+
+
 def write_cards(content: Content, count: int, folder: Path, rng: random.Random) -> list[str]:
-    """Write ``count`` valid scenario cards, copies of shipped ones with new ids and titles.
+    """Write ``count`` valid cards, copies of shipped scenario cards and floor calls (in the
+    shipped proportion, ``floor_call_share``) with new ids and titles.
 
     Cards go to ``folder/<ruleset>/bench-NNN.yaml``, a hundred to a file; returns the ids.
     """
-    templates = [c for c in content.scenario_cards if not getattr(c, "parameters", None)]
+    scenarios = [c for c in content.scenario_cards if not getattr(c, "parameters", None)]
+    floor_calls = list(content.floor_calls)
+    share = floor_call_share(content) if floor_calls else 0.0
     ids: list[str] = []
     files: dict[tuple[str, int], list[dict]] = {}
     for number in range(count):
-        template = rng.choice(templates)
+        template: ScenarioCard | FloorCallCard = rng.choice(floor_calls if rng.random() < share else scenarios)
         data = template.model_dump(mode="json", exclude_none=True, by_alias=True)
         data["id"] = f"bench-{number:06d}"
         data["title"] = {lang: f"{text} #{number}" for lang, text in data["title"].items()}
@@ -47,7 +57,8 @@ def write_history(
     store: Store, content: Content, card_ids: Sequence[str], total: int, trainee_count: int,
     heavy_attempts: int, rng: random.Random, days: int = 365,
 ) -> list[int]:
-    """Insert ``total`` attempts by ``trainee_count`` trainees over ``days`` days.
+    """Insert ``total`` attempts by ``trainee_count`` trainees over ``days`` days (at scenario
+    cards: the floor calls are left unanswered, so each is a fresh investigation).
 
     The first trainee has ``heavy_attempts`` of them (the progress page's worst case); the
     rest are spread over the others. Returns the trainee ids, the heavy one first.
@@ -59,7 +70,8 @@ def write_history(
                 .inserted_primary_key[0])
             for n in range(trainee_count)
         ]
-    samples = [_sample(content, content.cards[card_id]) for card_id in card_ids[:500]]
+    scenario_ids = [card_id for card_id in card_ids if isinstance(content.cards[card_id], ScenarioCard)]
+    samples = [_sample(content, content.cards[card_id]) for card_id in scenario_ids[:500]]
     ladders = {rid: [p.id for p in r.ladder] for rid, r in content.rulesets.items()}
     rest = max(total - heavy_attempts, 0)
     owners = [ids[0]] * min(heavy_attempts, total) + [rng.choice(ids[1:] or ids) for _ in range(rest)]

@@ -3,8 +3,10 @@
 The same shape as the app's practice page, with constant content and no database: a
 sidebar with the language radio, the sign-in form (any name and PIN sign in), the New
 trainee form and the game filters; a router with the app's pages (``quiz.ui.page_table``);
-a card (title, caption, situation in a box) and its answer form (Infraction selectbox, Penalty radio, Fix
-multiselect, Check); after Check the right/wrong banner and a feedback of about the app's
+a card (title, caption, situation in a box) and its answer form (Infraction selectbox,
+Penalty radio, Fix multiselect, Check); every eighth card a floor call (the round clock, the
+conversation, the steps as buttons and Rule, which opens the same form), the share of the
+app's shipped cards; after Check the right/wrong banner and a feedback of about the app's
 length, then Next card. Each click costs one script run: the buttons act in their
 callbacks, so nothing needs ``st.rerun``; and as in the app, the card is a fragment that
 draws the sidebar's due count, so Check and Next card run only it. The load tool cannot
@@ -45,6 +47,12 @@ INFRACTIONS = [f"Category {n // 6 + 1} › Infraction {n + 1}" for n in range(18
 PENALTIES = ["Caution", "Warning", "Duel Loss", "Match Loss", "Disqualification", "Game Loss"]
 FIXES = [f"Fix {n + 1}" for n in range(9)]
 EXAM_QUESTIONS, EXAM_MINUTES = 20, 30  # the app's custom exam as the load tool starts it
+# every eighth card is a floor call: the shipped floor calls' share of the cards Practice deals
+# (54 of 441, 12 %), which the app deals from its pool at random
+FLOOR_CALL_EVERY = 8
+PEOPLE = ("Kimura (the opponent)", "Sato", "Takada (spectator)")
+STEPS = [(PEOPLE[n % 3], f"A constant question, number {n + 1}?") for n in range(9)]  # the shipped calls: 7-10
+REPLY = "“I drew one, and there were two. I haven't put them in my hand, and I called you at once.”"
 
 
 def _sign_in() -> None:
@@ -67,7 +75,15 @@ def _check(form_key: str) -> None:
 
 def _next() -> None:
     card = st.session_state["floor-card"]
-    card.update(n=card["n"] + 1, answer=None, correct=None)
+    card.update(n=card["n"] + 1, answer=None, correct=None, taken=[], ruled=False)
+
+
+def _take_step(number: int) -> None:
+    st.session_state["floor-card"]["taken"].append(number)
+
+
+def _rule(on: bool) -> None:
+    st.session_state["floor-card"]["ruled"] = on
 
 
 def sidebar() -> None:
@@ -116,13 +132,16 @@ def practice() -> None:
 def card_area() -> None:
     """The card, its form, its feedback: Check and Next card run only this (and the due count)."""
     _draw_due()
-    card = st.session_state.setdefault("floor-card", {"n": 1, "answer": None, "correct": None})
+    card = st.session_state.setdefault("floor-card", {"n": 1, "answer": None, "correct": None, "taken": [],
+                                                      "ruled": False})
     answered = card["answer"] is not None
     st.subheader(f"A constant card, showing {card['n']}", anchor=False)
     st.caption("Yu-Gi-Oh! OCG · ★★☆" + (" `procedure` `draw`" if answered else ""))
     with st.container(border=True):
         st.markdown(SITUATION)
     form_key = f"answer-{card['n']}"
+    if not answered and card["n"] % FLOOR_CALL_EVERY == 0 and not investigation(card, form_key):
+        return
     if not answered:
         with st.form(form_key):
             st.selectbox("Infraction", INFRACTIONS, index=None, placeholder="Choose an infraction",
@@ -136,6 +155,40 @@ def card_area() -> None:
         return
     feedback(card)
     st.button("Next card", type="primary", key=f"next-{card['n']}", on_click=_next)
+
+
+def investigation(card: dict, form_key: str) -> bool:
+    """A floor call, as the app draws one: the round clock, the conversation so far, then the
+    open steps as buttons and Rule; or, once Rule is pressed, Back (and the answer form
+    below: True). A step's button adds a reply in its callback, as the app's keeps the step."""
+    taken = card["taken"]
+    with st.container(key="round-clock"):
+        used = len(taken) * 20
+        st.markdown(f":blue-badge[:material/timer: Round time {used // 60}:{used % 60:02d} of 3:00]")
+    if not taken:
+        st.caption("Nothing asked or checked yet. Choose whom to ask and what to look at below.")
+    for number in taken:
+        person, question = STEPS[number]
+        with st.chat_message("user", avatar=":material/gavel:"):
+            st.markdown(f"To {person}: {question}")
+        with st.chat_message("assistant", avatar=":material/person:"):
+            st.markdown(f"**{person}**  \n{REPLY}")
+    if card["ruled"]:
+        st.button("Back to the table", key=f"{form_key}-back", type="tertiary", icon=":material/arrow_back:",
+                  on_click=_rule, args=(False,))
+        return True
+    with st.container(border=True):
+        for number, (person, question) in enumerate(STEPS):
+            if number in taken:
+                continue
+            if number % 3 == 0:
+                st.markdown(f"**Ask {person}**")
+            st.button(question, key=f"{form_key}-step-{number}", icon=":material/record_voice_over:",
+                      on_click=_take_step, args=(number,), width="stretch")
+    st.button("Rule", key=f"{form_key}-rule", type="primary", icon=":material/gavel:",
+              help="Stop investigating and give your ruling.", on_click=_rule, args=(True,))
+    st.button("I don't know — show the answer", key=f"{form_key}-dont-know", type="tertiary", icon=":material/help:")
+    return False
 
 
 def _draw_due() -> None:

@@ -3,7 +3,8 @@
 Each session is a trainee with an account (name and PIN): it opens ``/_stcore/stream`` at
 the given base URL (an app server, the floor app, or HAProxy in front of several servers),
 signs in through the sidebar's sign-in form, and then either practises (answers the card's
-form, reads the feedback, presses Next card) or takes mock exams (starts one, saves an
+form, reads the feedback, presses Next card; on a floor call it first takes a few of its
+steps, each after a short think, and presses Rule, which opens the form) or takes mock exams (starts one, saves an
 answer per question and moves on with Next, hands in, confirming when asked, starts the
 next). Before each answer it waits a think time drawn from the given range. A session that
 loses its connection (its server killed, say)
@@ -80,6 +81,10 @@ class LoadSpec:
     sample_every: float = 0.5
     language: str = "en"
     max_reconnects: int = 30  # per session: connection attempts that may fail in a row
+    # a floor call (its steps as buttons, then Rule): how many steps a session takes before it
+    # rules, drawn uniformly (at most the open ones), each after this share of a think time
+    floor_call_steps: tuple[int, int] = (2, 5)
+    step_think_share: float = 0.25
 
 
 @dataclass
@@ -97,6 +102,10 @@ class SessionTally:
     submit_full_runs: list[int] = field(default_factory=list)  # of those, runs of the whole script
     next_full_runs: list[int] = field(default_factory=list)  # (not only of the fragment clicked in)
     submit_forms: list[list[str]] = field(default_factory=list)  # the forms each answer's click drew
+    step_latencies: list[float] = field(default_factory=list)  # a floor call's step: click to the run's end
+    step_runs: list[int] = field(default_factory=list)  # script runs per step (and per Rule)
+    step_full_runs: list[int] = field(default_factory=list)
+    floor_calls: int = 0  # floor calls ruled (Rule pressed after the steps)
     sign_in_latencies: list[float] = field(default_factory=list)
     first_card: float | None = None
     servers: list[str] = field(default_factory=list)  # the server of each connection (LB cookie)
@@ -238,6 +247,11 @@ class LoadResult:
             "script_runs_per_next": rounded(mean([x for s in tallies for x in s.next_runs]), 2),
             "full_runs_per_submit": rounded(mean([x for s in tallies for x in s.submit_full_runs]), 2),
             "full_runs_per_next": rounded(mean([x for s in tallies for x in s.next_full_runs]), 2),
+            "floor_calls_ruled": sum(s.floor_calls for s in tallies),
+            "floor_call_steps": len([x for s in tallies for x in s.step_latencies]),
+            "floor_call_step_s": summary([x for s in tallies for x in s.step_latencies]),
+            "script_runs_per_step": rounded(mean([x for s in tallies for x in s.step_runs]), 2),
+            "full_runs_per_step": rounded(mean([x for s in tallies for x in s.step_full_runs]), 2),
             "countdown_ticks": len([x for s in tallies for x in s.tick_latencies]),
             "countdown_tick_s": summary([x for s in tallies for x in s.tick_latencies]),
             "sign_in_s": summary([x for s in tallies for x in s.sign_in_latencies]),
@@ -357,6 +371,43 @@ async def _submit(tab: Tab, run: RunState, tally: SessionTally, widgets, rng: ra
     return seconds
 
 
+def floor_call_buttons(page: Page) -> tuple[list, Any]:
+    """A floor call under investigation on Practice: its open steps' buttons (keys
+    ``answer-N-step-ID``) and its Rule button (``answer-N-rule``); ([], None) on any other card."""
+    buttons = [w for w in page.find("button", root=MAIN, key_prefix="answer-") if not w.form_id]
+    rule = next((w for w in buttons if (w.key or "").endswith("-rule")), None)
+    return [w for w in buttons if "-step-" in (w.key or "")], rule
+
+
+async def _investigate(tab: Tab, run: RunState, tally: SessionTally, rng: random.Random) -> bool:
+    """On a floor call: take a few of its steps, each after a short think (reading the reply),
+    then press Rule, which opens the answer form. False when the card is not a floor call."""
+    steps, rule = floor_call_buttons(tab.page)
+    if rule is None:
+        return False
+    if tally.first_card is None:
+        tally.first_card = run.now()
+    low, high = run.spec.floor_call_steps
+    think = run.spec.think
+    for _ in range(rng.randint(low, high)):
+        steps, rule = floor_call_buttons(tab.page)
+        if not steps:
+            break
+        share = run.spec.step_think_share
+        if not await _think(run, tab, tally, rng.uniform(think[0] * share, think[1] * share)):
+            return True
+        tally.step_latencies.append(await _click(tab, press(rng.choice(steps)), tally.step_runs,
+                                                 tally.step_full_runs))
+        tally.exceptions += tab.page.exceptions
+    _, rule = floor_call_buttons(tab.page)
+    if rule is None:
+        raise SessionStuck(f"no Rule button after a floor call's steps: {_describe(tab.page)}")
+    await _click(tab, press(rule), tally.step_runs, tally.step_full_runs)
+    tally.exceptions += tab.page.exceptions
+    tally.floor_calls += 1
+    return True
+
+
 async def _practice_step(tab: Tab, run: RunState, tally: SessionTally, rng: random.Random) -> bool:
     """One step of practice; False when the page offered nothing to do."""
     from streamlit.proto.Alert_pb2 import Alert
@@ -376,6 +427,8 @@ async def _practice_step(tab: Tab, run: RunState, tally: SessionTally, rng: rand
             tally.incomplete += 1
         else:
             raise SessionStuck(f"no feedback after the submit: {_describe(tab.page)}")
+        return True
+    if await _investigate(tab, run, tally, rng):
         return True
     following = _next_button(tab.page)
     if following is not None:

@@ -59,3 +59,44 @@ def test_steps_left_behind_by_an_answer_are_never_read_back(store: Store, conten
     assert take_step(store, trainee.id, CARD, "hand-count") == ("hand-count",)
     forget_steps(store, trainee.id, CARD)
     assert steps_taken(store, trainee.id, CARD) == ()
+
+
+def test_a_step_is_kept_and_the_steps_read_in_one_transaction(store: Store) -> None:
+    """A step's run asks the database once: ``take_step`` returns the open investigation's
+    steps, read in the transaction that keeps the step (no second connection to read them)."""
+    from sqlalchemy import event
+
+    trainee = store.trainee("Aki")
+    take_step(store, trainee.id, CARD, "kimura-what", now=T0)
+    begun: list[object] = []
+
+    def began(connection: object) -> None:
+        begun.append(connection)
+
+    event.listen(store.engine, "begin", began)
+    try:
+        assert take_step(store, trainee.id, CARD, "hand-count", now=T0 + timedelta(seconds=1)) == (
+            "kimura-what", "hand-count")
+        assert take_step(store, trainee.id, CARD, "hand-count") == ("kimura-what", "hand-count")  # kept once
+    finally:
+        event.remove(store.engine, "begin", began)
+    assert len(begun) == 2  # one transaction a step
+    assert steps_taken(store, trainee.id, CARD) == ("kimura-what", "hand-count")
+
+
+def test_the_latest_answer_is_found_through_the_cards_index_not_every_answer_of_the_trainee(store: Store) -> None:
+    """SQLite picked the trainee's (trainee, answered_at) index for the answered-before check
+    and walked every answer of the trainee (100,000 on the benchmark) for a call never
+    answered: a step's run took 180 ms."""
+    from sqlalchemy import not_, select
+
+    from quiz.db.investigations import _answered_before, _of_call
+    from quiz.db.tables import investigation_steps
+
+    if store.engine.dialect.name != "sqlite":
+        return  # PostgreSQL plans with its statistics
+    query = select(investigation_steps.c.step_id).where(_of_call(1, CARD, None), not_(_answered_before(1, CARD, None)))
+    sql = str(query.compile(store.engine, compile_kwargs={"literal_binds": True}))
+    with store.engine.connect() as conn:
+        plan = " ".join(str(row[-1]) for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
+    assert "ix_attempts_card" in plan and "ix_attempts_trainee_answered" not in plan, plan

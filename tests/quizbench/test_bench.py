@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ("practice", "progress", "team", "items", "items_reports")
+PAGES = ("practice", "floor_call", "progress", "team", "items", "items_reports")
 
 
 @pytest.mark.slow  # minutes: out of the fast suite, still in make test

@@ -15,16 +15,25 @@ APP_PAGES = [entry.file for entry in PAGE_TABLE]
 
 
 def test_every_page_of_the_app_is_measured_or_said_why_not():
-    measured = [page.file for page in MEASURED]
-    assert sorted(measured + list(NOT_MEASURED)) == sorted(APP_PAGES)  # each once, none left out
+    measured = {page.file for page in MEASURED}  # a page may be measured in more than one case
+    assert not measured & set(NOT_MEASURED)
+    assert sorted(measured | set(NOT_MEASURED)) == sorted(APP_PAGES)  # none left out
+    assert len({page.name for page in MEASURED}) == len(MEASURED)  # each case its own key in the JSON
     assert all(reason.strip() for reason in NOT_MEASURED.values())
     assert all((PAGES_DIR / file).is_file() for file in APP_PAGES)
 
 
 def test_each_measured_page_has_a_floor_of_its_own():
     for page in MEASURED:
-        floor = (FLOORS / page.file).read_text(encoding="utf-8")
-        assert 'run_floor(' in floor and f'"{page.file}"' in floor, page.file
+        floor = (FLOORS / page.floor_file).read_text(encoding="utf-8")
+        assert 'run_floor(' in floor and f'"{page.file}"' in floor, page.name
+    assert len({page.floor_file for page in MEASURED}) == len(MEASURED)
+
+
+def test_the_floor_call_step_is_measured_on_practice_against_its_own_floor():
+    case = next(page for page in MEASURED if page.name == "floor_call")
+    assert (case.file, case.floor_file, case.signed_in, case.step) == ("practice.py", "floor_call.py", True, True)
+    assert [page.name for page in MEASURED if page.step] == ["floor_call"]
 
 
 def test_a_floor_routes_among_the_app_pages():

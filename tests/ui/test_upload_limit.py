@@ -130,3 +130,22 @@ def test_a_released_session_frees_its_files(uploads) -> None:
     assert SESSION not in manager.file_storage
     assert ledger.held() == (0, 0) and not ledger.armed(SESSION)
     assert put(client, info.file_id)[0] == 403
+
+
+def test_streamlits_source_is_read_once_per_process(monkeypatch) -> None:
+    """Where the quota cannot be installed (AppTest's runtime), ``install`` checks again on every
+    run: the source is not read each time (10 ms a run)."""
+    import inspect
+
+    read: list[object] = []
+    original = inspect.getsource
+
+    def counted(function: object) -> str:
+        read.append(function)
+        return original(function)  # type: ignore[arg-type]
+
+    upload_limit._handoff_problems.cache_clear()
+    monkeypatch.setattr(inspect, "getsource", counted)
+    for _ in range(3):
+        assert upload_limit.check_internals() == []
+    assert len(read) == len(upload_limit.HANDOFFS)
