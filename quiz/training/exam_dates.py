@@ -26,8 +26,10 @@ from zoneinfo import ZoneInfo
 
 from fsrs import Rating
 
+from quiz.content.categories import category_keys
 from quiz.content.loader import Content
-from quiz.training.blueprints import Blueprint
+from quiz.training.blueprints import Blueprint, pool_by_category
+from quiz.training.exams import exam_pool
 from quiz.training.presets import ExamPreset
 from quiz.training.scheduling import SCHEDULER, Schedule, as_utc, retrievability
 
@@ -170,3 +172,22 @@ def forecast(
                                         studied=sum(card in schedules for card in cards),
                                         readiness=sum(chances) / len(chances) if chances else 0.0))
     return ExamForecast(exam=as_utc(exam), sections=tuple(sections))
+
+
+def game_forecast(
+    content: Content, presets: Iterable[ExamPreset], game: str, schedules: Mapping[str, Schedule], exam: dt.datetime,
+) -> ExamForecast | None:
+    """The forecast at ``exam`` by the blueprint of ``game``'s exam (``game_exam``), its
+    sections drawing from that exam's pool; None when the game has no such exam."""
+    preset = game_exam(presets, game)
+    if preset is None or preset.sections is None:
+        return None
+    grouped = pool_by_category(
+        exam_pool(content, preset.rulesets, preset.categories, preset.findings_only, preset.kinds),
+        category_keys(content))
+    return forecast(schedules, preset.sections, grouped, exam)
+
+
+def days_left(today: dt.date, exam_day: dt.date) -> int:
+    """Whole days from ``today`` to the exam day (0 on the day, negative once past)."""
+    return (exam_day - today).days
