@@ -8,16 +8,19 @@ statement that records both on PostgreSQL (see ``quiz.db.answers``).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from sqlalchemy import CTE, bindparam, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as insert_or_skip
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import BindParameter
 
+from quiz.db.exam_dates import exam_moments
 from quiz.db.store import Store
 from quiz.db.tables import review_schedules
 from quiz.training.due_times import DueTimes
+from quiz.training.exam_dates import exam_due, exam_of_cards, window_start
+from quiz.training.exam_dates import planned_schedules as planned
 from quiz.training.scheduling import Schedule, as_utc, next_schedule
 
 
@@ -42,13 +45,50 @@ _DUE_BY = select(review_schedules.c.card_id, review_schedules.c.due).where(
 )
 
 
-def due_times(store: Store, trainee_id: int, pool: Iterable[str], until: datetime) -> DueTimes:
+_CAPPED_FROM = select(review_schedules.c.card_id, review_schedules.c.fsrs_card).where(
+    review_schedules.c.trainee_id == bindparam("trainee_id"), review_schedules.c.due > bindparam("until"),
+    review_schedules.c.due >= bindparam("first_exam"), review_schedules.c.last_review < bindparam("last_window"),
+)
+
+
+def due_times(
+    store: Store, trainee_id: int, pool: Iterable[str], until: datetime, games: Mapping[str, str] | None = None,
+) -> DueTimes:
     """When the cards of ``pool`` that are due at ``until`` fall due: one indexed query, no
-    schedule parsed. Its ``count_at`` gives the count of due cards at any moment before ``until``."""
-    with store.reads.connect() as conn:
-        rows = conn.execute(_DUE_BY, {"trainee_id": trainee_id, "until": as_utc(until)}).all()
+    schedule parsed. Its ``count_at`` gives the count of due cards at any moment before ``until``.
+
+    With ``games`` (card id -> game), a game's exam date counts too (``planned_schedules``):
+    the trainee's exam dates are read, and while one is ahead, the schedules its cap may move
+    before ``until`` are read and parsed as well."""
+    moment = as_utc(until)
     wanted = pool if isinstance(pool, (set, frozenset)) else frozenset(pool)
-    return DueTimes(until, {card_id: due for card_id, due in rows if card_id in wanted})
+    with store.reads.connect() as conn:
+        rows = conn.execute(_DUE_BY, {"trainee_id": trainee_id, "until": moment}).all()
+        exams = {game: exam for game, exam in exam_moments(conn, trainee_id).items()
+                 if exam > moment} if games is not None else {}
+        capped = conn.execute(_CAPPED_FROM, {
+            "trainee_id": trainee_id, "until": moment, "first_exam": min(exams.values()),
+            "last_window": max(window_start(exam) for exam in exams.values()),
+        }).all() if exams else []
+    dues = {card_id: due for card_id, due in rows if card_id in wanted}
+    for card_id, text in capped:
+        exam = exams.get(games.get(card_id, "")) if games is not None and card_id in wanted else None
+        if exam is not None:
+            due = exam_due(Schedule.from_json(text), exam, moment)
+            if due <= moment:
+                dues[card_id] = due
+    return DueTimes(until, dues)
+
+
+def planned_schedules(store: Store, trainee_id: int, games: Mapping[str, str], now: datetime) -> dict[str, Schedule]:
+    """Card id -> schedule as review orders it: each card's due capped by its game's exam date
+    (``quiz.training.exam_dates.planned_schedules``); FSRS's state itself as stored."""
+    query = select(review_schedules.c.card_id, review_schedules.c.fsrs_card).where(
+        review_schedules.c.trainee_id == trainee_id)
+    with store.engine.connect() as conn:
+        stored = {card_id: Schedule.from_json(text) for card_id, text in conn.execute(query)}
+        exams = exam_moments(conn, trainee_id)
+    return planned(stored, exam_of_cards(games, exams), now) if exams else stored
 
 
 def due_count(store: Store, trainee_id: int, pool: Iterable[str], now: datetime) -> int:

@@ -14,6 +14,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     Column,
+    Date,
     DateTime,
     Float,
     ForeignKey,
@@ -251,6 +252,17 @@ trainee_games = Table(
     metadata,
     Column("trainee_id", Integer, ForeignKey("trainees.id"), primary_key=True, autoincrement=False),
     Column("rulesets", JSON, nullable=False),  # ruleset ids, in the order chosen
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+# Each trainee's exam dates (``quiz.db.exam_dates``), one per game: until that day, review is
+# planned so that every studied card of the game is seen again before it. No row: no date.
+exam_dates = Table(
+    "exam_dates",
+    metadata,
+    Column("trainee_id", Integer, ForeignKey("trainees.id"), primary_key=True, autoincrement=False),
+    Column("ruleset_id", String(64), primary_key=True),
+    Column("exam_day", Date, nullable=False),  # a calendar day in the trainee's own time zone
     Column("updated_at", UTCDateTime, nullable=False),
 )
 

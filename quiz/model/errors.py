@@ -177,6 +177,10 @@ class GoalError(QuizError, ValueError):
     """A daily goal outside the allowed range (``quiz.db.goals.GOAL_RANGE``)."""
 
 
+class ExamDateError(QuizError, ValueError):
+    """An exam date refused: a day outside the range an exam can be on, or a game not offered."""
+
+
 class OutOfScopeError(QuizError, PermissionError):
     """A supervisor asked for a row of a store their account does not see."""
 

@@ -23,6 +23,7 @@ from quiz.model.text import LANGUAGES
 from quiz.model.words import pick_language, t
 from quiz.training.answering import card_pool
 from quiz.training.due_times import DueTimes
+from quiz.training.exam_dates import card_games
 from quiz.ui import resources
 from quiz.ui.sign_in import trainee_panel
 from quiz.ui.streamlit_words import draw_widget_words
@@ -176,7 +177,7 @@ def _due(shell: Shell) -> int:
     if kept is None:
         assert shell.trainee is not None
         kept = due_times(shell.store, shell.trainee.id, card_pool(shell.content, shell.rulesets, shell.categories),
-                         now + DUE_HORIZON)
+                         now + DUE_HORIZON, card_games(shell.content))
         st.session_state[DUE_KEY] = (_due_key(shell), kept)
     return kept.count_at(now)
 

@@ -1,4 +1,5 @@
-"""Review: the trainee's due cards, most overdue first, answered and explained as in practice."""
+"""Review: the trainee's due cards, most overdue first, answered and explained as in practice;
+when a card is due follows its game's exam date, if the trainee set one."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from quiz.db import reviews as review_store
 from quiz.model.attempt import utc_now
 from quiz.training import scheduling as review
 from quiz.training.answering import card_pool
+from quiz.training.exam_dates import card_games
 from quiz.training.kinds import showing_of
 from quiz.ui import answering, card_views, exam_widgets
 from quiz.ui import shell as shell_module
@@ -34,7 +36,7 @@ def review_card() -> None:
     """The most overdue card (or what to do when none is due), its form, and once checked,
     Next card and the feedback."""
     now = utc_now()
-    schedules = review_store.schedules(shell.store, trainee.id)
+    schedules = review_store.planned_schedules(shell.store, trainee.id, card_games(shell.content), now)
     due = review.due_first(schedules, pool, now)
 
     def when(until: datetime) -> str:
@@ -63,7 +65,7 @@ def review_card() -> None:
     showing = showing_of(card, state.seed)
     count = st.empty()  # drawn after the answer: an answered card is no longer due
     if answering.card_until_answered(shell, card, state, f"review-{state.n}", state.mode, showing):
-        schedules = review_store.schedules(shell.store, trainee.id)
+        schedules = review_store.planned_schedules(shell.store, trainee.id, card_games(shell.content), now)
         due = review.due_first(schedules, pool, now)
     if state.mode == "review":
         count.caption(shell.t("review.due_now", n=len(due)))
