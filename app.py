@@ -38,7 +38,7 @@ def router_pages(language: str) -> list:
 
 
 # Reruns at a person's pace per session and per client: a flood of rerun requests on one
-# websocket held every other tab off for seconds to minutes (quiz.ui.rerun_limit, issue 17.3).
+# websocket held every other tab off for seconds to minutes (quiz.ui.rerun_limit).
 install_rerun_limit()
 # Uploads only for a session whose page draws an uploader, to the file ids issued to it, and
 # within a bound per session and per server: Streamlit keeps any upload to any open session

@@ -1,7 +1,7 @@
 """Staying signed in on a device: a token its browser keeps, so a reload does not sign out.
 
 Phone browsers reload background tabs all the time, and a reload starts a new Streamlit
-session: without this, a trainee was signed out mid-exam (issue 30). A token is
+session: without this, a trainee was signed out mid-exam. A token is
 ``<row id>.<secret>``: 32 random bytes, of which the database keeps only a SHA-256 digest
 (a stolen database signs nobody in), compared in constant time. It is bound to the PIN the
 trainee had when it was issued (``credential_version``): a new PIN, set on any device or by a

@@ -3,7 +3,7 @@ what comes too fast and runs only the latest of it.
 
 Used for script reruns (``quiz.ui.rerun_limit``): every ``BackMsg.rerun_script`` a browser
 tab sends makes Streamlit start a new script thread, so a client that sends thousands of
-them at once keeps the server's one Python core busy for as long as it likes (issue 17.3).
+them at once keeps the server's one Python core busy for as long as it likes.
 A person clicks a few times a second at most; the gate lets that through untouched.
 
 ``RerunGate`` keeps, per session, a token bucket and at most one *held* request. A request

@@ -114,7 +114,7 @@ def title_problems(title: Text, names: Iterable[AnswerName]) -> list[Finding]:
     contains, in either language, one of ``names`` in either language, compared after NFKC
     normalisation and case-folding (full-width ＷＡＲＮＩＮＧ is Warning). A card shows its
     title only once answered, but titles also name cards elsewhere (lists, reports, previews),
-    so they describe the situation, never the answer (issue 13). No name is too short to
+    so they describe the situation, never the answer. No name is too short to
     count: the shortest are two-kanji penalties (注意, 警告, 失格), and a title holding one
     names the answer whether it meant to or not."""
     found: list[Finding] = []

@@ -32,7 +32,7 @@ What keeps it honest:
   so is one whose notice a silently broken listening connection missed (the probe notices a
   broken one within seconds). Five minutes, not one: at a human pace (an answer every 20–40
   s) a minute made about one value in three read again per answer, 0.6 ms of a server's
-  time per answer on ``make capacity`` (docs/DEPLOYMENT.md, Dec 5, evening).
+  time per answer on ``make capacity``.
 - **SQLite: while its change counter stands still.** A SQLite file has no notices, but a
   connection's ``PRAGMA data_version`` moves whenever any other connection (of this process
   or another) commits to the file, a change made by hand included. The watch keeps one

@@ -1,4 +1,4 @@
-"""The one line of why a card's feedback leads with, under its verdict (issue 30): the deciding
+"""The one line of why a card's feedback leads with, under its verdict: the deciding
 reason in a sentence; the marks, explanations and quoted lines are folded below it. On a card
 with findings, a wrong penalty is said to be a wrong finding (the facts misjudged) or a
 misapplied document (CONTENT.md revision 3). Pure: its words are the string tables'."""

@@ -92,8 +92,8 @@ def card_fragment(shell: Shell, body: Callable[[], None], study_page: bool = Tru
     Check and Next card then run only it again, not the sidebar and the page around it
     (under load, the rest of the app was a third of each click's server time).
 
-    The mock exam's question (Save, Next, the navigator) runs in one too. (On Dec 1, with a
-    countdown fragment inside it that reran every second, a Save was twice taken as if nothing
+    The mock exam's question (Save, Next, the navigator) runs in one too. (With a
+    countdown fragment inside it that reran every second, a Save was taken as if nothing
     was chosen under load; the countdown now runs in the browser, ``exam_clock``, drawn with
     the page above the question, and its fragment runs alone only at the deadline.)
 

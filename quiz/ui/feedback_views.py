@@ -1,7 +1,7 @@
 """The feedback of an answered card: the verdict and one line of why (``quiz.report.why_line``)
 lead; the rest (the lines of the document that decide it, the marks, the standard answer, the
-explanations and the other lines) is folded in one expander below them (issue 30: on a phone
-it was ~2.4 screens), drawn once opened (``quiz.ui.folds``). Which lines are quoted, each once,
+explanations and the other lines) is folded in one expander below them (on a phone the
+whole feedback was about 2.4 screens), drawn once opened (``quiz.ui.folds``). Which lines are quoted, each once,
 is planned by ``quiz.report.citations``."""
 
 from __future__ import annotations

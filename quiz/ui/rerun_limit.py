@@ -1,4 +1,4 @@
-"""Reruns a client may ask for: at a person's pace per session and per client (issue 17.3).
+"""Reruns a client may ask for: at a person's pace per session and per client.
 
 **The Streamlit internal this patches.** Streamlit 1.67.0 (pinned in requirements.txt;
 ``STREAMLIT_VERSION``). Its websocket handler (``streamlit/web/server/starlette/
@@ -10,7 +10,7 @@ limit. For a ``rerun_script`` message, ``AppSession.request_rerun`` with
 starts a new one: a thread per message, about 2 ms of the event loop each, and the loop
 reads the next frame without letting anything else in (the frames are already there). So
 a burst of tiny messages, sent in a fraction of a second, holds the health endpoint and
-every other tab off for seconds (figures in docs/RELIABILITY.md, 17.3).
+every other tab off for seconds (figures in docs/RELIABILITY.md).
 
 **What this does.** ``install`` replaces ``Runtime.handle_backmsg`` with a wrapper that
 passes every other message through and offers each ``rerun_script`` to a
@@ -198,7 +198,7 @@ def install() -> bool:
         return True
     problems = check_internals()
     if problems:
-        log.error("rerun limits not installed (issue 17.3): %s", "; ".join(problems))
+        log.error("rerun limits not installed: %s", "; ".join(problems))
         return False
     gate: RerunGate[Any] = RerunGate(SESSION_RATE, CLIENT_RATE, cut_after=CUT_AFTER)
     Runtime.handle_backmsg = limited(Runtime.handle_backmsg, gate)  # type: ignore[method-assign]

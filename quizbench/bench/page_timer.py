@@ -38,7 +38,7 @@ class PageFigures:
 
 # Warm reruns of a page and of its floor, each: a rerun is tens of milliseconds, and on a
 # shared machine the median of 5 moved the practice page's ratio from 1.2x to 2.2x between
-# two consecutive runs (Dec 3); 25 cost about a second a page.
+# two consecutive runs; 25 cost about a second a page.
 WARM_RERUNS = 25
 
 

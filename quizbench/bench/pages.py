@@ -37,6 +37,6 @@ NOT_MEASURED = {
     "exam.py": "its answer loop is measured under load against the capacity floor's Mock exam page (make capacity)",
     "reference.py": "the rulesets in tables: nothing on it grows with the answers or trainees",
     "content.py": "its work is checking content, measured by the content load figures",
-    "assignments.py": "new with issue 27 (a store's plans and standings): to be measured once its queries settle",
-    "stores.py": "new with issue 27 (join codes; an admin's stores, accounts, audit log): to be measured later",
+    "assignments.py": "a store's plans and standings: to be measured once its queries settle",
+    "stores.py": "join codes; an admin's stores, accounts, audit log: to be measured later",
 }

@@ -33,7 +33,7 @@ SEED = 20261129
 BENCH_PIN = "bench-pin-2468"  # the heavy trainee's, typed in at each cold start
 COLD_STARTS = 3
 PRACTICE_POOL_KEY = "practice-pool"  # quiz/ui/pages/practice.py's POOL_KEY (a page script: not imported)
-REPORTS_ON_ONE_CARD = 10_000  # a flood from one trainee, as a probe once filed (issue 27)
+REPORTS_ON_ONE_CARD = 10_000  # a flood from one trainee, as a probe once filed
 
 
 @dataclass(frozen=True)
