@@ -66,6 +66,13 @@ TOUCH = "@media (hover: none) and (pointer: coarse)"
 OPTION_TEXT = '[role="listbox"] [role="option"]'
 WRAPPED = ("height: auto; min-height: 2.5rem; padding-block: 0.3rem",  # the option's box, then its text
            "white-space: normal; overflow-wrap: anywhere; text-overflow: clip")
+# A multiselect's text box keeps one least width, focused or not. Streamlit's is 8 px, and
+# 3rem (room to type) only while focused: after a long choice (a fix's name) the focused box
+# took a line of its own and gave it back on losing focus. On a phone a tap on the button
+# under it (Check, the list still open after a fix was chosen) took the focus from the box
+# first: the button moved up a line under the finger and the tap missed it (the first tap
+# only closed the list, a second one was needed). Now the box is as tall either way.
+MULTISELECT_INPUT = '[data-testid="stMultiSelect"] input {min-width: 3rem}'
 PAGE_SCRIPT_NAME = "quiz-page-script"  # the script's iframe (its title): out of the page's flow and sight
 PAGE_SCRIPT_FRAME = (f'[data-testid="stElementContainer"]:has(iframe[title="{PAGE_SCRIPT_NAME}"])'
                      " {position: absolute; width: 1px; height: 1px; overflow: hidden; visibility: hidden}")
@@ -137,7 +144,7 @@ def widget_words_css(language: str) -> str:
              " border-radius: 0.5rem}",
              f"{SIDEBAR_BUTTON}::after {{content: {css_string(t('streamlit.menu', language))}; font-size: 0.875rem}}"]
     rules += [f"{OPTION_TEXT} {{{WRAPPED[0]}}}", f"{OPTION_TEXT} > [data-item-hl] {{{WRAPPED[1]}}}", SCROLL_CSS,
-              NEXT_BAR_CSS, ROUND_CLOCK_CSS, PAGE_SCRIPT_FRAME]
+              NEXT_BAR_CSS, ROUND_CLOCK_CSS, PAGE_SCRIPT_FRAME, MULTISELECT_INPUT]
     if language != ENGLISH:
         for where, key in HINTS:
             rules.append(f"{where} > span:first-child {{display: none}}")

@@ -147,18 +147,38 @@ def choose_language(page, name: str) -> None:
     expect(group.get_by_role("radio", name=name, exact=True)).to_be_checked()
 
 
+def rule_button(page):
+    """A floor call's "Rule" button (in English or Japanese): it opens the call's answer form."""
+    from quiz.model.words import t
+
+    words = "|".join(re.escape(t("investigation.rule", lang)) for lang in ("en", "ja"))
+    return main(page).get_by_role("button", name=re.compile(rf"^({words})$"))
+
+
+def card_shown(page):
+    """What a dealt card shows first: its answer form, or a floor call's Rule button (its
+    investigation, the form opened by Rule). Wait on this, not on the form, for a card dealt
+    at random: a floor call (about one card in eight) has no form until Rule is pressed."""
+    return main(page).get_by_test_id("stForm").or_(rule_button(page)).first
+
+
+def expect_card(page) -> None:
+    """A card is dealt and drawn: its form, or a floor call's investigation (``card_shown``)."""
+    from playwright.sync_api import expect
+
+    expect(card_shown(page)).to_be_visible()
+
+
 def open_ruling(page, keyboard: bool = False) -> None:
     """On a floor call (investigated before it is ruled), press Rule (from the keyboard: focus
     and Enter) and wait for its answer form; any other card's form is on the page already."""
     from playwright.sync_api import expect
 
-    from quiz.model.words import t
-
-    words = "|".join(re.escape(t("investigation.rule", lang)) for lang in ("en", "ja"))
-    rule = main(page).get_by_role("button", name=re.compile(rf"^({words})$"))
+    rule = rule_button(page)
     form = main(page).get_by_test_id("stForm")
     expect(form.or_(rule).first).to_be_visible()
     if rule.count():
+        settle(page)  # no run going on that could draw the button again under the pointer
         if keyboard:
             rule.focus()
             page.keyboard.press("Enter")

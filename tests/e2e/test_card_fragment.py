@@ -52,13 +52,31 @@ async def signed_in_tab(server: AppServer, name: str, mode: str) -> AsyncIterato
         await socket.close()
 
 
+def rule_button(page: Page, prefix: str):
+    """A floor call's Rule button (its key ``<form key>-rule``) on the page, or None."""
+    found = [w for w in page.find("button", root=MAIN, key_prefix=prefix) if (w.key or "").endswith("-rule")]
+    return found[0] if found else None
+
+
+async def ruling_form(tab: Tab, prefix: str):
+    """The answer form of the card on the page (its form's id starts with ``prefix``): a card
+    dealt at random may be a floor call, whose investigation shows first and whose form opens
+    once Rule is pressed (pressed here, as a trainee would before ruling); None if neither."""
+    form = tab.page.answer_form(prefix=prefix)
+    rule = rule_button(tab.page, prefix) if form is None else None
+    if rule is not None:
+        await tab.run(press(rule))
+        form = tab.page.answer_form(prefix=prefix)
+    return form
+
+
 def check_after(server: AppServer, name: str, meanwhile: Callable[[], None]) -> Tab:
     """Sign ``name`` in, show a practice card, do ``meanwhile``, then press Check with an
     answer chosen; the tab after that click, with its count of runs made during it only."""
 
     async def session() -> Tab:
         async with signed_in_tab(server, name, "practice") as tab:
-            form = tab.page.answer_form(prefix="answer-")
+            form = await ruling_form(tab, "answer-")
             assert form is not None, "no practice card after signing in"
             meanwhile()
             tab.script_runs = tab.full_runs = 0
@@ -101,7 +119,7 @@ def test_a_pin_changed_elsewhere_signs_out_at_the_next_check(server: AppServer) 
     assert tab.full_runs == 1  # the card's run asked for the whole app, whose sidebar signs out
     assert tab.page.find(form=SIGN_IN_FORM), "still signed in after the PIN changed"
     assert any("PIN was changed in another session" in text for text in _texts(tab, SIDEBAR))
-    assert tab.page.answer_form(prefix="answer-") is None
+    assert tab.page.answer_form(prefix="answer-") is None and rule_button(tab.page, "answer-") is None
     assert stored_answers(server.database_url, [name]) == {name: 0}  # nothing stored for a stale session
 
 
@@ -137,7 +155,7 @@ def exam_clicks(server: AppServer, name: str, meanwhile: Callable[[], None] = la
         async with signed_in_tab(server, name, "exam") as tab:
             await tab.run(page="exam")
             await tab.run(press(tab.page.find("button", root=MAIN, key="exam-start-custom")[0]))
-            form = tab.page.answer_form(prefix="exam-")
+            form = await ruling_form(tab, "exam-")
             assert form is not None, "no exam question after starting one"
             meanwhile()
             seen = []
@@ -168,11 +186,11 @@ def test_an_exams_save_and_next_run_only_its_question(server: AppServer) -> None
     assert saved.progress_counts() == (1, 20)
     assert stored_answers(server.database_url, [name]) == {name: 1}
     assert (next_runs, next_full) == (1, 0)  # and Next
-    assert moved.answer_form(prefix="exam-") is not None
+    assert moved.answer_form(prefix="exam-") is not None or rule_button(moved, "exam-") is not None  # question 2
     assert (ask_runs, ask_full) == (1, 0)  # Hand in, with 19 unanswered, asks once more
     assert hand_in_full == 1  # handing in runs the whole page: the results
     assert handed_in.find("button", root=MAIN, key="exam-back")
-    assert handed_in.answer_form(prefix="exam-") is None
+    assert handed_in.answer_form(prefix="exam-") is None and rule_button(handed_in, "exam-") is None
 
 
 def test_a_pin_changed_elsewhere_signs_out_at_the_next_exam_save(server: AppServer) -> None:
@@ -182,5 +200,5 @@ def test_a_pin_changed_elsewhere_signs_out_at_the_next_exam_save(server: AppServ
     (page, _, full_runs, _), *_ = exam_clicks(server, name, pin_changer(server, name))
     assert full_runs == 1  # the question's run asked for the whole app, whose sidebar signs out
     assert page.find(form=SIGN_IN_FORM), "still signed in after the PIN changed"
-    assert page.answer_form(prefix="exam-") is None
+    assert page.answer_form(prefix="exam-") is None and rule_button(page, "exam-") is None
     assert stored_answers(server.database_url, [name]) == {name: 0}  # nothing stored for a stale session

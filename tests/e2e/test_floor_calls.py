@@ -1,6 +1,7 @@
 """A floor call in a real browser: investigated step by step (each reply shown with who gave
 it, a follow-up opening once its step is taken, the round clock in view), then ruled with the
-scenario form, and the debrief read: in Japanese on a phone (390×844, from Review) and in
+scenario form (on the phone Check is tapped once, the fix's list still open: that one tap
+sends the form), and the debrief read: in Japanese on a phone (390×844, from Review) and in
 English on a desktop (Practice, floor calls only). With ``QUIZ_SCREENSHOTS=1`` it saves
 docs/screenshots/floor-call-investigation.png, floor-call-debrief.png (desktop, English) and
 floor-call-ja-phone.png (the phone, Japanese)."""
@@ -94,7 +95,8 @@ def investigate_and_rule(page, w: Words, card: FloorCallCard, phone: bool, shot_
     used = sum(step.cost for step in steps)
     expect(clock(page)).to_contain_text(f"{used // 60}:{used % 60:02d}")
     driver.open_ruling(page, keyboard=not phone)  # Rule: tapped on the phone, Enter on the desktop
-    answer(page, w, Planned(card, right_answer(card), "right"), phone)  # type: ignore[arg-type]
+    # on the phone, Check is tapped once with the fix's list still open: that tap sends the form
+    answer(page, w, Planned(card, right_answer(card), "right"), phone, one_tap=phone)  # type: ignore[arg-type]
     expect(main(page).get_by_test_id("stAlertContentSuccess")).to_have_text(w.right)
     debrief = main(page).get_by_test_id("stVerticalBlock").filter(
         has=page.get_by_role("heading", name=t("debrief.heading", lang))).last

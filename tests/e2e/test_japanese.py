@@ -42,6 +42,7 @@ def test_japanese_interface_renders_cjk_text(page, server, content) -> None:
     expect(sidebar(page).get_by_test_id("stExpander").get_by_text("新しい受講者", exact=True)).to_be_visible()
     assert_real_glyphs(sidebar(page).get_by_role("button", name="サインイン", exact=True))
     driver.sign_in(page, TRAINEE, PIN, "ja", type_name=False)
+    driver.open_ruling(page)  # a floor call, dealt at random, shows its form once Rule is pressed
     expect(main(page).get_by_test_id("stForm").get_by_role("button", name="答え合わせ")).to_be_visible()
     settle(page)
 

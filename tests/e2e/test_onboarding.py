@@ -111,7 +111,9 @@ def assigns_the_exam(page) -> None:
 
 
 def answer_right(page, card, seed: int, phone: bool) -> None:
-    """Fill the exam question's form with the answer graded right and save it."""
+    """Fill the exam question's form with the answer graded right and save it (a floor call's
+    form opened by tapping Rule: the ruling without investigating, graded on the ruling)."""
+    driver.open_ruling(page)
     form = main(page).get_by_test_id("stForm")
     save = form.get_by_role("button", name=driver.label(w("exam.save")))
     expect(save).to_be_visible()
