@@ -1,7 +1,8 @@
 """A trainee's daily goal: how many cards they mean to answer each day (table ``trainee_goals``).
 
 A day counts in the streak only when the goal was met that day (in the trainee's own time
-zone); the default goal, one card, makes every day with an answer count.
+zone). A trainee who never set one (who skipped the welcome) has the welcome's suggested
+goal, ten cards: a goal of one card made "goal reached" of every day with an answer.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from quiz.db.tables import trainee_goals
 from quiz.model.attempt import utc_now
 from quiz.model.errors import GoalError
 
-DEFAULT_DAILY_GOAL = 1
+DEFAULT_DAILY_GOAL = 10  # the welcome suggests it too (quiz.ui.first_visit)
 GOAL_RANGE = (1, 200)
 
 

@@ -87,9 +87,10 @@ def test_the_trainee_sees_their_own_days_and_can_change_the_zone(open_app, store
 
 
 def test_a_daily_goal_set_on_the_page_decides_the_streak(open_app, store):
-    from quiz.db.goals import daily_goal
+    from quiz.db.goals import daily_goal, set_daily_goal
 
     trainee = store.trainee("Aiko")
+    set_daily_goal(store, trainee.id, 1)
     cards = [c.id for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg"][:3]
     for days_ago, card in ((1, cards[0]), (0, cards[1]), (0, cards[2])):  # one yesterday, two today
         record(store, _record(trainee.id, card, True, days_ago, "warning", "warning"))
