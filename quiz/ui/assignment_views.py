@@ -49,6 +49,7 @@ PRACTICE_PAGE = "quiz/ui/pages/practice.py"
 ROUND_KEY = "practice_round"  # the Practice page's round of chosen cards (see pages/practice.py)
 ROUND_WORDS_KEY = "practice_round_words"  # (string key, the round it words) for the round's caption
 ASSIGNED_EXAM_KEY = "assigned_exam"  # a preset the Mock exam page starts at once (see pages/exam.py)
+OPEN_KEY = "my_assignments_open"  # (trainee id, {assignment id: title} not done when last drawn, their cards)
 FRIDAY = 4
 
 
@@ -167,9 +168,16 @@ def pdf_download(shell: Shell, assignment: Assignment, members: list[MemberStand
 def my_assignments(shell: Shell, trainee: Trainee) -> None:
     """The trainee's assignments, first on Practice: each with its due time (on the trainee's
     clock, read only when there is one to show) and progress, and a button to practise its
-    cards not yet mastered or to take its exam; done ones in a line."""
+    cards not yet mastered or to take its exam; done ones in a line. One done since it was
+    last drawn in this session says so. The cards of those not done are kept for
+    ``moves_an_assignment``."""
     found = stored.trainee_assignments(shell.store, trainee.id)
+    kept = st.session_state.get(OPEN_KEY)
+    was_open: dict[int, str] = kept[1] if isinstance(kept, tuple) and kept[0] == trainee.id else {}
+    still_open: dict[int, str] = {}
+    open_cards: set[str] = set()
     if not found:
+        st.session_state[OPEN_KEY] = (trainee.id, still_open, frozenset(open_cards))
         return
     zone, now = viewer_zone(shell), utc_now()
     with st.container(border=True, key="my-assignments"):
@@ -179,9 +187,14 @@ def my_assignments(shell: Shell, trainee: Trainee) -> None:
             standing = stored.member_standing(shell.store, assignment, cards, trainee.id, completed_at, now)
             title = f"**{escape_markdown(assignment.title)}**"
             if standing.status == "done":
+                if assignment.id in was_open:
+                    st.success(shell.t("assign.mine_just_done", title=escape_markdown(assignment.title)),
+                               icon=":material/celebration:")
                 st.markdown(f":material/check_circle: {title} · "
                             f"{shell.t('assign.mine_done', when=local_text(standing.done_at, zone))}")
                 continue
+            still_open[assignment.id] = assignment.title
+            open_cards.update(cards)
             words = "assign.mine_late" if standing.status == "late" else "assign.mine_due"
             percent = round(standing.progress * 100)
             st.markdown(title)
@@ -199,6 +212,15 @@ def my_assignments(shell: Shell, trainee: Trainee) -> None:
                 st.session_state[ASSIGNED_EXAM_KEY] = assignment.plan.exam
                 st.session_state.pop(exam_widgets.EXAM_STATE_KEY, None)  # the choice, not results shown before
                 switch_page(exam_widgets.EXAM_PAGE)
+    st.session_state[OPEN_KEY] = (trainee.id, still_open, frozenset(open_cards))
+
+
+def moves_an_assignment(card_id: str) -> bool:
+    """Whether an answer to ``card_id`` can move an assignment not done that "your
+    assignments" showed in this session: Practice then draws the whole page again (its card
+    runs in a fragment, which alone would leave the progress where it was)."""
+    kept = st.session_state.get(OPEN_KEY)
+    return isinstance(kept, tuple) and card_id in kept[2]
 
 
 def start_practice(shell: Shell, trainee: Trainee, cards: tuple[str, ...]) -> None:

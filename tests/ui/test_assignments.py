@@ -156,3 +156,25 @@ def test_without_a_japanese_font_the_page_says_so_instead_of_a_pdf(open_app, sto
     at = as_supervisor(open_app, store, shops[0])
     assert not at.get("download_button")
     assert at.warning[0].value.startswith("The PDF needs a Japanese font")
+
+
+def test_practising_moves_the_assignment_at_once_and_finishing_says_so(open_app, store, shops, content):
+    """Each right answer shows in "your assignments" in the run that grades it (the card runs
+    in a fragment: the panel above it was drawn before the answer), and finishing says so."""
+    from tests.ui.answering import fill, practice_showing, right_answer
+
+    cards = plan_cards(content, Plan(categories=("yugioh-ocg/tardiness",)))[:2]
+    stored.create_assignment(store, shops[0].scope(), "Two cards", Plan(cards=tuple(cards), mastery=100),
+                             utc_now() + timedelta(days=2), utc_now())
+    at = open_app("Ben")
+    next(b for b in at.button if b.label == "Practise").click().run()
+    for percent in (50, 100):
+        card = content.cards[at.session_state["practice"].card]
+        fill(at, card, right_answer(content, card, practice_showing(at, card)))
+        assert not at.exception, at.exception
+        if percent < 100:
+            [progress] = at.get("progress")
+            assert progress.proto.text.endswith(f"· {percent}% done"), progress.proto.text
+            next(b for b in at.button if b.label == "Next card").click().run()
+    assert not at.get("progress")
+    assert "Two cards is done: well done!" in [s.value for s in at.success]

@@ -72,7 +72,9 @@ def practice_card() -> None:
     assert state.card is not None, "a pool of cards deals one"
     card = shell.content.cards[state.card]
     showing = showing_of(card, state.seed)
-    answering.card_until_answered(shell, card, state, f"answer-{state.n}", "practice", showing)
+    if (answering.card_until_answered(shell, card, state, f"answer-{state.n}", "practice", showing)
+            and assignment_views.moves_an_assignment(card.id)):
+        st.rerun(scope="app")  # "your assignments", above the fragment, shows the answer's progress
     if state.outcome is not None:
         answering.next_card_button(shell, f"next-{state.n}", on_click=go_on)  # above the feedback: no scrolling
         card_views.feedback(shell, card, state.outcome)
