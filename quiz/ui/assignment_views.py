@@ -80,7 +80,7 @@ def new_assignment(shell: Shell, scope: Scope, zone: str) -> None:
     """The form of a new assignment: title, who (nobody chosen: the whole store now), what,
     and the due day (its end, in the supervisor's zone)."""
     if scope.store_id is None:
-        st.info(shell.t("assign.pick_store"))
+        st.info(shell.t("assign.pick_store", picker=shell.t("gate.store_picker")))
         return
     staff = {trainee.id: trainee.name for trainee in shell.store.trainees(scope)}
     if not staff:

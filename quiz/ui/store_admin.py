@@ -4,7 +4,7 @@ admin, stores, accounts and the audit log. Widgets only: every rule is in
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -39,19 +39,21 @@ from quiz.model.errors import AccountError, NameRuleError, NameTakenError
 from quiz.model.local_time import local_text
 from quiz.model.names import NAME_MAX
 from quiz.ui.markdown import escape_markdown
-from quiz.ui.row_actions import act_button, show_notice
+from quiz.ui.row_actions import act_button, leave_notice, show_notice
 from quiz.ui.shell import Shell
-from quiz.ui.supervisor_gate import ACCOUNT_KEY, THROTTLE_KEY
+from quiz.ui.supervisor_gate import ACCOUNT_KEY, THROTTLE_KEY, pick_store
 from quiz.ui.tables import show_table
+
+T = TypeVar("T")
 
 
 def join_codes_section(shell: Shell, scope: Scope, zone: str) -> None:
     """Make, list and revoke the join codes of the scope's store (every store's are listed to
     an admin who picked none; a code is made for one store)."""
     st.subheader(shell.t("stores.codes"), anchor=False)
-    st.caption(shell.t("stores.codes_help"))
+    st.caption(shell.t("stores.codes_help", where=shell.t("shell.join_store")))
     if scope.store_id is None:
-        st.info(shell.t("stores.pick_a_store"))
+        st.info(shell.t("stores.pick_a_store", picker=shell.t("gate.store_picker")))
     else:
         with st.form("join-code-make", border=False):
             days = st.number_input(shell.t("stores.code_days"), 1, CODE_DAYS_MAX, CODE_DAYS, key="join-code-days")
@@ -100,10 +102,9 @@ def stores_section(shell: Shell, admin: Supervisor) -> None:
         table = pd.DataFrame({"store": [info.name for info in infos], "trainees": [info.trainees for info in infos]})
         show_table(table, lambda column: shell.t(f"stores.col_{column}"), shell.t("stores.download"), "stores")
     with st.form("store-make", clear_on_submit=True, border=False):
-        name = st.text_input(shell.t("stores.new_store"), max_chars=NAME_MAX, key="store-new-name")
-        pressed = st.form_submit_button(shell.t("stores.make_store"), icon=":material/add_business:")
-    if pressed:
-        _named(shell, lambda: create_store(shell.store, name or "", admin), "stores.store_made", name or "")
+        st.text_input(shell.t("stores.new_store"), max_chars=NAME_MAX, key="store-new-name")
+        st.form_submit_button(shell.t("stores.make_store"), icon=":material/add_business:",
+                              on_click=_make_store, args=(shell, admin))
     if infos:
         labels = {info.id: info.name for info in infos}
 
@@ -162,18 +163,16 @@ def accounts_section(shell: Shell, admin: Supervisor) -> None:
     infos = list_stores(shell.store)
     labels = {info.id: info.name for info in infos}
     with st.form("account-make", clear_on_submit=True, border=False):
-        name = st.text_input(shell.t("gate.name"), max_chars=NAME_MAX, key="account-new-name")
-        password = st.text_input(shell.t("gate.password"), type="password", max_chars=PASSWORD_MAX,
-                                 key="account-new-password", help=shell.t("stores.password_help"))
-        role: Role = st.radio(shell.t("stores.role"), list(ROLES), horizontal=True, key="account-new-role",
-                              format_func=lambda value: shell.t(f"stores.role_{value}")) or "supervisor"
-        store_id = st.selectbox(shell.t("stores.account_store"), list(labels), format_func=labels.__getitem__,
-                                key="account-new-store")
-        pressed = st.form_submit_button(shell.t("stores.make_account"), icon=":material/person_add:")
-    if pressed:
-        chosen = None if role == "admin" else store_id
-        _named(shell, lambda: create_account(shell.store, name or "", password or "", role, chosen, admin),
-               "stores.account_made", name or "")
+        st.text_input(shell.t("gate.name"), max_chars=NAME_MAX, key="account-new-name")
+        st.text_input(shell.t("gate.password"), type="password", max_chars=PASSWORD_MAX,
+                      key="account-new-password", help=shell.t("stores.password_help"))
+        st.radio(shell.t("stores.role"), list(ROLES), horizontal=True, key="account-new-role",
+                 format_func=lambda value: shell.t(f"stores.role_{value}"))
+        st.selectbox(shell.t("stores.account_store"), list(labels), format_func=labels.__getitem__,
+                     key="account-new-store")
+        st.form_submit_button(shell.t("stores.make_account"), icon=":material/person_add:",
+                              on_click=_make_account, args=(shell, admin))
+    show_notice("account-make")
     others = {account.supervisor.id: account for account in listed if account.supervisor.id != admin.id}
     if others:
         left, right = st.columns([3, 1], vertical_alignment="bottom")
@@ -234,13 +233,35 @@ def own_password(shell: Shell, supervisor: Supervisor) -> None:
         st.success(shell.t("stores.password_changed"))
 
 
-def _named(shell: Shell, act: Callable[[], object], done: str, name: str) -> None:
-    """Run ``act`` (which makes or renames something named ``name``) and say how it went."""
+def _make_store(shell: Shell, admin: Supervisor) -> None:
+    """The new store's button (a callback: the sidebar's picker and the stores table, drawn
+    after it, list the store, and the picker shows it, ready for its join code)."""
+    name = str(st.session_state.get("store-new-name") or "")
+    made = _named(shell, lambda: create_store(shell.store, name, admin), "stores.store_made", name, "stores")
+    if made is not None:
+        pick_store(made.id)
+
+
+def _make_account(shell: Shell, admin: Supervisor) -> None:
+    """The new account's button (a callback: the accounts table, drawn after it, lists it)."""
+    state = st.session_state
+    name, password = str(state.get("account-new-name") or ""), str(state.get("account-new-password") or "")
+    role: Role = "admin" if state.get("account-new-role") == "admin" else "supervisor"
+    chosen = None if role == "admin" else state.get("account-new-store")
+    _named(shell, lambda: create_account(shell.store, name, password, role, chosen, admin), "stores.account_made",
+           name, "account-make")
+
+
+def _named(shell: Shell, act: Callable[[], T], done: str, name: str, slot: str) -> T | None:
+    """Run ``act`` (which makes something named ``name``); how it went is shown by
+    ``show_notice(slot)``. What it made, or None when refused."""
     try:
-        act()
+        made = act()
     except NameTakenError:
-        st.error(shell.t("stores.name_taken"))
+        leave_notice(slot, "error", shell.t("stores.name_taken"))
     except (NameRuleError, AccountError) as error:
-        st.error(shell.t("stores.refused", reason=escape_markdown(str(error))))
+        leave_notice(slot, "error", shell.t("stores.refused", reason=escape_markdown(str(error))))
     else:
-        st.success(shell.t(done, name=escape_markdown(name.strip())))
+        leave_notice(slot, "success", shell.t(done, name=escape_markdown(name.strip())))
+        return made
+    return None

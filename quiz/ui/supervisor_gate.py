@@ -45,6 +45,7 @@ from quiz.ui.shell import Shell
 ACCOUNT_KEY = "supervisor_account"  # (Supervisor, credential_version) of this session
 THROTTLE_KEY = "supervisor_throttle"
 PICK_KEY = "supervisor_store_pick"
+KEPT_PICK_KEY = "supervisor_store_kept"  # the pick kept across pages (the widget's own value is not)
 NOTICE_KEY = "supervisor_notice"
 SESSION_CEILING = 300.0  # one browser session: the wait grows to five minutes
 EVERY_STORE = 0  # the picker's value for every store (store ids start at 1)
@@ -111,6 +112,7 @@ def sign_out() -> None:
     drop that redirect)."""
     st.session_state.pop(ACCOUNT_KEY, None)
     st.session_state.pop(PICK_KEY, None)
+    st.session_state.pop(KEPT_PICK_KEY, None)
     if _oidc_identity() is not None:
         st.logout()
         st.stop()
@@ -147,15 +149,28 @@ def _account_bar(shell: Shell, supervisor: Supervisor) -> None:
 
 
 def _picked_scope(shell: Shell, supervisor: Supervisor) -> Scope:
-    """A supervisor's own store; an admin's pick from the sidebar (every store, or one). The
+    """A supervisor's own store; an admin's pick from the sidebar (every store, or one), kept
+    from page to page (Streamlit forgets a widget's value on a page that draws it anew). The
     pick is checked by ``Supervisor.scope``: a value the browser sends reaches no other store."""
     if not supervisor.is_admin:
         return supervisor.scope()
     names = {info.id: info.name for info in list_stores(shell.store)}
+    kept = st.session_state.get(KEPT_PICK_KEY)
+    st.session_state[PICK_KEY] = kept if kept in names else EVERY_STORE
     picked = st.sidebar.selectbox(
-        shell.t("gate.store_picker"), [EVERY_STORE, *names], key=PICK_KEY,
+        shell.t("gate.store_picker"), [EVERY_STORE, *names], key=PICK_KEY, on_change=_keep_pick,
         format_func=lambda store_id: names.get(store_id, shell.t("gate.every_store")))
     return supervisor.scope(picked if picked in names else None)
+
+
+def _keep_pick() -> None:
+    pick_store(st.session_state.get(PICK_KEY))
+
+
+def pick_store(store_id: object) -> None:
+    """Show ``store_id`` (an admin's pick, checked against the stores when drawn) from the next
+    run on: the sidebar's picker is drawn with it."""
+    st.session_state[KEPT_PICK_KEY] = store_id
 
 
 def _sign_in_form(shell: Shell, purpose: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from quiz.access.stores import codes_in, create_store
+from quiz.access.stores import codes_in, create_store, list_stores
 from quiz.access.supervisors import PASSWORD_ENV, account, disable_account, link_oidc, set_password
 from quiz.db import audit
 from tests.scopes import EVERY_STORE
@@ -161,3 +161,52 @@ def test_a_linked_provider_subject_opens_its_account_and_an_unlinked_one_is_told
     disable_account(store, account(store, made.name).seen, None)
     at.run()  # the session ends, and the link opens a disabled account no more
     assert not [b for b in at.button if b.key == "supervisor-sign-out"]
+
+
+def test_a_store_just_made_is_listed_and_picked_for_its_join_code_at_once(open_app, store):
+    from quiz.ui.supervisor_gate import PICK_KEY
+
+    supervisor.make_account(PASSWORD)
+    create_store(store, "Shibuya", None)
+    at = supervisor.unlock(open_app(trainee=None, page=STORES), PASSWORD)
+    at.text_input(key="store-new-name").input("Ikebukuro")
+    next(b for b in at.button if b.label == "Make the store").click().run()
+    assert not at.exception, at.exception
+    assert "Store Ikebukuro made." in [s.value for s in at.success]
+    made = next(info for info in list_stores(store) if info.name == "Ikebukuro")
+    picker = at.sidebar.selectbox(key=PICK_KEY)
+    assert picker.value == made.id and "Ikebukuro" in picker.options
+    [stores] = [table.value for table in at.dataframe if "Trainees" in table.value.columns]
+    assert list(stores["Store"]) == ["Ikebukuro", "Shibuya"] or set(stores["Store"]) == {"Ikebukuro", "Shibuya"}
+    assert any(b.label == "Make a join code" for b in at.button)
+
+
+def test_an_admins_store_pick_stays_from_page_to_page(open_app, store):
+    from quiz.ui.supervisor_gate import PICK_KEY
+
+    supervisor.make_account(PASSWORD)
+    shibuya = create_store(store, "Shibuya", None)
+    at = supervisor.unlock(open_app(trainee=None, page=STORES), PASSWORD)
+    at.sidebar.selectbox(key=PICK_KEY).set_value(shibuya.id).run()
+    for page in (TEAM, "quiz/ui/pages/assignments.py", STORES):
+        at.switch_page(page).run()
+        assert not at.exception, at.exception
+        assert at.sidebar.selectbox(key=PICK_KEY).value == shibuya.id, page
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_pages_say_where_the_store_is_picked_and_the_join_code_entered(open_app, store, lang):
+    """The join codes' help names the sidebar's section where a trainee enters one (not
+    Progress), and "pick a store" says where: the sidebar's picker, by its label."""
+    from quiz.model.words import t
+
+    supervisor.make_account(PASSWORD)
+    create_store(store, "Shibuya", None)
+    at = supervisor.unlock(open_app(trainee=None, page=STORES, lang=lang), PASSWORD)
+    captions = " ".join(c.value for c in at.caption)
+    assert t("shell.join_store", lang) in captions and t("progress.title", lang) not in captions
+    infos = [i.value for i in at.info]
+    at.switch_page("quiz/ui/pages/assignments.py").run()
+    infos += [i.value for i in at.info]
+    picker = t("gate.store_picker", lang)
+    assert len([text for text in infos if picker in text]) == 2, infos
