@@ -27,6 +27,7 @@ from quiz.report.assignments import (
     due_day,
     font_file,
     plan_lines,
+    plan_size,
     standing_rows,
 )
 from quiz.report.progress import safe_file_name
@@ -77,8 +78,10 @@ def supervisor_section(shell: Shell, scope: Scope, zone: str) -> None:
 
 
 def new_assignment(shell: Shell, scope: Scope, zone: str) -> None:
-    """The form of a new assignment: title, who (nobody chosen: the whole store now), what,
-    and the due day (its end, in the supervisor's zone)."""
+    """The form of a new assignment: title, who (nobody chosen: the whole store, now and who
+    joins later), what, and the due day (its end, in the supervisor's zone). Its size (the
+    cards, how many to master, the exam's questions) is shown by its own button and with the
+    assignment made."""
     if scope.store_id is None:
         st.info(shell.t("assign.pick_store", picker=shell.t("gate.store_picker")))
         return
@@ -107,20 +110,32 @@ def new_assignment(shell: Shell, scope: Scope, zone: str) -> None:
         today = local_time(utc_now(), zone).date()
         day = st.date_input(shell.t("assign.field_due"), value=next_friday(today), min_value=today,
                             key="assignment-due")
-        pressed = st.form_submit_button(shell.t("assign.make"), type="primary")
-    if not pressed:
+        size, make = st.columns(2)
+        with size:
+            sized = st.form_submit_button(shell.t("assign.show_size"), icon=":material/straighten:")
+        with make:
+            pressed = st.form_submit_button(shell.t("assign.make"), type="primary")
+    if not (pressed or sized):
         return
     try:
         plan = Plan(categories=tuple(categories), cards=tuple(cards), mastery=int(mastery), exam=exam)
-        stored.create_assignment(shell.store, scope, title or "", plan, due_at(day, zone), utc_now(),
-                                        chosen or None)
+        if pressed:
+            stored.create_assignment(shell.store, scope, title or "", plan, due_at(day, zone), utc_now(),
+                                     chosen or None)
     except AssignmentError as refused:
         st.error(shell.t(f"assign.error.{refused.rule}"))
         return
     except OutOfScopeError:  # a staff member who left the store meanwhile
         st.error(shell.t("assign.error.no_members"))
         return
-    st.success(shell.t("assign.made", count=len(chosen) if chosen else len(staff)))
+    if pressed:
+        st.success(shell.t("assign.made", count=len(chosen) if chosen else len(staff)))
+    st.info(plan_size(plan, shell.content, shell.language, exam_questions(shell)), icon=":material/straighten:")
+
+
+def exam_questions(shell: Shell) -> dict[str, int]:
+    """Preset id -> its number of questions."""
+    return {preset.id: preset.questions for preset in exam_widgets.presets(shell)[0]}
 
 
 def assignment_standings(shell: Shell, scope: Scope, assignment: Assignment, zone: str) -> None:
@@ -132,6 +147,7 @@ def assignment_standings(shell: Shell, scope: Scope, assignment: Assignment, zon
         st.subheader(escape_markdown(assignment.title), anchor=False)
         due = shell.t("assign.due_line", due=due_day(assignment.due, zone))
         st.caption(escape_markdown(" · ".join([*plan, due])))
+        st.caption(plan_size(assignment.plan, shell.content, shell.language, exam_questions(shell)))
         st.markdown(shell.t("assign.summary", done=counts["done"], total=len(members), late=counts["late"]))
         rows = standing_rows(members, shell.language, zone)
         st.dataframe([{shell.t(f"assign.col_{k}"): v for k, v in row.items()} for row in rows], hide_index=True,
