@@ -68,18 +68,33 @@ def wait_for_closed_book_exam(shell: Shell) -> None:
     """On a study page (Practice, Review, Reference, Progress) while the signed-in trainee's
     closed-book exam runs: say so, offer the way back to it, and stop the page before its
     content is drawn, so the server never sends it. A card's own run (Check, Next card) asks
-    first (``answering.card_fragment``), so a tab opened before the exam waits too."""
+    first (``answering.card_fragment``), so a tab opened before the exam waits too. Any other
+    exam running: say so (its clock does not stop while the candidate is away), with the way
+    back, above the page."""
     if shell.trainee is None:
         return
     now = utc_now()
-    if exam_store.closed_book_deadline(shell.store, shell.trainee.id, now) is None:  # (kept: no query)
+    kept = exam_store.running_exam(shell.store, shell.trainee.id, now)  # (kept: no query)
+    if kept is None:
         return
     running = exam_store.open_exam(shell.store, shell.trainee.id, now)
-    if running is None or not closed_book_running(running, now):
+    if running is None:
+        return
+    if not closed_book_running(running, now):
+        st.info(shell.t("exam.running_elsewhere", name=exam_name(shell, running.preset),
+                        left=clock_text(time_left(running.deadline, now))), icon=":material/timer:")
+        _back_to_exam(shell, running)
         return
     widgets.drop_given()  # an answer sent from a tab opened before the exam: not graded, not shown
     st.info(shell.t("exam.closed_book_wait", name=exam_name(shell, running.preset),
                     left=clock_text(time_left(running.deadline, now))), icon=":material/menu_book:")
+    _back_to_exam(shell, running)
+    st.stop()
+
+
+def _back_to_exam(shell: Shell, running: Exam) -> None:
+    """The button back to the running exam, at the question this tab showed (else its first
+    unanswered one)."""
     if st.button(shell.t("exam.back_to_exam"), key="exam-closed-book-back", type="primary",
                  icon=":material/play_arrow:"):
         state = st.session_state.get(EXAM_STATE_KEY)
@@ -88,7 +103,6 @@ def wait_for_closed_book_exam(shell: Shell) -> None:
             state = st.session_state[EXAM_STATE_KEY] = ExamState()
             state.show(running.id, index=next_unanswered(running.card_ids, answered, -1) or 0)
         switch_page(EXAM_PAGE)
-    st.stop()
 
 
 def countdown(shell: Shell, deadline: datetime) -> None:

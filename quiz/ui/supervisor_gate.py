@@ -38,14 +38,13 @@ from quiz.access.supervisors import (
 from quiz.access.throttles import LoginThrottle
 from quiz.content.stored import store_view
 from quiz.model.names import NAME_MAX
-from quiz.ui import client
+from quiz.ui import client, kept_values
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell
 
 ACCOUNT_KEY = "supervisor_account"  # (Supervisor, credential_version) of this session
 THROTTLE_KEY = "supervisor_throttle"
-PICK_KEY = "supervisor_store_pick"
-KEPT_PICK_KEY = "supervisor_store_kept"  # the pick kept across pages (the widget's own value is not)
+PICK_KEY = "supervisor_store_pick"  # kept from page to page (quiz.ui.kept_values)
 NOTICE_KEY = "supervisor_notice"
 SESSION_CEILING = 300.0  # one browser session: the wait grows to five minutes
 EVERY_STORE = 0  # the picker's value for every store (store ids start at 1)
@@ -111,8 +110,7 @@ def sign_out() -> None:
     sending the browser to the provider's sign-out, so this run stops there (a rerun would
     drop that redirect)."""
     st.session_state.pop(ACCOUNT_KEY, None)
-    st.session_state.pop(PICK_KEY, None)
-    st.session_state.pop(KEPT_PICK_KEY, None)
+    kept_values.forget(PICK_KEY)
     if _oidc_identity() is not None:
         st.logout()
         st.stop()
@@ -155,22 +153,17 @@ def _picked_scope(shell: Shell, supervisor: Supervisor) -> Scope:
     if not supervisor.is_admin:
         return supervisor.scope()
     names = {info.id: info.name for info in list_stores(shell.store)}
-    kept = st.session_state.get(KEPT_PICK_KEY)
-    st.session_state[PICK_KEY] = kept if kept in names else EVERY_STORE
     picked = st.sidebar.selectbox(
-        shell.t("gate.store_picker"), [EVERY_STORE, *names], key=PICK_KEY, on_change=_keep_pick,
-        format_func=lambda store_id: names.get(store_id, shell.t("gate.every_store")))
+        shell.t("gate.store_picker"), [EVERY_STORE, *names],
+        format_func=lambda store_id: names.get(store_id, shell.t("gate.every_store")),
+        **kept_values.kept_widget(PICK_KEY, EVERY_STORE, lambda store_id: store_id in names))
     return supervisor.scope(picked if picked in names else None)
 
 
-def _keep_pick() -> None:
-    pick_store(st.session_state.get(PICK_KEY))
-
-
-def pick_store(store_id: object) -> None:
+def pick_store(store_id: int) -> None:
     """Show ``store_id`` (an admin's pick, checked against the stores when drawn) from the next
     run on: the sidebar's picker is drawn with it."""
-    st.session_state[KEPT_PICK_KEY] = store_id
+    kept_values.keep(PICK_KEY, store_id)
 
 
 def _sign_in_form(shell: Shell, purpose: str) -> None:

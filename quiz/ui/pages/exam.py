@@ -37,11 +37,13 @@ from quiz.training.exams import (
     time_left,
 )
 from quiz.training.kinds import showing_of
-from quiz.ui import answering, card_views, exam_widgets, widgets
+from quiz.ui import answering, card_views, exam_widgets, kept_values, widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.assignment_views import ASSIGNED_EXAM_KEY
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.page_state import ExamState
+
+GO_ON_KEY = "exam-save-goes-on"  # the candidate's choice: Save moves on to the next question
 
 shell = shell_module.current()
 st.title(shell.t("exam.title"), anchor=False)
@@ -72,6 +74,7 @@ def choose_exam(state: ExamState, assigned: str | None = None) -> None:
     """The presets side by side, then the custom settings; an ``assigned`` preset (an
     assignment's button, ``assignment_views``) is started at once."""
     st.caption(shell.t("exam.intro"))
+    st.caption(shell.t("exam.starts_at_once"))
     presets, problems = exam_widgets.presets(shell)
     for preset in presets:
         if preset.id == assigned:
@@ -161,10 +164,13 @@ def take_exam(state: ExamState, exam: Exam) -> None:
     if flag is not None and flag[0] == exam.id:
         set_flag(shell.store, *flag)
     index = min(max(state.index, 0), exam.total - 1)
-    card_id = exam.card_ids[index]
-    card = shell.content.cards.get(card_id)
-    showing = showing_of(card, exam.seeds[index]) if card is not None else None
+    card_id, card, showing = question(exam, index)
     stored = store_given_answer(state, exam, card, showing, index) if card is not None else None
+    if stored is not None and kept_values.kept_value(GO_ON_KEY, False) and index < exam.total - 1:
+        st.toast(shell.t("exam.saved_went_on", n=index + 1), icon=":material/check:")
+        state.go_to(index + 1)
+        index, stored = state.index, None
+        card_id, card, showing = question(exam, index)
     answers, flags = exam_store.answers_and_flags(shell.store, exam.id)  # after the save: read once, then kept
     answered = answers_by_card(exam, answers)
     exam_head(state, exam, index, answered, flags)
@@ -180,6 +186,7 @@ def take_exam(state: ExamState, exam: Exam) -> None:
                   icon=":material/flag:", type="tertiary", on_click=setattr,
                   args=(state, "flag", (exam.id, card_id, not on)))
 
+    st.toggle(shell.t("exam.save_goes_on"), **kept_values.kept_widget(GO_ON_KEY, False))
     unanswered = exam.total - len(answered)
     with st.container(horizontal=True, vertical_alignment="center"):
         st.button(shell.t("exam.previous"), key="exam-previous", disabled=index == 0, icon=":material/arrow_back:",
@@ -195,6 +202,14 @@ def take_exam(state: ExamState, exam: Exam) -> None:
         confirm_hand_in(state, exam, unanswered, len(flags))
 
 
+def question(exam: Exam, index: int) -> tuple[str, AnyCard | None, CardShowing | None]:
+    """Question ``index``: its card id, its card (None when no longer in the content) and
+    the showing the exam drew for it."""
+    card_id = exam.card_ids[index]
+    card = shell.content.cards.get(card_id)
+    return card_id, card, showing_of(card, exam.seeds[index]) if card is not None else None
+
+
 def exam_banner(exam: Exam) -> None:
     """The exam's name and its clock, drawn with the page, above the question's fragment: a
     Save, a Next or a pick in the navigator runs only the fragment, which leaves them as they
@@ -205,6 +220,7 @@ def exam_banner(exam: Exam) -> None:
         st.caption(escape_markdown(exam_widgets.exam_name(shell, exam.preset)))
     with clock:
         exam_widgets.countdown(shell, exam.deadline)
+    st.caption(shell.t("exam.leaving"))
 
 
 def exam_head(
