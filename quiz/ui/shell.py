@@ -21,6 +21,7 @@ from quiz.db.study_games import keep_studied_games, studied_games
 from quiz.model.attempt import utc_now
 from quiz.model.text import LANGUAGES
 from quiz.model.words import pick_language, t
+from quiz.report.join_qr import JOIN_PARAM
 from quiz.training.answering import card_pool
 from quiz.training.due_times import DueTimes
 from quiz.ui import resources
@@ -146,8 +147,8 @@ def _keep_in_url(language: str, trainee: Trainee | None) -> None:
     wanted = {"lang": language}
     if trainee is not None:
         wanted["trainee"] = trainee.name
-    elif "trainee" in st.query_params:  # signed out: a name from the URL only fills in the form
-        wanted["trainee"] = st.query_params["trainee"]
+    else:  # signed out: a name or a join code from the URL only fills in the forms
+        wanted.update({name: st.query_params[name] for name in ("trainee", JOIN_PARAM) if name in st.query_params})
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
 

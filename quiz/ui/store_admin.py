@@ -38,6 +38,7 @@ from quiz.model.attempt import utc_now
 from quiz.model.errors import AccountError, NameRuleError, NameTakenError
 from quiz.model.local_time import local_text
 from quiz.model.names import NAME_MAX
+from quiz.report.join_qr import app_root, join_link, qr_png
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.row_actions import act_button, leave_notice, show_notice
 from quiz.ui.shell import Shell
@@ -45,6 +46,7 @@ from quiz.ui.supervisor_gate import ACCOUNT_KEY, THROTTLE_KEY, pick_store
 from quiz.ui.tables import show_table
 
 T = TypeVar("T")
+STORES_PATH = "stores"  # the Stores page's url path (quiz.ui.page_table)
 
 
 def join_codes_section(shell: Shell, scope: Scope, zone: str) -> None:
@@ -61,6 +63,7 @@ def join_codes_section(shell: Shell, scope: Scope, zone: str) -> None:
         if made:
             code = make_join_code(shell.store, scope.supervisor, scope.store_id, int(days))
             st.success(shell.t("stores.code_made", code=code.code, time=local_text(code.expires_at, zone)))
+            share_code(shell, code.code)
     found = codes_in(shell.store, scope)
     if not found:
         st.caption(shell.t("stores.no_codes"))
@@ -91,7 +94,23 @@ def join_codes_section(shell: Shell, scope: Scope, zone: str) -> None:
 
         act_button(shell, right.button, shell.t("stores.revoke"), key="join-code-revoke", icon=":material/block:",
                    pick_key="join-code-revoke-pick", shown=usable, act=revoke, slot="join-codes")
+        picked = st.session_state.get("join-code-revoke-pick")
+        if picked in usable:
+            with st.expander(shell.t("stores.share", code=picked), icon=":material/qr_code_2:"):
+                share_code(shell, str(picked))
     show_notice("join-codes")
+
+
+def share_code(shell: Shell, code: str) -> None:
+    """A join code to pass on: its link's QR code (the app's sign-up with the code filled
+    in), the code and the link, each with a copy button."""
+    link = join_link(app_root(st.context.url or "", STORES_PATH), code, shell.language)
+    qr, words = st.columns([1, 2])
+    qr.image(qr_png(link), width=200, caption=shell.t("stores.qr_caption"))
+    with words:
+        st.caption(shell.t("stores.share_help", add_me=shell.t("shell.new_trainee")))
+        st.code(code, language=None)
+        st.code(link, language=None, wrap_lines=True)
 
 
 def stores_section(shell: Shell, admin: Supervisor) -> None:

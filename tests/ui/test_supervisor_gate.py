@@ -210,3 +210,23 @@ def test_the_pages_say_where_the_store_is_picked_and_the_join_code_entered(open_
     infos += [i.value for i in at.info]
     picker = t("gate.store_picker", lang)
     assert len([text for text in infos if picker in text]) == 2, infos
+
+
+def test_a_join_code_is_shown_with_its_link_and_qr_code(open_app, store):
+    """Made: the code and the link (each with Streamlit's copy button) and the QR code of the
+    link; a usable code picked in the list shows them again."""
+    from quiz.report.join_qr import JOIN_PARAM
+
+    supervisor.make_account(PASSWORD)
+    shibuya = create_store(store, "Shibuya", None)
+    at = supervisor.unlock(open_app(trainee=None, page=STORES), PASSWORD)
+    at.sidebar.selectbox(key="supervisor_store_pick").set_value(shibuya.id).run()
+    next(b for b in at.button if b.label == "Make a join code").click().run()
+    [code] = codes_in(store, EVERY_STORE)
+    shown = [c.value for c in at.code]
+    assert code.code in shown
+    assert [text for text in shown if text.endswith(f"/?{JOIN_PARAM}={code.code}&lang=en")]
+    assert at.get("image")  # the QR code (its reading is tests/report/test_join_qr.py)
+    at.run()  # the list: the code picked, its QR code and link in a fold
+    assert any(e.label == f"QR code and link of {code.code}" for e in at.expander)
+    assert code.code in [c.value for c in at.code]
