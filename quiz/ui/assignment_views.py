@@ -44,6 +44,7 @@ from quiz.training.assignments import (
 from quiz.ui import exam_widgets
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell, switch_page
+from quiz.ui.streamlit_words import multiselect
 from quiz.ui.time_zone import viewer_zone
 
 PRACTICE_PAGE = "quiz/ui/pages/practice.py"
@@ -93,15 +94,16 @@ def new_assignment(shell: Shell, scope: Scope, zone: str) -> None:
     names = exam_names(shell)
     with st.form("assignment-new", border=True):
         title = st.text_input(shell.t("assign.field_title"), max_chars=TITLE_MAX, key="assignment-title")
-        chosen = st.multiselect(shell.t("assign.field_staff"), list(staff), format_func=staff.__getitem__,
-                                placeholder=shell.t("assign.whole_store", count=len(staff)), key="assignment-staff")
+        chosen = multiselect(shell.language, shell.t("assign.field_staff"), list(staff),
+                             format_func=staff.__getitem__, key="assignment-staff",
+                             placeholder=shell.t("assign.whole_store", count=len(staff)))
         st.caption(shell.t("assign.members_note"))
-        categories = st.multiselect(shell.t("assign.field_categories"), list(labels), format_func=labels.__getitem__,
-                                    key="assignment-categories")
+        categories = multiselect(shell.language, shell.t("assign.field_categories"), list(labels),
+                                 format_func=labels.__getitem__, key="assignment-categories")
         titles = {card.id: list_title(card).get(shell.language) for card in shell.content.cards.values()
                   if not card.retired}
-        cards = st.multiselect(shell.t("assign.field_cards"), list(titles), format_func=titles.__getitem__,
-                               key="assignment-cards")
+        cards = multiselect(shell.language, shell.t("assign.field_cards"), list(titles),
+                            format_func=titles.__getitem__, key="assignment-cards")
         mastery = st.number_input(shell.t("assign.field_mastery"), *MASTERY_RANGE, value=DEFAULT_MASTERY, step=5,
                                   help=shell.t("assign.mastery_help"), key="assignment-mastery")
         exam = st.selectbox(shell.t("assign.field_exam"), [None, *names],

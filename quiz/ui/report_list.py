@@ -31,6 +31,7 @@ from quiz.model.scope import Scope
 from quiz.model.words import t
 from quiz.ui import tables
 from quiz.ui.shell import Shell
+from quiz.ui.streamlit_words import multiselect
 
 STATUSES: tuple[Status, ...] = ("open", "resolved", "all")
 SHOWN_COLUMNS = ("id", "card_id", "trainee", "reason", "text", "answer", "created_at", "resolved", "resolution")
@@ -104,7 +105,7 @@ def _bulk_resolve(shell: Shell, scope: Scope, page: ShownPage, key: str) -> None
     if not page.open_labels:
         return
     with st.form(f"{key}-form", clear_on_submit=True, border=True):
-        chosen = st.multiselect(shell.t("items.bulk_pick"), list(page.open_labels),
+        chosen = multiselect(shell.language, shell.t("items.bulk_pick"), list(page.open_labels),
                                 format_func=page.open_labels.__getitem__, key=f"{key}-chosen")
         note = st.text_input(shell.t("items.resolve_note"), max_chars=REPORT_TEXT_MAX, key=f"{key}-note")
         pressed = st.form_submit_button(shell.t("items.bulk_resolve"), icon=":material/task_alt:", key=f"{key}-resolve")

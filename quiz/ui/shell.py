@@ -26,7 +26,7 @@ from quiz.training.answering import card_pool
 from quiz.training.due_times import DueTimes
 from quiz.ui import resources
 from quiz.ui.sign_in import trainee_panel
-from quiz.ui.streamlit_words import draw_widget_words
+from quiz.ui.streamlit_words import draw_widget_words, multiselect
 
 DUE_KEY = "due_count"  # this session's due moments: (what they count, DueTimes)
 DUE_HORIZON = timedelta(minutes=5)  # how far ahead the due moments are read: answers in other tabs show within it
@@ -212,11 +212,11 @@ def _rulesets(content: Content, language: str, store: Store, trainee: Trainee | 
     chosen = st.session_state.get("games", ids)
     chosen = chosen if isinstance(chosen, list) else ids
     st.session_state["games"] = [rid for rid in chosen if rid in content.rulesets]
-    return st.multiselect(
+    return multiselect(
+        language,
         t("shell.games", language),
         ids,
         key="games",
-        select_all=False,
         format_func=lambda rid: content.rulesets[rid].document.short_name.get(language),
         label_visibility="collapsed",
         on_change=_keep_games,
@@ -241,12 +241,12 @@ def _categories(content: Content, rulesets: list[str], language: str) -> list[st
     if "categories" in st.session_state:  # drop choices of games no longer selected (or never offered)
         chosen = st.session_state.get("categories")
         st.session_state["categories"] = [c for c in chosen if c in labels] if isinstance(chosen, list) else []
-    chosen = st.multiselect(
+    chosen = multiselect(
+        language,
         t("shell.categories", language),
         options,
         default=None,
         key="categories",
-        select_all=False,
         format_func=labels.__getitem__,
         placeholder=t("shell.all_categories", language),
     )

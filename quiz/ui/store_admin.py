@@ -38,6 +38,7 @@ from quiz.model.attempt import utc_now
 from quiz.model.errors import AccountError, NameRuleError, NameTakenError
 from quiz.model.local_time import local_text
 from quiz.model.names import NAME_MAX
+from quiz.report.audit_table import audit_table, search_rows
 from quiz.report.join_qr import app_root, join_link, qr_png
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.row_actions import act_button, leave_notice, show_notice
@@ -223,9 +224,14 @@ def audit_section(shell: Shell, scope: Scope, zone: str) -> None:
     if not found:
         st.caption(shell.t("stores.no_audit"))
         return
-    table = audit.entries_frame(found)
-    table["at"] = [local_text(entry.at, zone) for entry in found]
-    show_table(table, lambda column: shell.t(f"stores.col_{column}"), shell.t("stores.download"), "audit-log")
+    names = {info.id: info.name for info in list_stores(shell.store)}
+    table = audit_table(found, shell.language, names, zone)
+    wanted = st.text_input(shell.t("stores.audit_search"), key="audit-search", icon=":material/search:",
+                           help=shell.t("stores.audit_search_help"))
+    shown = search_rows(table, wanted or "")
+    if len(shown) != len(table):
+        st.caption(shell.t("stores.audit_found", count=len(shown), total=len(table)))
+    show_table(shown, lambda column: shell.t(f"stores.col_{column}"), shell.t("stores.download"), "audit-log")
 
 
 def own_password(shell: Shell, supervisor: Supervisor) -> None:

@@ -88,7 +88,7 @@ def test_the_audit_log_is_shown_to_an_admin_with_its_csv(open_app, store):
     at = supervisor.unlock(open_app(trainee=None, page=STORES), PASSWORD)
     assert "Audit log" in [s.value for s in at.subheader]
     log = at.dataframe[-1].value
-    assert list(log["Action"]) == ["store_made", "account_made"]  # newest first
+    assert list(log["Action"]) == ["Store made", "Account made"]  # newest first, in words
     assert list(log["Who"]) == ["Tencho", audit.SYSTEM] and list(log["To whom or what"]) == ["Shibuya", "Tencho"]
     assert any(b.label == "Download this table (CSV)" for b in at.download_button)
 
@@ -230,3 +230,23 @@ def test_a_join_code_is_shown_with_its_link_and_qr_code(open_app, store):
     at.run()  # the list: the code picked, its QR code and link in a fold
     assert any(e.label == f"QR code and link of {code.code}" for e in at.expander)
     assert code.code in [c.value for c in at.code]
+
+
+def test_the_audit_log_speaks_the_readers_language_and_is_searched(open_app, store):
+    """In Japanese: acts, roles and stores in words, no stored codes (``account_made``,
+    ``role=admin``) and no ``None``; a search keeps the rows that have the words."""
+    admin = supervisor.make_account(PASSWORD)
+    shibuya = create_store(store, "Shibuya", admin)
+    from quiz.access.supervisors import create_account
+
+    create_account(store, "Fuku", "fuku password", "supervisor", shibuya.id, admin)
+    at = supervisor.unlock(open_app(trainee=None, page=STORES, lang="ja"), PASSWORD)
+    log = at.dataframe[-1].value
+    cells = " ".join(str(cell) for cell in log.to_numpy().ravel())
+    assert list(log["操作"]) == ["アカウントを作成", "店舗を作成", "アカウントを作成"]
+    assert "役割: 店舗の管理者（1店舗）" in cells and "Shibuya" in list(log["店舗"])
+    for code in ("account_made", "role=", "None", "nan", "<NA>"):
+        assert code not in cells, code
+    at.text_input(key="audit-search").input("fuku").run()
+    assert list(at.dataframe[-1].value["対象"]) == ["Fuku"]
+    assert "3 行中 1 行" in [c.value for c in at.caption]

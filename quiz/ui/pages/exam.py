@@ -42,6 +42,7 @@ from quiz.ui import shell as shell_module
 from quiz.ui.assignment_views import ASSIGNED_EXAM_KEY
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.page_state import ExamState
+from quiz.ui.streamlit_words import multiselect
 
 GO_ON_KEY = "exam-save-goes-on"  # the candidate's choice: Save moves on to the next question
 
@@ -104,17 +105,16 @@ def custom_exam(state: ExamState) -> None:
         questions = cols[0].number_input(shell.t("exam.custom_questions"), *QUESTIONS_RANGE, value=20, step=1)
         minutes = cols[1].number_input(shell.t("exam.custom_minutes"), *MINUTES_RANGE, value=30, step=1)
         pass_percent = cols[2].number_input(shell.t("exam.custom_pass"), *PASS_PERCENT_RANGE, value=80, step=1)
-        games = st.multiselect(
-            shell.t("exam.custom_games"), list(shell.content.rulesets), default=list(shell.rulesets),
+        games = multiselect(
+            shell.language, shell.t("exam.custom_games"), list(shell.content.rulesets), default=list(shell.rulesets),
             format_func=lambda rid: shell.content.rulesets[rid].document.short_name.get(shell.language),
             key="exam-custom-games",
-            select_all=False,
         )
         labels = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
         options = [key for key in labels if key.split("/", 1)[0] in games]
-        categories = st.multiselect(
-            shell.t("exam.custom_categories"), options, format_func=labels.__getitem__,
-            placeholder=shell.t("shell.all_categories"), key="exam-custom-categories", select_all=False,
+        categories = multiselect(
+            shell.language, shell.t("exam.custom_categories"), options, format_func=labels.__getitem__,
+            placeholder=shell.t("shell.all_categories"), key="exam-custom-categories",
         )
         pool = exam_pool(shell.content, games, categories or None)
         if not pool:
