@@ -158,16 +158,19 @@ def _zone(shell: Shell, trainee: Trainee, own: bool) -> str:
     return time_zone_for(shell.store, trainee.id, st.context.timezone)
 
 
+METRIC_WIDTH = 150  # px: side by side, two or more to a row on a phone, not a column of single figures
+
+
 def _headline(shell: Shell, figures: ProgressFigures) -> None:
     summary, streak = figures.summary, figures.streak
-    cols = list(st.columns(5))
-    cols[0].metric(shell.t("progress.answered"), summary.answered)
-    cols[1].metric(shell.t("progress.accuracy"), f"{summary.accuracy:.0%}")
     met = figures.answered_today >= figures.goal
-    cols[2].metric(shell.t("progress.today"), f"{figures.answered_today} / {figures.goal}",
-                   delta=shell.t("progress.goal_met") if met else None, delta_arrow="off")
-    cols[3].metric(shell.t("progress.streak"), _days(shell, streak.current))
-    cols[4].metric(shell.t("progress.longest"), _days(shell, streak.longest))
+    with st.container(horizontal=True, wrap=True, gap="medium"):
+        st.metric(shell.t("progress.answered"), summary.answered, width=METRIC_WIDTH)
+        st.metric(shell.t("progress.accuracy"), f"{summary.accuracy:.0%}", width=METRIC_WIDTH)
+        st.metric(shell.t("progress.today"), f"{figures.answered_today} / {figures.goal}", width=METRIC_WIDTH,
+                  delta=shell.t("progress.goal_met") if met else None, delta_arrow="off")
+        st.metric(shell.t("progress.streak"), _days(shell, streak.current), width=METRIC_WIDTH)
+        st.metric(shell.t("progress.longest"), _days(shell, streak.longest), width=METRIC_WIDTH)
 
 
 def _charts(shell: Shell, specs: dict[str, Spec | None]) -> None:
