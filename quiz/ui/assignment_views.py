@@ -112,10 +112,8 @@ def new_assignment(shell: Shell, scope: Scope, zone: str) -> None:
         today = local_time(utc_now(), zone).date()
         day = st.date_input(shell.t("assign.field_due"), value=next_friday(today), min_value=today,
                             key="assignment-due")
-        size, make = st.columns(2)
-        with size:
+        with st.container(horizontal=True):
             sized = st.form_submit_button(shell.t("assign.show_size"), icon=":material/straighten:")
-        with make:
             pressed = st.form_submit_button(shell.t("assign.make"), type="primary")
     if not (pressed or sized):
         return
