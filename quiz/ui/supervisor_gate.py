@@ -181,10 +181,13 @@ def _sign_in_form(shell: Shell, purpose: str) -> None:
     if oidc_configured():
         _oidc_sign_in(shell)
     with st.form("supervisor-login", clear_on_submit=True):
+        st.markdown(f"**{shell.t('gate.form_title')}**")
+        st.caption(shell.t("gate.form_help"))
         name = st.text_input(shell.t("gate.name"), max_chars=NAME_MAX, key="supervisor-name")
         password = st.text_input(shell.t("gate.password"), type="password", max_chars=PASSWORD_MAX,
                                  key="supervisor-password")
         pressed = st.form_submit_button(shell.t("gate.sign_in"), type="primary", key="supervisor-sign-in")
+    st.caption(shell.t("gate.no_account"))
     if not pressed:
         return
     session = st.session_state.setdefault(THROTTLE_KEY, LoginThrottle(ceiling=SESSION_CEILING))

@@ -250,3 +250,17 @@ def test_the_audit_log_speaks_the_readers_language_and_is_searched(open_app, sto
     at.text_input(key="audit-search").input("fuku").run()
     assert list(at.dataframe[-1].value["対象"]) == ["Fuku"]
     assert "3 行中 1 行" in [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_supervisor_sign_in_says_whom_it_is_for_how_long_and_how_to_get_an_account(open_app, lang):
+    """Beside the sidebar's trainee sign-in, the page's form names itself, says trainees sign
+    in in the sidebar, why a reload asks again, and where an account comes from."""
+    from quiz.model.words import t
+
+    supervisor.make_account(PASSWORD)
+    at = open_app(trainee=None, page=TEAM, lang=lang)
+    shown = [m.value for m in (*at.main.markdown, *at.main.caption)]
+    for key in ("gate.form_help", "gate.no_account"):
+        assert t(key, lang) in shown, key
+    assert f"**{t('gate.form_title', lang)}**" in shown
