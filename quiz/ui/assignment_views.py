@@ -41,15 +41,13 @@ from quiz.training.assignments import (
     due_at,
     plan_cards,
 )
-from quiz.ui import exam_widgets
+from quiz.ui import exam_widgets, rounds
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell, switch_page
 from quiz.ui.streamlit_words import multiselect
 from quiz.ui.time_zone import viewer_zone
 
-PRACTICE_PAGE = "quiz/ui/pages/practice.py"
-ROUND_KEY = "practice_round"  # the Practice page's round of chosen cards (see pages/practice.py)
-ROUND_WORDS_KEY = "practice_round_words"  # (string key, the round it words) for the round's caption
+ROUND_KEY, ROUND_WORDS_KEY = rounds.ROUND_KEY, rounds.ROUND_WORDS_KEY  # the Practice page's round (pages/practice.py)
 ASSIGNED_EXAM_KEY = "assigned_exam"  # a preset the Mock exam page starts at once (see pages/exam.py)
 OPEN_KEY = "my_assignments_open"  # (trainee id, {assignment id: title} not done when last drawn, their cards)
 FRIDAY = 4
@@ -244,7 +242,4 @@ def start_practice(shell: Shell, trainee: Trainee, cards: tuple[str, ...]) -> No
     one is), on the Practice page."""
     results = shell.store.card_results(trainee.id, last=1)
     round_ids = [card_id for card_id in cards if not results.get(card_id, [False])[-1]] or list(cards)
-    st.session_state[ROUND_KEY] = round_ids
-    st.session_state[ROUND_WORDS_KEY] = ("assign.round", tuple(round_ids))
-    st.session_state.pop("practice", None)
-    switch_page(PRACTICE_PAGE)
+    rounds.start_round(round_ids, ("assign.round", tuple(round_ids)))

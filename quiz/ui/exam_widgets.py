@@ -37,6 +37,7 @@ from quiz.training.presets import ExamPreset, load_presets
 from quiz.ui import card_views, widgets
 from quiz.ui.exam_clock import exam_clock
 from quiz.ui.page_state import ExamState
+from quiz.ui.rounds import start_round
 from quiz.ui.shell import Shell, switch_page
 from quiz.ui.time_zone import viewer_zone
 
@@ -157,12 +158,18 @@ def results(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:
         shell.t("exam.results_show"), [False, True], default=False, key=f"exam-results-every-{exam.id}",
         format_func=lambda on: shell.t("exam.show_all" if on else "exam.show_wrong"),
     ) is True
-    shown = shown_questions(exam_questions(shell.content, exam, records), every)
+    questions = exam_questions(shell.content, exam, records)
+    shown = shown_questions(questions, every)
     st.subheader(shell.t("exam.all_answers" if every else "exam.wrong_answers", n=len(shown)), anchor=False)
     if not shown:
         st.caption(shell.t("exam.no_wrong"))
     else:
         st.caption(shell.t("exam.all_help" if every else "exam.wrong_help"))
+    missed = [question.card.id for question in shown_questions(questions, False) if not question.card.retired]
+    if missed and shell.trainee is not None and shell.trainee.id == exam.trainee_id and st.button(
+            shell.t("exam.practise_missed", n=len(missed)), type="primary", icon=":material/replay:",
+            key=f"exam-practise-missed-{exam.id}"):
+        start_round(missed, ("exam.round_missed", tuple(missed)))
     for question in shown:  # each closed until opened: a 50-question exam is not one long wall
         showing = question.outcome.showing if isinstance(question.outcome, ScenarioOutcome) else None
         title = widgets.shown_title(shell, question.card, showing)

@@ -39,10 +39,9 @@ from quiz.report.progress_charts import Spec, progress_charts
 from quiz.rules.variants import list_title
 from quiz.training.answering import card_pool
 from quiz.ui.markdown import escape_markdown
-from quiz.ui.shell import Shell, switch_page
+from quiz.ui.rounds import PRACTICE_PAGE, forget_goal, start_round
+from quiz.ui.shell import Shell
 from quiz.ui.tables import csv_download
-
-PRACTICE_PAGE = "quiz/ui/pages/practice.py"
 
 
 def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: str = "progress") -> None:
@@ -108,21 +107,11 @@ def _start_here(shell: Shell, figures: ProgressFigures, own: bool, key: str) -> 
         cards = card_pool(shell.content, shell.rulesets, [str(row.category_key)])
         if button.button(shell.t("progress.practise_area"), key=f"{key}-practise-{row.category_key}",
                          icon=":material/style:", disabled=not cards):
-            practise_round(cards, ("progress.round_area", tuple(cards)))
+            start_round(cards, ("progress.round_area", tuple(cards)))
     playable = [card for card in figures.mistakes["card_id"] if card in shell.content.cards]
     if own and playable and st.button(shell.t("progress.practise_mistakes", n=len(playable)), type="primary",
                                       key=f"{key}-practise-mistakes-first", icon=":material/replay:"):
-        practise_round(playable)
-
-
-def practise_round(cards: list[str], words: tuple[str, tuple[str, ...]] | None = None) -> None:
-    """A round of exactly ``cards`` on the Practice page (its caption ``words``: a string key
-    and the round it words)."""
-    st.session_state["practice_round"] = list(cards)
-    if words is not None:
-        st.session_state["practice_round_words"] = words
-    st.session_state.pop("practice", None)
-    switch_page(PRACTICE_PAGE)
+        start_round(playable)
 
 
 def _settings(shell: Shell, trainee: Trainee, zone: str, goal: int, key: str) -> None:
@@ -142,6 +131,7 @@ def _keep_goal(shell: Shell, trainee: Trainee, widget: str) -> None:
     chosen = st.session_state.get(widget)
     if isinstance(chosen, int) and GOAL_RANGE[0] <= chosen <= GOAL_RANGE[1]:
         set_daily_goal(shell.store, trainee.id, chosen)
+        forget_goal()
 
 
 def _keep_zone(shell: Shell, trainee: Trainee, zone: str, widget: str) -> None:
@@ -284,7 +274,7 @@ def _mistakes(shell: Shell, figures: ProgressFigures, zone: str, own: bool, key:
         shell.t("progress.practise_mistakes", n=len(playable)), type="primary", disabled=not playable,
         key=f"{key}-practise-mistakes",
     ):
-        practise_round(playable)
+        start_round(playable)
 
 
 def _days(shell: Shell, n: int) -> str:

@@ -438,3 +438,17 @@ def test_an_exam_running_is_said_on_the_study_pages_with_the_way_back(open_app, 
     assert at.main.subheader or at.main.dataframe or at.main.markdown  # Reference is drawn
     at.button(key="exam-closed-book-back").click().run()
     assert any(m.value.startswith("**Question 1 of 2") for m in at.markdown)
+
+
+def test_the_results_offer_a_round_of_the_questions_missed(open_app, store):
+    """As Progress offers its recent mistakes: the wrong and unanswered questions of an exam,
+    as a practice round, from its results."""
+    at = open_app(page=PAGE)
+    start_custom(at, questions=3)
+    answer_right(at, store)  # one right, two unanswered
+    exam = get_exam(store, at.session_state["mock_exam"].exam_id)
+    hand_in_confirmed(at)
+    at.button(key=f"exam-practise-missed-{exam.id}").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["practice_round"] == list(exam.card_ids[1:])
+    assert "Practising 2 cards missed in an exam." in [c.value for c in at.caption]
