@@ -452,3 +452,22 @@ def test_the_results_offer_a_round_of_the_questions_missed(open_app, store):
     assert not at.exception, at.exception
     assert at.session_state["practice_round"] == list(exam.card_ids[1:])
     assert "Practising 2 cards missed in an exam." in [c.value for c in at.caption]
+
+
+def test_the_navigator_is_below_the_question(open_app, store):
+    """Twenty numbers above the question filled a phone's first screen: the question, its form
+    and its buttons come first, the navigator after them."""
+    at = open_app(page=PAGE)
+    start_custom(at, questions=3)
+
+    def flat(node):
+        children = getattr(node, "children", None)
+        if isinstance(children, dict):
+            for child in children.values():
+                yield from flat(child)
+        else:
+            yield node
+
+    keys = [str(getattr(e, "key", "") or "") for e in flat(at.main)]
+    navigator = next(i for i, key in enumerate(keys) if key.startswith("exam-nav-"))
+    assert navigator > keys.index("exam-hand-in") > next(i for i, key in enumerate(keys) if key.startswith("exam-flag-"))

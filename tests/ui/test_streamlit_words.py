@@ -174,3 +174,12 @@ def test_a_japanese_page_s_multiselects_speak_japanese(open_app, store) -> None:
     at.multiselect(key="exam-custom-games").set_value([]).run()
     assert at.multiselect(key="exam-custom-categories").proto.placeholder == words("streamlit.no_options", "ja")
     assert not any(m.proto.select_all for m in at.multiselect if hasattr(m.proto, "select_all"))
+
+
+def test_the_exam_clock_is_kept_in_view_on_a_wide_screen_only() -> None:
+    from quiz.ui.round_clock import EXAM_BANNER_KEY, WIDE
+
+    css = widget_words_css("ja")
+    wide = css.index(WIDE)
+    assert css.index(f".st-key-{EXAM_BANNER_KEY}", wide) > wide
+    assert f".st-key-{EXAM_BANNER_KEY}" not in css[:wide]

@@ -42,6 +42,8 @@ from quiz.ui import shell as shell_module
 from quiz.ui.assignment_views import ASSIGNED_EXAM_KEY
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.page_state import ExamState
+from quiz.ui.round_clock import EXAM_BANNER_KEY
+from quiz.ui.scroll import to_top_when_new
 from quiz.ui.streamlit_words import multiselect
 
 GO_ON_KEY = "exam-save-goes-on"  # the candidate's choice: Save moves on to the next question
@@ -173,6 +175,7 @@ def take_exam(state: ExamState, exam: Exam) -> None:
         card_id, card, showing = question(exam, index)
     answers, flags = exam_store.answers_and_flags(shell.store, exam.id)  # after the save: read once, then kept
     answered = answers_by_card(exam, answers)
+    to_top_when_new("exam", f"{exam.id}-{index}")  # a question shown anew starts at the page's top (a phone's Start)
     exam_head(state, exam, index, answered, flags)
     if card is None:
         st.warning(shell.t("exam.missing_card"))
@@ -200,6 +203,8 @@ def take_exam(state: ExamState, exam: Exam) -> None:
             ask_before_hand_in(state, exam, unanswered, flags)
     if state.confirm_hand_in:
         confirm_hand_in(state, exam, unanswered, len(flags))
+    # below the question: on a phone twenty numbers above it filled the first screen
+    exam_widgets.navigator(shell, exam, index, set(answered), flags, on_pick=state.go_to)
 
 
 def question(exam: Exam, index: int) -> tuple[str, AnyCard | None, CardShowing | None]:
@@ -215,22 +220,22 @@ def exam_banner(exam: Exam) -> None:
     Save, a Next or a pick in the navigator runs only the fragment, which leaves them as they
     are (the clock counts down in the browser, its run at the deadline stays armed) and
     draws neither again."""
-    name, clock = st.columns([4, 1], vertical_alignment="bottom")
-    with name:
-        st.caption(escape_markdown(exam_widgets.exam_name(shell, exam.preset)))
-    with clock:
-        exam_widgets.countdown(shell, exam.deadline)
+    with st.container(key=EXAM_BANNER_KEY):  # kept in view on a wide screen (quiz.ui.round_clock)
+        name, clock = st.columns([4, 1], vertical_alignment="bottom")
+        with name:
+            st.caption(escape_markdown(exam_widgets.exam_name(shell, exam.preset)))
+        with clock:
+            exam_widgets.countdown(shell, exam.deadline)
     st.caption(shell.t("exam.leaving"))
 
 
 def exam_head(
     state: ExamState, exam: Exam, index: int, answered: dict[str, AttemptRecord], flags: frozenset[str]
 ) -> None:
-    """The question's number, the answered count and the navigator."""
+    """The question's number and the answered count (the navigator is below the question)."""
     st.markdown(f"**{shell.t('exam.question', n=index + 1, total=exam.total)}**")
     progress = shell.t("exam.answered_count", answered=len(answered), total=exam.total)
     st.progress(len(answered) / exam.total, text=progress)
-    exam_widgets.navigator(shell, exam, index, set(answered), flags, on_pick=state.go_to)
 
 
 def ask_before_hand_in(state: ExamState, exam: Exam, unanswered: int, flags: frozenset[str]) -> None:
