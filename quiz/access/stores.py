@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from quiz.access.scope import Scope, Supervisor
+from quiz.db.assignments import join_whole_store
 from quiz.db.audit import record
 from quiz.db.seen import Seen, change_seen, seen
 from quiz.db.sql import inserted_id
@@ -222,6 +223,7 @@ def redeem_on(conn: Connection, trainee_id: int, typed: str, at: datetime) -> in
         raise JoinCodeError(UNUSABLE, "no usable join code")
     store_id = int(conn.execute(select(join_codes.c.store_id).where(join_codes.c.code == code)).scalar_one())
     conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(store_id=store_id))
+    join_whole_store(conn, store_id, trainee_id, at)
     return store_id
 
 
@@ -234,6 +236,8 @@ def move_trainee(store: Store, actor: Supervisor, row: Seen, store_id: int | Non
         if store_id is not None and conn.execute(select(stores.c.id).where(stores.c.id == store_id)).first() is None:
             raise AccountError("unknown", f"no store {store_id}")
         change_seen(conn, trainees, row, {"store_id": store_id})
+        if store_id is not None:
+            join_whole_store(conn, store_id, int(row.key), utc_now())
         name = conn.execute(select(trainees.c.name).where(trainees.c.id == row.key)).scalar_one()
         record(conn, actor, "trainee_moved", name, store_id)
 

@@ -47,6 +47,7 @@ class Assignment:
     plan: Plan
     due: datetime
     archived_at: datetime | None = None
+    whole_store: bool = False  # staff who join the store later join it too (``join_whole_store``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +63,9 @@ def create_assignment(
     store: Store, scope: Scope, title: str, plan: Plan, due: datetime, now: datetime,
     trainee_ids: Collection[int] | None = None,
 ) -> Assignment:
-    """Make an assignment in the scope's store for ``trainee_ids`` (None: every trainee of the
-    store now), recorded in the audit log in the same transaction. A trainee outside the store
+    """Make an assignment in the scope's store for ``trainee_ids`` (None: the whole store,
+    every trainee in it now and those who join it before the due time), recorded in the
+    audit log in the same transaction. A trainee outside the store
     is refused (``OutOfScopeError``), as is a scope of every store: an assignment belongs to
     one store."""
     title = title.strip()
@@ -79,7 +81,7 @@ def create_assignment(
         if not wanted:
             raise AssignmentError("no_members", "nobody to assign: the store has no trainees yet")
         values = {"store_id": scope.store_id, "created_by": scope.supervisor.id, "created_at": now,
-                  "title": title, "plan": plan.stored(), "due": due}
+                  "title": title, "plan": plan.stored(), "due": due, "whole_store": trainee_ids is None}
         assignment_id = inserted_id(conn.execute(insert(assignments).values(**values)))
         conn.execute(insert(assignment_members), [
             {"assignment_id": assignment_id, "trainee_id": trainee_id} for trainee_id in sorted(wanted)
@@ -88,7 +90,25 @@ def create_assignment(
                {"assignment_id": assignment_id, "members": len(wanted), "due": due.isoformat()})
         notify(conn, ASSIGNED, None)  # one notice for all its members: assignments are made rarely
     changed(ASSIGNED, None)
-    return Assignment(assignment_id, scope.store_id, scope.supervisor.id, now, title, plan, due)
+    return Assignment(assignment_id, scope.store_id, scope.supervisor.id, now, title, plan, due,
+                      whole_store=trainee_ids is None)
+
+
+def join_whole_store(conn: Connection, store_id: int, trainee_id: int, now: datetime) -> None:
+    """In the caller's transaction (a trainee joining ``store_id``): make them a member of the
+    store's whole-store assignments that are neither archived nor due yet (and not theirs
+    already)."""
+    theirs = select(M.assignment_id).where(M.trainee_id == trainee_id)
+    open_ones = list(conn.execute(
+        select(A.id).where(A.store_id == store_id, A.whole_store.is_(True), A.archived_at.is_(None), A.due > now,
+                           A.id.not_in(theirs))).scalars())
+    if not open_ones:
+        return
+    conn.execute(insert(assignment_members), [
+        {"assignment_id": assignment_id, "trainee_id": trainee_id} for assignment_id in open_ones
+    ])
+    notify(conn, ASSIGNED, None)
+    changed(ASSIGNED, None)
 
 
 def store_assignments(store: Store, scope: Scope, archived: bool = False) -> list[Assignment]:
@@ -212,4 +232,4 @@ def _seen(conn: Connection, scope: Scope, assignment_id: int) -> Assignment:
 
 def _assignment(row: Mapping[Any, Any]) -> Assignment:  # a RowMapping
     return Assignment(row["id"], row["store_id"], row["created_by"], row["created_at"], row["title"],
-                      Plan.from_stored(row["plan"]), row["due"], row["archived_at"])
+                      Plan.from_stored(row["plan"]), row["due"], row["archived_at"], bool(row["whole_store"]))

@@ -93,21 +93,28 @@ def open_exam(store: Store, trainee_id: int, now: datetime) -> Exam | None:
     return _exam(rows[0]) if rows else None
 
 
-def closed_book_deadline(store: Store, trainee_id: int, now: datetime) -> datetime | None:
-    """The deadline of the trainee's running closed-book exam, or None: what the study pages
-    wait for (``quiz.training.exams.closed_book_running``), asked on every click of a card.
+def running_exam(store: Store, trainee_id: int, now: datetime) -> tuple[datetime, bool] | None:
+    """The deadline of the trainee's running exam and whether it is closed-book, or None:
+    what the study pages wait for (``quiz.training.exams.closed_book_running``), or say runs,
+    asked on every click of a card.
 
     Kept in the server's memory while the database says nothing changed (``quiz.db.watched``:
     on PostgreSQL while no server says an exam of the trainee started or closed, as
     ``start_exam`` and every closing notify; on SQLite until any commit), so a Practice tab
     left open on another device learns of the exam within a click, at no query per click."""
 
-    def read() -> datetime | None:
+    def read() -> tuple[datetime, bool] | None:
         running = open_exam(store, trainee_id, now)
-        return running.deadline if running is not None and closed_book_running(running, now) else None
+        return (running.deadline, closed_book_running(running, now)) if running is not None else None
 
-    deadline: datetime | None = store.watched(CLOSED_BOOK).get(trainee_id, read)
-    return deadline if deadline is not None and now < deadline else None
+    kept: tuple[datetime, bool] | None = store.watched(CLOSED_BOOK).get(trainee_id, read)
+    return kept if kept is not None and now < kept[0] else None
+
+
+def closed_book_deadline(store: Store, trainee_id: int, now: datetime) -> datetime | None:
+    """The deadline of the trainee's running closed-book exam, or None (``running_exam``)."""
+    kept = running_exam(store, trainee_id, now)
+    return kept[0] if kept is not None and kept[1] else None
 
 
 def close_expired(store: Store, trainee_id: int, now: datetime) -> list[Exam]:

@@ -1,20 +1,24 @@
 """A trainee's daily goal: how many cards they mean to answer each day (table ``trainee_goals``).
 
 A day counts in the streak only when the goal was met that day (in the trainee's own time
-zone); the default goal, one card, makes every day with an answer count.
+zone). A trainee who never set one (who skipped the welcome) has the welcome's suggested
+goal, ten cards: a goal of one card made "goal reached" of every day with an answer.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from datetime import datetime, time
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import func, select
 
 from quiz.db.sql import upsert
 from quiz.db.store import Store
-from quiz.db.tables import trainee_goals
+from quiz.db.tables import attempts, trainee_goals
 from quiz.model.attempt import utc_now
 from quiz.model.errors import GoalError
 
-DEFAULT_DAILY_GOAL = 1
+DEFAULT_DAILY_GOAL = 10  # the welcome suggests it too (quiz.ui.first_visit)
 GOAL_RANGE = (1, 200)
 
 
@@ -36,3 +40,11 @@ def set_daily_goal(store: Store, trainee_id: int, cards_per_day: int) -> int:
         upsert(conn, trainee_goals, {"trainee_id": trainee_id},
                {"cards_per_day": cards_per_day, "updated_at": utc_now()})
     return cards_per_day
+
+
+def answered_today(store: Store, trainee_id: int, zone: str, now: datetime) -> int:
+    """The trainee's answers since the start of ``now``'s day in ``zone`` (their own day)."""
+    midnight = datetime.combine(now.astimezone(ZoneInfo(zone)).date(), time(), tzinfo=ZoneInfo(zone))
+    with store.engine.connect() as conn:
+        return int(conn.execute(select(func.count()).where(
+            attempts.c.trainee_id == trainee_id, attempts.c.answered_at >= midnight)).scalar_one())

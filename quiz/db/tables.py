@@ -405,6 +405,7 @@ assignments = Table(
     Column("plan", JSON, nullable=False),  # what to do: quiz.training.assignments.Plan.stored()
     Column("due", UTCDateTime, nullable=False),
     Column("archived_at", UTCDateTime),
+    Column("whole_store", Boolean),  # true: staff who join the store later join it (quiz.db.assignments)
     Index("ix_assignments_store_due", "store_id", "due"),
 )
 

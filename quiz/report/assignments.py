@@ -12,6 +12,7 @@ says so under the table (before, fpdf2 left it out or blank and only the server'
 
 from __future__ import annotations
 
+import math
 import os
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -25,7 +26,7 @@ from quiz.db.assignments import Assignment, MemberStanding
 from quiz.model.errors import QuizError
 from quiz.model.local_time import local_text, local_time
 from quiz.model.words import t
-from quiz.training.assignments import Plan
+from quiz.training.assignments import Plan, plan_cards
 
 FONT_ENV = "QUIZ_PDF_FONT"
 FONT_FILES = (  # a .ttc's first face is the Japanese one (NotoSansCJKjp)
@@ -57,6 +58,18 @@ def plan_lines(plan: Plan, content: Content, language: str, exam_names: Mapping[
     if plan.exam:
         lines.append(t("assign.plan_exam", language, name=exam_names.get(plan.exam, plan.exam)))
     return lines
+
+
+def plan_size(plan: Plan, content: Content, language: str, exam_questions: Mapping[str, int]) -> str:
+    """How big the plan is, in one line: the cards to practise and how many of them must be
+    mastered, and the exam's questions."""
+    parts: list[str] = []
+    if plan.practice:
+        cards = len(plan_cards(content, plan))
+        parts.append(t("assign.size_practice", language, count=cards, needed=math.ceil(cards * plan.mastery / 100)))
+    if plan.exam:
+        parts.append(t("assign.size_exam", language, count=exam_questions.get(plan.exam, 0)))
+    return t("assign.size", language, what=" + ".join(parts))
 
 
 def due_day(due: datetime, zone: str) -> str:

@@ -145,6 +145,19 @@ class ProgressFigures:
     floor_calls: FloorCallFigures  # the investigation of floor calls, and floor calls against scenario cards
 
 
+WEAKEST = 3  # areas named first on Progress
+WEAK_LEAST = 3  # answers in an area before it can be named weak
+
+
+def weakest_categories(categories: pd.DataFrame, n: int = WEAKEST, least: int = WEAK_LEAST) -> pd.DataFrame:
+    """The ``n`` categories (``accuracy_by_category``, weakest first) answered at least
+    ``least`` times and not all right: what to practise first."""
+    if categories.empty:
+        return categories
+    weak = categories[(categories["answered"] >= least) & (categories["accuracy"] < 1)]
+    return weak.head(n).reset_index(drop=True)
+
+
 def progress_figures(
     store: Store, trainee_id: int, rulesets: Iterable[str], today: date, time_zone: str = stats_sql.UTC,
     goal: int = 1, source: str = "all",

@@ -105,23 +105,51 @@ class SearchHit:
     lines: tuple[int, ...]
 
 
+_JAPANESE = "\u3005\u4e00-\u9fff\u30a0-\u30ff"  # kanji (and 々), katakana (and ー)
+# A particle between two Japanese words parts them: 時間に遅れた is 時間 and 遅れた.
+_PARTICLE = re.compile(rf"(?<=[{_JAPANESE}])(?:から|まで|より|に|を|が|は|で|と|へ|も|の)(?=[{_JAPANESE}])")
+# A word written with kanji and ending in kana (遅れた, 見えた): its stem is the kanji and the
+# first kana (遅れ, 見え), which the document's other forms (遅れて, 見えて) share; a verb's
+# kanji with the past's た and て (見えた: 見た, 見て) is how the document says it happened.
+_INFLECTED = re.compile(rf"^([{_JAPANESE}]*[\u3005\u4e00-\u9fff][{_JAPANESE}]*)([\u3041-\u3096])[\u3041-\u3096]+$")
+_PAST = ("た", "て")
+
+
 def query_words(query: str) -> list[str]:
-    """The words of a query, folded: spaces (full- or half-width) and list marks separate them."""
-    return [word for word in _SEPARATORS.split(folded(query)) if word]
+    """The words of a query, folded: spaces (full- or half-width) and list marks separate them,
+    and a particle between two Japanese words."""
+    return [forms[0] for forms in _query_forms(query)]
+
+
+def _query_forms(query: str) -> list[tuple[str, ...]]:
+    """Each word of a query, with its stem and past forms when it is inflected (遅れた: 遅れ,
+    遅た, 遅て; 見えた: 見え, 見た, 見て), folded."""
+    words = [word for part in _SEPARATORS.split(unicodedata.normalize("NFKC", query))
+             for word in _PARTICLE.split(part) if word]
+    found = []
+    for word in words:
+        stem = _INFLECTED.match(word)
+        forms = (word, stem.group(1) + stem.group(2), *(stem.group(1) + past for past in _PAST)) if stem else (word,)
+        found.append(tuple(dict.fromkeys(folded(form) for form in forms)))
+    return found
 
 
 def search_entries(rulesets: Iterable[Ruleset], language: str, query: str) -> list[SearchHit]:
     """The infractions of every game in ``rulesets`` whose text holds every word of ``query``
-    (in any order; a word also matches what the ruleset's ``search_synonyms`` say it means),
-    best matches first, then in the games' and the documents' order. None for an empty query."""
-    words = query_words(query)
-    if not words:
+    (in any order; an inflected word also by its stem; a word also matches what the ruleset's
+    ``search_synonyms`` say it means, in an infraction's name or the document's lines, not in
+    the app's explanations, which name intent and the like throughout), best matches first,
+    then in the games' and the documents' order. None for an empty query."""
+    terms = _query_forms(query)
+    if not terms:
         return []
-    phrase = " ".join(words)
+    phrase = " ".join(forms[0] for forms in terms)
     hits = []
     for ruleset in rulesets:
         synonyms = {folded(key): [folded(v) for v in values] for key, values in ruleset.search_synonyms.items()}
-        matchers = [_word_matcher([word, *synonyms.get(word, [])]) for word in words]
+        matchers = [_Word(_word_matcher(list(forms)),
+                          _word_matcher([meant for form in forms for meant in synonyms.get(form, [])]))
+                    for forms in terms]
         in_phrase = _word_matcher([phrase])
         for infraction in ruleset.infractions:
             entry = _entry(ruleset, infraction, language)
@@ -172,18 +200,32 @@ class _Texts:
 Match = Callable[[str], bool]
 
 
-def _hit(texts: _Texts, words: list[Match], phrase: Match) -> tuple[int, tuple[int, ...]] | None:
+@dataclass(frozen=True, slots=True)
+class _Word:
+    """A query word: ``said`` as typed (or its stem), anywhere; ``meant`` its synonyms, in a
+    name or a line of the document."""
+
+    said: Match
+    meant: Match
+
+    def in_name_or_line(self, text: str) -> bool:
+        return self.said(text) or self.meant(text)
+
+
+def _hit(texts: _Texts, words: list[_Word], phrase: Match) -> tuple[int, tuple[int, ...]] | None:
     """The rank and the mentioning lines of a match, or None when some word is found nowhere."""
-    everything = [*texts.names, *(text for _, text in texts.lines), *texts.rest]
-    if not all(any(word(text) for text in everything) for word in words):
-        return None
-    mentioning = tuple(sorted({n for n, text in texts.lines if n and any(word(text) for word in words)}))
     line_texts = [text for _, text in texts.lines]
+    named = [*texts.names, *line_texts]
+    if not all(any(word.in_name_or_line(text) for text in named) or any(word.said(text) for text in texts.rest)
+               for word in words):
+        return None
+    mentioning = tuple(sorted({n for n, text in texts.lines
+                               if n and any(word.in_name_or_line(text) for word in words)}))
     ranks = [
         any(phrase(name) for name in texts.names),
         any(phrase(text) for text in line_texts),
-        any(all(word(name) for word in words) for name in texts.names),
-        any(all(word(text) for word in words) for text in line_texts),
+        any(all(word.in_name_or_line(name) for word in words) for name in texts.names),
+        any(all(word.in_name_or_line(text) for word in words) for text in line_texts),
     ]
     return next((rank for rank, held in enumerate(ranks) if held), len(ranks)), mentioning
 

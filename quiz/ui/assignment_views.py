@@ -27,6 +27,7 @@ from quiz.report.assignments import (
     due_day,
     font_file,
     plan_lines,
+    plan_size,
     standing_rows,
 )
 from quiz.report.progress import safe_file_name
@@ -40,15 +41,15 @@ from quiz.training.assignments import (
     due_at,
     plan_cards,
 )
-from quiz.ui import exam_widgets
+from quiz.ui import exam_widgets, rounds
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell, switch_page
+from quiz.ui.streamlit_words import multiselect
 from quiz.ui.time_zone import viewer_zone
 
-PRACTICE_PAGE = "quiz/ui/pages/practice.py"
-ROUND_KEY = "practice_round"  # the Practice page's round of chosen cards (see pages/practice.py)
-ROUND_WORDS_KEY = "practice_round_words"  # (string key, the round it words) for the round's caption
+ROUND_KEY, ROUND_WORDS_KEY = rounds.ROUND_KEY, rounds.ROUND_WORDS_KEY  # the Practice page's round (pages/practice.py)
 ASSIGNED_EXAM_KEY = "assigned_exam"  # a preset the Mock exam page starts at once (see pages/exam.py)
+OPEN_KEY = "my_assignments_open"  # (trainee id, {assignment id: title} not done when last drawn, their cards)
 FRIDAY = 4
 
 
@@ -76,10 +77,12 @@ def supervisor_section(shell: Shell, scope: Scope, zone: str) -> None:
 
 
 def new_assignment(shell: Shell, scope: Scope, zone: str) -> None:
-    """The form of a new assignment: title, who (nobody chosen: the whole store now), what,
-    and the due day (its end, in the supervisor's zone)."""
+    """The form of a new assignment: title, who (nobody chosen: the whole store, now and who
+    joins later), what, and the due day (its end, in the supervisor's zone). Its size (the
+    cards, how many to master, the exam's questions) is shown by its own button and with the
+    assignment made."""
     if scope.store_id is None:
-        st.info(shell.t("assign.pick_store"))
+        st.info(shell.t("assign.pick_store", picker=shell.t("gate.store_picker")))
         return
     staff = {trainee.id: trainee.name for trainee in shell.store.trainees(scope)}
     if not staff:
@@ -89,15 +92,16 @@ def new_assignment(shell: Shell, scope: Scope, zone: str) -> None:
     names = exam_names(shell)
     with st.form("assignment-new", border=True):
         title = st.text_input(shell.t("assign.field_title"), max_chars=TITLE_MAX, key="assignment-title")
-        chosen = st.multiselect(shell.t("assign.field_staff"), list(staff), format_func=staff.__getitem__,
-                                placeholder=shell.t("assign.whole_store", count=len(staff)), key="assignment-staff")
+        chosen = multiselect(shell.language, shell.t("assign.field_staff"), list(staff),
+                             format_func=staff.__getitem__, key="assignment-staff",
+                             placeholder=shell.t("assign.whole_store", count=len(staff)))
         st.caption(shell.t("assign.members_note"))
-        categories = st.multiselect(shell.t("assign.field_categories"), list(labels), format_func=labels.__getitem__,
-                                    key="assignment-categories")
+        categories = multiselect(shell.language, shell.t("assign.field_categories"), list(labels),
+                                 format_func=labels.__getitem__, key="assignment-categories")
         titles = {card.id: list_title(card).get(shell.language) for card in shell.content.cards.values()
                   if not card.retired}
-        cards = st.multiselect(shell.t("assign.field_cards"), list(titles), format_func=titles.__getitem__,
-                               key="assignment-cards")
+        cards = multiselect(shell.language, shell.t("assign.field_cards"), list(titles),
+                            format_func=titles.__getitem__, key="assignment-cards")
         mastery = st.number_input(shell.t("assign.field_mastery"), *MASTERY_RANGE, value=DEFAULT_MASTERY, step=5,
                                   help=shell.t("assign.mastery_help"), key="assignment-mastery")
         exam = st.selectbox(shell.t("assign.field_exam"), [None, *names],
@@ -106,20 +110,30 @@ def new_assignment(shell: Shell, scope: Scope, zone: str) -> None:
         today = local_time(utc_now(), zone).date()
         day = st.date_input(shell.t("assign.field_due"), value=next_friday(today), min_value=today,
                             key="assignment-due")
-        pressed = st.form_submit_button(shell.t("assign.make"), type="primary")
-    if not pressed:
+        with st.container(horizontal=True):
+            sized = st.form_submit_button(shell.t("assign.show_size"), icon=":material/straighten:")
+            pressed = st.form_submit_button(shell.t("assign.make"), type="primary")
+    if not (pressed or sized):
         return
     try:
         plan = Plan(categories=tuple(categories), cards=tuple(cards), mastery=int(mastery), exam=exam)
-        stored.create_assignment(shell.store, scope, title or "", plan, due_at(day, zone), utc_now(),
-                                        chosen or None)
+        if pressed:
+            stored.create_assignment(shell.store, scope, title or "", plan, due_at(day, zone), utc_now(),
+                                     chosen or None)
     except AssignmentError as refused:
         st.error(shell.t(f"assign.error.{refused.rule}"))
         return
     except OutOfScopeError:  # a staff member who left the store meanwhile
         st.error(shell.t("assign.error.no_members"))
         return
-    st.success(shell.t("assign.made", count=len(chosen) if chosen else len(staff)))
+    if pressed:
+        st.success(shell.t("assign.made", count=len(chosen) if chosen else len(staff)))
+    st.info(plan_size(plan, shell.content, shell.language, exam_questions(shell)), icon=":material/straighten:")
+
+
+def exam_questions(shell: Shell) -> dict[str, int]:
+    """Preset id -> its number of questions."""
+    return {preset.id: preset.questions for preset in exam_widgets.presets(shell)[0]}
 
 
 def assignment_standings(shell: Shell, scope: Scope, assignment: Assignment, zone: str) -> None:
@@ -131,6 +145,7 @@ def assignment_standings(shell: Shell, scope: Scope, assignment: Assignment, zon
         st.subheader(escape_markdown(assignment.title), anchor=False)
         due = shell.t("assign.due_line", due=due_day(assignment.due, zone))
         st.caption(escape_markdown(" · ".join([*plan, due])))
+        st.caption(plan_size(assignment.plan, shell.content, shell.language, exam_questions(shell)))
         st.markdown(shell.t("assign.summary", done=counts["done"], total=len(members), late=counts["late"]))
         rows = standing_rows(members, shell.language, zone)
         st.dataframe([{shell.t(f"assign.col_{k}"): v for k, v in row.items()} for row in rows], hide_index=True,
@@ -167,9 +182,16 @@ def pdf_download(shell: Shell, assignment: Assignment, members: list[MemberStand
 def my_assignments(shell: Shell, trainee: Trainee) -> None:
     """The trainee's assignments, first on Practice: each with its due time (on the trainee's
     clock, read only when there is one to show) and progress, and a button to practise its
-    cards not yet mastered or to take its exam; done ones in a line."""
+    cards not yet mastered or to take its exam; done ones in a line. One done since it was
+    last drawn in this session says so. The cards of those not done are kept for
+    ``moves_an_assignment``."""
     found = stored.trainee_assignments(shell.store, trainee.id)
+    kept = st.session_state.get(OPEN_KEY)
+    was_open: dict[int, str] = kept[1] if isinstance(kept, tuple) and kept[0] == trainee.id else {}
+    still_open: dict[int, str] = {}
+    open_cards: set[str] = set()
     if not found:
+        st.session_state[OPEN_KEY] = (trainee.id, still_open, frozenset(open_cards))
         return
     zone, now = viewer_zone(shell), utc_now()
     with st.container(border=True, key="my-assignments"):
@@ -179,9 +201,14 @@ def my_assignments(shell: Shell, trainee: Trainee) -> None:
             standing = stored.member_standing(shell.store, assignment, cards, trainee.id, completed_at, now)
             title = f"**{escape_markdown(assignment.title)}**"
             if standing.status == "done":
+                if assignment.id in was_open:
+                    st.success(shell.t("assign.mine_just_done", title=escape_markdown(assignment.title)),
+                               icon=":material/celebration:")
                 st.markdown(f":material/check_circle: {title} · "
                             f"{shell.t('assign.mine_done', when=local_text(standing.done_at, zone))}")
                 continue
+            still_open[assignment.id] = assignment.title
+            open_cards.update(cards)
             words = "assign.mine_late" if standing.status == "late" else "assign.mine_due"
             percent = round(standing.progress * 100)
             st.markdown(title)
@@ -199,6 +226,15 @@ def my_assignments(shell: Shell, trainee: Trainee) -> None:
                 st.session_state[ASSIGNED_EXAM_KEY] = assignment.plan.exam
                 st.session_state.pop(exam_widgets.EXAM_STATE_KEY, None)  # the choice, not results shown before
                 switch_page(exam_widgets.EXAM_PAGE)
+    st.session_state[OPEN_KEY] = (trainee.id, still_open, frozenset(open_cards))
+
+
+def moves_an_assignment(card_id: str) -> bool:
+    """Whether an answer to ``card_id`` can move an assignment not done that "your
+    assignments" showed in this session: Practice then draws the whole page again (its card
+    runs in a fragment, which alone would leave the progress where it was)."""
+    kept = st.session_state.get(OPEN_KEY)
+    return isinstance(kept, tuple) and card_id in kept[2]
 
 
 def start_practice(shell: Shell, trainee: Trainee, cards: tuple[str, ...]) -> None:
@@ -206,7 +242,4 @@ def start_practice(shell: Shell, trainee: Trainee, cards: tuple[str, ...]) -> No
     one is), on the Practice page."""
     results = shell.store.card_results(trainee.id, last=1)
     round_ids = [card_id for card_id in cards if not results.get(card_id, [False])[-1]] or list(cards)
-    st.session_state[ROUND_KEY] = round_ids
-    st.session_state[ROUND_WORDS_KEY] = ("assign.round", tuple(round_ids))
-    st.session_state.pop("practice", None)
-    switch_page(PRACTICE_PAGE)
+    rounds.start_round(round_ids, ("assign.round", tuple(round_ids)))

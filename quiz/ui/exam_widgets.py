@@ -37,6 +37,7 @@ from quiz.training.presets import ExamPreset, load_presets
 from quiz.ui import card_views, widgets
 from quiz.ui.exam_clock import exam_clock
 from quiz.ui.page_state import ExamState
+from quiz.ui.rounds import start_round
 from quiz.ui.shell import Shell, switch_page
 from quiz.ui.time_zone import viewer_zone
 
@@ -68,18 +69,33 @@ def wait_for_closed_book_exam(shell: Shell) -> None:
     """On a study page (Practice, Review, Reference, Progress) while the signed-in trainee's
     closed-book exam runs: say so, offer the way back to it, and stop the page before its
     content is drawn, so the server never sends it. A card's own run (Check, Next card) asks
-    first (``answering.card_fragment``), so a tab opened before the exam waits too."""
+    first (``answering.card_fragment``), so a tab opened before the exam waits too. Any other
+    exam running: say so (its clock does not stop while the candidate is away), with the way
+    back, above the page."""
     if shell.trainee is None:
         return
     now = utc_now()
-    if exam_store.closed_book_deadline(shell.store, shell.trainee.id, now) is None:  # (kept: no query)
+    kept = exam_store.running_exam(shell.store, shell.trainee.id, now)  # (kept: no query)
+    if kept is None:
         return
     running = exam_store.open_exam(shell.store, shell.trainee.id, now)
-    if running is None or not closed_book_running(running, now):
+    if running is None:
+        return
+    if not closed_book_running(running, now):
+        st.info(shell.t("exam.running_elsewhere", name=exam_name(shell, running.preset),
+                        left=clock_text(time_left(running.deadline, now))), icon=":material/timer:")
+        _back_to_exam(shell, running)
         return
     widgets.drop_given()  # an answer sent from a tab opened before the exam: not graded, not shown
     st.info(shell.t("exam.closed_book_wait", name=exam_name(shell, running.preset),
                     left=clock_text(time_left(running.deadline, now))), icon=":material/menu_book:")
+    _back_to_exam(shell, running)
+    st.stop()
+
+
+def _back_to_exam(shell: Shell, running: Exam) -> None:
+    """The button back to the running exam, at the question this tab showed (else its first
+    unanswered one)."""
     if st.button(shell.t("exam.back_to_exam"), key="exam-closed-book-back", type="primary",
                  icon=":material/play_arrow:"):
         state = st.session_state.get(EXAM_STATE_KEY)
@@ -88,7 +104,6 @@ def wait_for_closed_book_exam(shell: Shell) -> None:
             state = st.session_state[EXAM_STATE_KEY] = ExamState()
             state.show(running.id, index=next_unanswered(running.card_ids, answered, -1) or 0)
         switch_page(EXAM_PAGE)
-    st.stop()
 
 
 def countdown(shell: Shell, deadline: datetime) -> None:
@@ -143,12 +158,18 @@ def results(shell: Shell, exam: Exam, records: Sequence[AttemptRecord]) -> None:
         shell.t("exam.results_show"), [False, True], default=False, key=f"exam-results-every-{exam.id}",
         format_func=lambda on: shell.t("exam.show_all" if on else "exam.show_wrong"),
     ) is True
-    shown = shown_questions(exam_questions(shell.content, exam, records), every)
+    questions = exam_questions(shell.content, exam, records)
+    shown = shown_questions(questions, every)
     st.subheader(shell.t("exam.all_answers" if every else "exam.wrong_answers", n=len(shown)), anchor=False)
     if not shown:
         st.caption(shell.t("exam.no_wrong"))
     else:
         st.caption(shell.t("exam.all_help" if every else "exam.wrong_help"))
+    missed = [question.card.id for question in shown_questions(questions, False) if not question.card.retired]
+    if missed and shell.trainee is not None and shell.trainee.id == exam.trainee_id and st.button(
+            shell.t("exam.practise_missed", n=len(missed)), type="primary", icon=":material/replay:",
+            key=f"exam-practise-missed-{exam.id}"):
+        start_round(missed, ("exam.round_missed", tuple(missed)))
     for question in shown:  # each closed until opened: a 50-question exam is not one long wall
         showing = question.outcome.showing if isinstance(question.outcome, ScenarioOutcome) else None
         title = widgets.shown_title(shell, question.card, showing)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from quiz.db.goals import set_daily_goal
+from quiz.db.goals import DEFAULT_DAILY_GOAL, set_daily_goal
 from quiz.db.study_games import keep_studied_games
 from quiz.ui.shell import Shell
 from quiz.ui.sign_in import FIRST_VISIT_KEY
 
 GOAL_CHOICES = (5, 10, 20, 30)
-SUGGESTED_GOAL = 10
+SUGGESTED_GOAL = DEFAULT_DAILY_GOAL  # also the goal of a trainee who skips the welcome
 GAMES_KEY, GOAL_KEY, MESSAGE_KEY = "first-visit-games", "first-visit-goal", "first-visit-message"
 
 

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 import streamlit as st
 
+from quiz.content.categories import category_labels
 from quiz.content.loader import Content
 from quiz.db.goals import GOAL_RANGE, daily_goal, set_daily_goal
 from quiz.db.store import Store, Trainee
@@ -26,85 +27,140 @@ from quiz.db.time_zones import (
     valid_time_zone,
 )
 from quiz.report import statistics as stats_sql
-from quiz.report.progress import ProgressFigures, answers_table, penalty_labels, progress_figures, safe_file_name
+from quiz.report.progress import (
+    ProgressFigures,
+    answers_table,
+    penalty_labels,
+    progress_figures,
+    safe_file_name,
+    weakest_categories,
+)
 from quiz.report.progress_charts import Spec, progress_charts
 from quiz.rules.variants import list_title
+from quiz.training.answering import card_pool
 from quiz.ui.markdown import escape_markdown
-from quiz.ui.shell import Shell, switch_page
+from quiz.ui.rounds import PRACTICE_PAGE, forget_goal, start_round
+from quiz.ui.shell import Shell
 from quiz.ui.tables import csv_download
-
-PRACTICE_PAGE = "quiz/ui/pages/practice.py"
 
 
 def render_progress(shell: Shell, trainee: Trainee, *, own: bool = True, key: str = "progress") -> None:
-    """Draw ``trainee``'s progress; ``key`` keeps widget ids apart when drawn twice. Days are
-    the trainee's own: the zone kept with them (first taken from their browser), which they
-    can change here."""
-    zone_column, goal_column = st.columns(2) if own else (st.container(), st.container())
-    with zone_column:
-        zone = _time_zone(shell, trainee, own, key)
-    with goal_column:
-        goal = _goal(shell, trainee, own, key)
-    source = st.segmented_control(
-        shell.t("progress.answers_from"), list(stats_sql.ANSWER_SOURCES), default="all", key=f"{key}-source",
-        format_func=lambda name: shell.t(f"progress.from_{name}"), help=shell.t("progress.from_help"),
-    ) or "all"  # a click on the chosen one unselects it: all answers again
-    view = _view(shell, trainee.id, zone, goal, source)
+    """Draw ``trainee``'s progress; ``key`` keeps widget ids apart when drawn twice. What to
+    practise comes first (the weakest areas and the recent mistakes, each a button on the
+    trainee's own page), then the figures and charts; the settings last (on a phone the
+    page opened on them). Days are the trainee's own: the zone kept with them (first taken
+    from their browser), which they can change here."""
+    zone = _zone(shell, trainee, own)
+    goal = daily_goal(shell.store, trainee.id)
+    source = st.session_state.get(f"{key}-source") or "all"  # the control is drawn below, with the figures
+    view = _view(shell, trainee.id, zone, goal, str(source))
     figures = view.figures
     if figures.summary.answered == 0:
         st.info(shell.t("progress.empty"))
         if own:
             st.page_link(PRACTICE_PAGE, label=shell.t("progress.start"), icon=":material/style:")
-        return
-    _headline(shell, figures)
-    _charts(shell, view.charts)
-    _leniency(shell, figures, view.charts)
-    _findings(shell, figures, view.charts)
-    _floor_calls(shell, figures, view.charts)
-    _mistakes(shell, figures, zone, own, key)
-    store, rulesets, content, language = shell.store, shell.rulesets, shell.content, shell.language
-    csv_download(
-        shell.t("progress.download") if own else shell.t("team.download_answers", name=escape_markdown(trainee.name)),
-        lambda: answers_table(store.attempts(trainee.id), rulesets, content, language),
-        f"attempts-{safe_file_name(trainee.name, str(trainee.id))}.csv", key=f"{key}-download",
-    )
-
-
-def _goal(shell: Shell, trainee: Trainee, own: bool, key: str) -> int:
-    """The trainee's daily goal (cards a day for the day to count in the streak); their own
-    page lets them change it."""
-    goal = daily_goal(shell.store, trainee.id)
-    if not own:
-        return goal
-    low, high = GOAL_RANGE
-    chosen = st.number_input(shell.t("progress.goal"), low, high, value=goal, step=1, key=f"{key}-goal",
-                             help=shell.t("progress.goal_help"))
-    return set_daily_goal(shell.store, trainee.id, int(chosen)) if int(chosen) != goal else goal
-
-
-def _time_zone(shell: Shell, trainee: Trainee, own: bool, key: str) -> str:
-    """The trainee's zone; their own page lets them change it, a supervisor sees it named."""
-    if not own:  # the trainee's kept zone; else the viewer's, which is not kept as theirs
-        zone = time_zone_of(shell.store, trainee.id) or valid_time_zone(st.context.timezone) or DEFAULT_TIME_ZONE
+    else:
+        _start_here(shell, figures, own, key)
+        st.segmented_control(
+            shell.t("progress.answers_from"), list(stats_sql.ANSWER_SOURCES), default="all", key=f"{key}-source",
+            format_func=lambda name: shell.t(f"progress.from_{name}"), help=shell.t("progress.from_help"),
+        )  # a click on the chosen one unselects it: all answers again
+        _headline(shell, figures)
+        _charts(shell, view.charts)
+        _leniency(shell, figures, view.charts)
+        _findings(shell, figures, view.charts)
+        _floor_calls(shell, figures, view.charts)
+        _mistakes(shell, figures, zone, own, key)
+        _download(shell, trainee, own, key)
+    if own:
+        _settings(shell, trainee, zone, goal, key)
+    else:
         st.caption(shell.t("progress.days_in_zone", zone=zone))
-        return zone
-    zone = time_zone_for(shell.store, trainee.id, st.context.timezone)
-    names = time_zone_names()
-    chosen = st.selectbox(shell.t("progress.time_zone"), names, index=names.index(zone) if zone in names else None,
-                          key=f"{key}-time-zone", help=shell.t("progress.time_zone_help"))
-    return set_time_zone(shell.store, trainee.id, chosen) if chosen and chosen != zone else zone
+
+
+def _download(shell: Shell, trainee: Trainee, own: bool, key: str) -> None:
+    """The trainee's answers as CSV, made when pressed."""
+    store, rulesets, content, language = shell.store, shell.rulesets, shell.content, shell.language
+    name = escape_markdown(trainee.name)
+    label = shell.t("progress.download") if own else shell.t("team.download_answers", name=name)
+    csv_download(label, lambda: answers_table(store.attempts(trainee.id), rulesets, content, language),
+                 f"attempts-{safe_file_name(trainee.name, str(trainee.id))}.csv", key=f"{key}-download")
+
+
+def _start_here(shell: Shell, figures: ProgressFigures, own: bool, key: str) -> None:
+    """What to practise now: the weakest areas (each a round of its cards) and the recent
+    mistakes (a round of them)."""
+    st.subheader(shell.t("progress.start_here"), anchor=False)
+    labels = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
+    weakest = weakest_categories(figures.categories)
+    if weakest.empty:
+        st.caption(shell.t("progress.no_weak_areas"))
+    for row in weakest.itertuples():
+        name = labels.get(str(row.category_key), str(row.category_key))
+        words = shell.t("progress.weak_area", name=escape_markdown(name), accuracy=f"{float(row.accuracy):.0%}",
+                        count=int(row.answered))
+        if not own:
+            st.markdown(f"- {words}")
+            continue
+        line, button = st.columns([3, 1], vertical_alignment="center")
+        line.markdown(words)
+        cards = card_pool(shell.content, shell.rulesets, [str(row.category_key)])
+        if button.button(shell.t("progress.practise_area"), key=f"{key}-practise-{row.category_key}",
+                         icon=":material/style:", disabled=not cards):
+            start_round(cards, ("progress.round_area", tuple(cards)))
+    playable = [card for card in figures.mistakes["card_id"] if card in shell.content.cards]
+    if own and playable and st.button(shell.t("progress.practise_mistakes", n=len(playable)), type="primary",
+                                      key=f"{key}-practise-mistakes-first", icon=":material/replay:"):
+        start_round(playable)
+
+
+def _settings(shell: Shell, trainee: Trainee, zone: str, goal: int, key: str) -> None:
+    """The trainee's own settings, last: the time zone of their days and their daily goal,
+    each kept when changed (a callback: the figures above are drawn with it in that run)."""
+    with st.expander(shell.t("progress.settings"), icon=":material/settings:"):
+        names = time_zone_names()
+        st.selectbox(shell.t("progress.time_zone"), names, index=names.index(zone) if zone in names else None,
+                     key=f"{key}-time-zone", help=shell.t("progress.time_zone_help"),
+                     on_change=_keep_zone, args=(shell, trainee, zone, f"{key}-time-zone"))
+        low, high = GOAL_RANGE
+        st.number_input(shell.t("progress.goal"), low, high, value=goal, step=1, key=f"{key}-goal",
+                        help=shell.t("progress.goal_help"), on_change=_keep_goal, args=(shell, trainee, f"{key}-goal"))
+
+
+def _keep_goal(shell: Shell, trainee: Trainee, widget: str) -> None:
+    chosen = st.session_state.get(widget)
+    if isinstance(chosen, int) and GOAL_RANGE[0] <= chosen <= GOAL_RANGE[1]:
+        set_daily_goal(shell.store, trainee.id, chosen)
+        forget_goal()
+
+
+def _keep_zone(shell: Shell, trainee: Trainee, zone: str, widget: str) -> None:
+    chosen = st.session_state.get(widget)
+    if isinstance(chosen, str) and chosen != zone:
+        set_time_zone(shell.store, trainee.id, chosen)
+
+
+def _zone(shell: Shell, trainee: Trainee, own: bool) -> str:
+    """The trainee's zone; for their own page, first taken from their browser and kept; a
+    supervisor sees the trainee's kept zone, else their own (not kept as the trainee's)."""
+    if not own:
+        return time_zone_of(shell.store, trainee.id) or valid_time_zone(st.context.timezone) or DEFAULT_TIME_ZONE
+    return time_zone_for(shell.store, trainee.id, st.context.timezone)
+
+
+METRIC_WIDTH = 150  # px: side by side, two or more to a row on a phone, not a column of single figures
 
 
 def _headline(shell: Shell, figures: ProgressFigures) -> None:
     summary, streak = figures.summary, figures.streak
-    cols = list(st.columns(5))
-    cols[0].metric(shell.t("progress.answered"), summary.answered)
-    cols[1].metric(shell.t("progress.accuracy"), f"{summary.accuracy:.0%}")
     met = figures.answered_today >= figures.goal
-    cols[2].metric(shell.t("progress.today"), f"{figures.answered_today} / {figures.goal}",
-                   delta=shell.t("progress.goal_met") if met else None, delta_arrow="off")
-    cols[3].metric(shell.t("progress.streak"), _days(shell, streak.current))
-    cols[4].metric(shell.t("progress.longest"), _days(shell, streak.longest))
+    with st.container(horizontal=True, wrap=True, gap="medium"):
+        st.metric(shell.t("progress.answered"), summary.answered, width=METRIC_WIDTH)
+        st.metric(shell.t("progress.accuracy"), f"{summary.accuracy:.0%}", width=METRIC_WIDTH)
+        st.metric(shell.t("progress.today"), f"{figures.answered_today} / {figures.goal}", width=METRIC_WIDTH,
+                  delta=shell.t("progress.goal_met") if met else None, delta_arrow="off")
+        st.metric(shell.t("progress.streak"), _days(shell, streak.current), width=METRIC_WIDTH)
+        st.metric(shell.t("progress.longest"), _days(shell, streak.longest), width=METRIC_WIDTH)
 
 
 def _charts(shell: Shell, specs: dict[str, Spec | None]) -> None:
@@ -218,9 +274,7 @@ def _mistakes(shell: Shell, figures: ProgressFigures, zone: str, own: bool, key:
         shell.t("progress.practise_mistakes", n=len(playable)), type="primary", disabled=not playable,
         key=f"{key}-practise-mistakes",
     ):
-        st.session_state["practice_round"] = playable
-        st.session_state.pop("practice", None)
-        switch_page(PRACTICE_PAGE)
+        start_round(playable)
 
 
 def _days(shell: Shell, n: int) -> str:

@@ -6,7 +6,16 @@ Its rule is part of the page's style sheet, drawn with every full run
 (``quiz.ui.streamlit_words.widget_words_css``)."""
 
 ROUND_CLOCK_KEY = "round-clock"
-ROUND_CLOCK_CSS = (f'[data-testid="stLayoutWrapper"]:has(> .st-key-{ROUND_CLOCK_KEY})'
-                   " {position: sticky; top: 3.75rem; z-index: 4}"
-                   f" .st-key-{ROUND_CLOCK_KEY} {{background: var(--background-color, white);"
-                   " padding: 0.25rem 0}")
+EXAM_BANNER_KEY = "exam-banner"  # the mock exam's name and clock (pages/exam.py): sticky on a wide screen only
+WIDE = "@media (min-width: 640px)"  # a phone keeps its first screen for the question
+
+
+def sticky_css(key: str, z_index: int) -> str:
+    """The rule that keeps the keyed container in view below Streamlit's header, on an opaque
+    background so that what scrolls beneath it does not show through."""
+    return (f'[data-testid="stLayoutWrapper"]:has(> .st-key-{key})'
+            f" {{position: sticky; top: 3.75rem; z-index: {z_index}}}"
+            f" .st-key-{key} {{background: var(--background-color, white); padding: 0.25rem 0}}")
+
+
+ROUND_CLOCK_CSS = sticky_css(ROUND_CLOCK_KEY, 4) + f" {WIDE} {{ {sticky_css(EXAM_BANNER_KEY, 4)} }}"

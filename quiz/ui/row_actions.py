@@ -43,6 +43,11 @@ def show_notice(slot: str) -> None:
     (st.success if notice[1] == "success" else st.error)(notice[2])
 
 
+def leave_notice(slot: str, kind: str, text: str) -> None:
+    """Leave an outcome (``kind`` "success" or "error") for ``show_notice(slot)`` to show."""
+    st.session_state[NOTICE_KEY] = (slot, kind, text)
+
+
 def _press(shell: Shell, pick_key: str, shown: dict[Any, Seen], act: Act, slot: str) -> None:
     """The button's callback: ``act`` on the picked row as shown; the outcome kept for the run."""
     row = shown.get(st.session_state.get(pick_key))
@@ -59,4 +64,4 @@ def _press(shell: Shell, pick_key: str, shown: dict[Any, Seen], act: Act, slot: 
                 else shell.t("stores.refused", reason=escape_markdown(str(error))))
     except (NameRuleError, JoinCodeError) as error:
         done = ("error", shell.t("stores.refused", reason=escape_markdown(str(error))))
-    st.session_state[NOTICE_KEY] = (slot, *done)
+    leave_notice(slot, *done)

@@ -21,12 +21,13 @@ from quiz.db.study_games import keep_studied_games, studied_games
 from quiz.model.attempt import utc_now
 from quiz.model.text import LANGUAGES
 from quiz.model.words import pick_language, t
+from quiz.report.join_qr import JOIN_PARAM
 from quiz.training.answering import card_pool
 from quiz.training.due_times import DueTimes
 from quiz.training.exam_dates import card_games
 from quiz.ui import resources
 from quiz.ui.sign_in import trainee_panel
-from quiz.ui.streamlit_words import draw_widget_words
+from quiz.ui.streamlit_words import draw_widget_words, multiselect
 
 DUE_KEY = "due_count"  # this session's due moments: (what they count, DueTimes)
 DUE_HORIZON = timedelta(minutes=5)  # how far ahead the due moments are read: answers in other tabs show within it
@@ -147,8 +148,8 @@ def _keep_in_url(language: str, trainee: Trainee | None) -> None:
     wanted = {"lang": language}
     if trainee is not None:
         wanted["trainee"] = trainee.name
-    elif "trainee" in st.query_params:  # signed out: a name from the URL only fills in the form
-        wanted["trainee"] = st.query_params["trainee"]
+    else:  # signed out: a name or a join code from the URL only fills in the forms
+        wanted.update({name: st.query_params[name] for name in ("trainee", JOIN_PARAM) if name in st.query_params})
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
 
@@ -212,11 +213,11 @@ def _rulesets(content: Content, language: str, store: Store, trainee: Trainee | 
     chosen = st.session_state.get("games", ids)
     chosen = chosen if isinstance(chosen, list) else ids
     st.session_state["games"] = [rid for rid in chosen if rid in content.rulesets]
-    return st.multiselect(
+    return multiselect(
+        language,
         t("shell.games", language),
         ids,
         key="games",
-        select_all=False,
         format_func=lambda rid: content.rulesets[rid].document.short_name.get(language),
         label_visibility="collapsed",
         on_change=_keep_games,
@@ -241,12 +242,12 @@ def _categories(content: Content, rulesets: list[str], language: str) -> list[st
     if "categories" in st.session_state:  # drop choices of games no longer selected (or never offered)
         chosen = st.session_state.get("categories")
         st.session_state["categories"] = [c for c in chosen if c in labels] if isinstance(chosen, list) else []
-    chosen = st.multiselect(
+    chosen = multiselect(
+        language,
         t("shell.categories", language),
         options,
         default=None,
         key="categories",
-        select_all=False,
         format_func=labels.__getitem__,
         placeholder=t("shell.all_categories", language),
     )

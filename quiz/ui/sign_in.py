@@ -45,6 +45,7 @@ from quiz.model.local_time import local_text
 from quiz.model.names import NAME_INPUT_MAX, NAME_MAX
 from quiz.model.scope import Scope
 from quiz.model.words import t
+from quiz.report.join_qr import JOIN_PARAM
 from quiz.ui import client
 from quiz.ui import device_sign_in as device
 from quiz.ui.errors import database_failure_words
@@ -101,8 +102,10 @@ def trainee_panel(store: Store, language: str) -> Trainee | None:
                     form(store, trainee, language)
         return trainee
     _sign_in_form(store, language)
-    with st.expander(t("shell.new_trainee", language), icon=":material/person_add:"):
-        _new_trainee_form(store, language)
+    # a join code's link (quiz.report.join_qr) opens the sign-up with the code filled in
+    joining = st.query_params.get(JOIN_PARAM, "")[:CODE_INPUT_MAX]
+    with st.expander(t("shell.new_trainee", language), icon=":material/person_add:", expanded=bool(joining)):
+        _new_trainee_form(store, language, joining)
     return None
 
 
@@ -203,7 +206,8 @@ def _on_sign_in(store: Store) -> None:
     state[MESSAGE_KEY] = ("sign-in", key, {"seconds": math.ceil(result.retry_after)})
 
 
-def _new_trainee_form(store: Store, language: str) -> None:
+def _new_trainee_form(store: Store, language: str, joining: str = "") -> None:
+    st.session_state.setdefault("new-trainee-code", joining)  # the link's code, once: then what is typed
     with st.form("new-trainee", border=False):
         st.text_input(t("shell.name", language), max_chars=NAME_MAX, key="new-trainee-name")
         st.text_input(t("shell.pin", language), type="password", max_chars=PIN_MAX,

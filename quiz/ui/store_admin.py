@@ -4,7 +4,7 @@ admin, stores, accounts and the audit log. Widgets only: every rule is in
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -38,20 +38,25 @@ from quiz.model.attempt import utc_now
 from quiz.model.errors import AccountError, NameRuleError, NameTakenError
 from quiz.model.local_time import local_text
 from quiz.model.names import NAME_MAX
+from quiz.report.audit_table import audit_table, search_rows
+from quiz.report.join_qr import app_root, join_link, qr_png
 from quiz.ui.markdown import escape_markdown
-from quiz.ui.row_actions import act_button, show_notice
+from quiz.ui.row_actions import act_button, leave_notice, show_notice
 from quiz.ui.shell import Shell
-from quiz.ui.supervisor_gate import ACCOUNT_KEY, THROTTLE_KEY
+from quiz.ui.supervisor_gate import ACCOUNT_KEY, THROTTLE_KEY, pick_store
 from quiz.ui.tables import show_table
+
+T = TypeVar("T")
+STORES_PATH = "stores"  # the Stores page's url path (quiz.ui.page_table)
 
 
 def join_codes_section(shell: Shell, scope: Scope, zone: str) -> None:
     """Make, list and revoke the join codes of the scope's store (every store's are listed to
     an admin who picked none; a code is made for one store)."""
     st.subheader(shell.t("stores.codes"), anchor=False)
-    st.caption(shell.t("stores.codes_help"))
+    st.caption(shell.t("stores.codes_help", where=shell.t("shell.join_store")))
     if scope.store_id is None:
-        st.info(shell.t("stores.pick_a_store"))
+        st.info(shell.t("stores.pick_a_store", picker=shell.t("gate.store_picker")))
     else:
         with st.form("join-code-make", border=False):
             days = st.number_input(shell.t("stores.code_days"), 1, CODE_DAYS_MAX, CODE_DAYS, key="join-code-days")
@@ -59,6 +64,7 @@ def join_codes_section(shell: Shell, scope: Scope, zone: str) -> None:
         if made:
             code = make_join_code(shell.store, scope.supervisor, scope.store_id, int(days))
             st.success(shell.t("stores.code_made", code=code.code, time=local_text(code.expires_at, zone)))
+            share_code(shell, code.code)
     found = codes_in(shell.store, scope)
     if not found:
         st.caption(shell.t("stores.no_codes"))
@@ -89,7 +95,23 @@ def join_codes_section(shell: Shell, scope: Scope, zone: str) -> None:
 
         act_button(shell, right.button, shell.t("stores.revoke"), key="join-code-revoke", icon=":material/block:",
                    pick_key="join-code-revoke-pick", shown=usable, act=revoke, slot="join-codes")
+        picked = st.session_state.get("join-code-revoke-pick")
+        if picked in usable:
+            with st.expander(shell.t("stores.share", code=picked), icon=":material/qr_code_2:"):
+                share_code(shell, str(picked))
     show_notice("join-codes")
+
+
+def share_code(shell: Shell, code: str) -> None:
+    """A join code to pass on: its link's QR code (the app's sign-up with the code filled
+    in), the code and the link, each with a copy button."""
+    link = join_link(app_root(st.context.url or "", STORES_PATH), code, shell.language)
+    qr, words = st.columns([1, 2])
+    qr.image(qr_png(link), width=200, caption=shell.t("stores.qr_caption"))
+    with words:
+        st.caption(shell.t("stores.share_help", add_me=shell.t("shell.new_trainee")))
+        st.code(code, language=None)
+        st.code(link, language=None, wrap_lines=True)
 
 
 def stores_section(shell: Shell, admin: Supervisor) -> None:
@@ -100,10 +122,9 @@ def stores_section(shell: Shell, admin: Supervisor) -> None:
         table = pd.DataFrame({"store": [info.name for info in infos], "trainees": [info.trainees for info in infos]})
         show_table(table, lambda column: shell.t(f"stores.col_{column}"), shell.t("stores.download"), "stores")
     with st.form("store-make", clear_on_submit=True, border=False):
-        name = st.text_input(shell.t("stores.new_store"), max_chars=NAME_MAX, key="store-new-name")
-        pressed = st.form_submit_button(shell.t("stores.make_store"), icon=":material/add_business:")
-    if pressed:
-        _named(shell, lambda: create_store(shell.store, name or "", admin), "stores.store_made", name or "")
+        st.text_input(shell.t("stores.new_store"), max_chars=NAME_MAX, key="store-new-name")
+        st.form_submit_button(shell.t("stores.make_store"), icon=":material/add_business:",
+                              on_click=_make_store, args=(shell, admin))
     if infos:
         labels = {info.id: info.name for info in infos}
 
@@ -162,18 +183,16 @@ def accounts_section(shell: Shell, admin: Supervisor) -> None:
     infos = list_stores(shell.store)
     labels = {info.id: info.name for info in infos}
     with st.form("account-make", clear_on_submit=True, border=False):
-        name = st.text_input(shell.t("gate.name"), max_chars=NAME_MAX, key="account-new-name")
-        password = st.text_input(shell.t("gate.password"), type="password", max_chars=PASSWORD_MAX,
-                                 key="account-new-password", help=shell.t("stores.password_help"))
-        role: Role = st.radio(shell.t("stores.role"), list(ROLES), horizontal=True, key="account-new-role",
-                              format_func=lambda value: shell.t(f"stores.role_{value}")) or "supervisor"
-        store_id = st.selectbox(shell.t("stores.account_store"), list(labels), format_func=labels.__getitem__,
-                                key="account-new-store")
-        pressed = st.form_submit_button(shell.t("stores.make_account"), icon=":material/person_add:")
-    if pressed:
-        chosen = None if role == "admin" else store_id
-        _named(shell, lambda: create_account(shell.store, name or "", password or "", role, chosen, admin),
-               "stores.account_made", name or "")
+        st.text_input(shell.t("gate.name"), max_chars=NAME_MAX, key="account-new-name")
+        st.text_input(shell.t("gate.password"), type="password", max_chars=PASSWORD_MAX,
+                      key="account-new-password", help=shell.t("stores.password_help"))
+        st.radio(shell.t("stores.role"), list(ROLES), horizontal=True, key="account-new-role",
+                 format_func=lambda value: shell.t(f"stores.role_{value}"))
+        st.selectbox(shell.t("stores.account_store"), list(labels), format_func=labels.__getitem__,
+                     key="account-new-store")
+        st.form_submit_button(shell.t("stores.make_account"), icon=":material/person_add:",
+                              on_click=_make_account, args=(shell, admin))
+    show_notice("account-make")
     others = {account.supervisor.id: account for account in listed if account.supervisor.id != admin.id}
     if others:
         left, right = st.columns([3, 1], vertical_alignment="bottom")
@@ -205,9 +224,14 @@ def audit_section(shell: Shell, scope: Scope, zone: str) -> None:
     if not found:
         st.caption(shell.t("stores.no_audit"))
         return
-    table = audit.entries_frame(found)
-    table["at"] = [local_text(entry.at, zone) for entry in found]
-    show_table(table, lambda column: shell.t(f"stores.col_{column}"), shell.t("stores.download"), "audit-log")
+    names = {info.id: info.name for info in list_stores(shell.store)}
+    table = audit_table(found, shell.language, names, zone)
+    wanted = st.text_input(shell.t("stores.audit_search"), key="audit-search", icon=":material/search:",
+                           help=shell.t("stores.audit_search_help"))
+    shown = search_rows(table, wanted or "")
+    if len(shown) != len(table):
+        st.caption(shell.t("stores.audit_found", count=len(shown), total=len(table)))
+    show_table(shown, lambda column: shell.t(f"stores.col_{column}"), shell.t("stores.download"), "audit-log")
 
 
 def own_password(shell: Shell, supervisor: Supervisor) -> None:
@@ -234,13 +258,35 @@ def own_password(shell: Shell, supervisor: Supervisor) -> None:
         st.success(shell.t("stores.password_changed"))
 
 
-def _named(shell: Shell, act: Callable[[], object], done: str, name: str) -> None:
-    """Run ``act`` (which makes or renames something named ``name``) and say how it went."""
+def _make_store(shell: Shell, admin: Supervisor) -> None:
+    """The new store's button (a callback: the sidebar's picker and the stores table, drawn
+    after it, list the store, and the picker shows it, ready for its join code)."""
+    name = str(st.session_state.get("store-new-name") or "")
+    made = _named(shell, lambda: create_store(shell.store, name, admin), "stores.store_made", name, "stores")
+    if made is not None:
+        pick_store(made.id)
+
+
+def _make_account(shell: Shell, admin: Supervisor) -> None:
+    """The new account's button (a callback: the accounts table, drawn after it, lists it)."""
+    state = st.session_state
+    name, password = str(state.get("account-new-name") or ""), str(state.get("account-new-password") or "")
+    role: Role = "admin" if state.get("account-new-role") == "admin" else "supervisor"
+    chosen = None if role == "admin" else state.get("account-new-store")
+    _named(shell, lambda: create_account(shell.store, name, password, role, chosen, admin), "stores.account_made",
+           name, "account-make")
+
+
+def _named(shell: Shell, act: Callable[[], T], done: str, name: str, slot: str) -> T | None:
+    """Run ``act`` (which makes something named ``name``); how it went is shown by
+    ``show_notice(slot)``. What it made, or None when refused."""
     try:
-        act()
+        made = act()
     except NameTakenError:
-        st.error(shell.t("stores.name_taken"))
+        leave_notice(slot, "error", shell.t("stores.name_taken"))
     except (NameRuleError, AccountError) as error:
-        st.error(shell.t("stores.refused", reason=escape_markdown(str(error))))
+        leave_notice(slot, "error", shell.t("stores.refused", reason=escape_markdown(str(error))))
     else:
-        st.success(shell.t(done, name=escape_markdown(name.strip())))
+        leave_notice(slot, "success", shell.t(done, name=escape_markdown(name.strip())))
+        return made
+    return None

@@ -22,7 +22,8 @@ in every language; a character count stays.
 
 The selectors follow Streamlit 1.67's markup, pinned in requirements.txt; the browser test
 ``tests/e2e/test_streamlit_words.py`` fails if an upgrade changes it. The multiselects'
-"Select all" entry is turned off where each is drawn (``select_all=False``).
+"Select all" entry is turned off, and their placeholders are ours, in ``multiselect``,
+which draws every multiselect of the app.
 
 Every text comes from the string tables and is escaped for a CSS string: no character of
 it can end the string, the rule or the ``<style>`` element.
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from typing import Sequence
+from typing import Any, Sequence, TypeVar
 
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
@@ -43,6 +44,7 @@ from quiz.ui.round_clock import ROUND_CLOCK_CSS
 from quiz.ui.scroll import SCROLL_CSS, WATCH_JS
 
 ENGLISH = "en"  # Streamlit's own language: nothing to replace
+T = TypeVar("T")
 
 # The hint under a text box is the first of its parts when more follow (the character
 # count); Streamlit leaves it out where Enter does nothing, and then the count stands alone.
@@ -82,19 +84,29 @@ ARIA_LABELS = {"Expand sidebar": "streamlit.label_expand_sidebar",
                "Collapse sidebar": "streamlit.label_collapse_sidebar",
                "Show password": "streamlit.label_show_password", "Hide password": "streamlit.label_hide_password",
                "Clear all": "streamlit.label_clear_all", "Selected values": "streamlit.label_selected_values",
-               "Open": "streamlit.label_open", "Close": "streamlit.label_close"}
+               "Open": "streamlit.label_open", "Close": "streamlit.label_close",
+               "Help": "streamlit.label_help", "Decrement": "streamlit.label_decrement",
+               "Increment": "streamlit.label_increment", "Choose date": "streamlit.label_choose_date",
+               "Clear value": "streamlit.label_clear_value", "Main menu": "streamlit.label_main_menu",
+               "App pages": "streamlit.label_app_pages"}
+# Streamlit's English aria-labels that name what they are for, by their start -> our string key
+# and its placeholder for the rest of the label: a chip's remove button, a button's key, a help
+# tooltip's button.
+ARIA_PREFIXES = {"Remove ": ("streamlit.label_remove", "item"), "Shortcut ": ("streamlit.label_shortcut", "keys"),
+                 "Help for ": ("streamlit.label_help_for", "item")}
 REMOVE_PREFIX = "Remove "
 _PAGE_SCRIPT = """<!doctype html><html><body><script>
 (function () {
-  var names = %(names)s, remove = %(remove)s, shortcut = %(shortcut)s, doc = window.parent.document;
+  var names = %(names)s, prefixes = %(prefixes)s, doc = window.parent.document;
   var ICON = "[data-testid='stIconMaterial'], span[role='img'][translate='no']";  // an icon's name ("lightbulb")
   function rename(el) {
     var label = el.getAttribute("aria-label"), said = label;
     if (Object.prototype.hasOwnProperty.call(names, label)) { said = names[label]; }
-    else if (label.indexOf("Remove ") === 0) { said = remove.replace("{item}", label.slice(7)); }
-    else if (label.indexOf("Shortcut ") === 0) {  // a button's key: "Shortcut Ctrl + Enter"
-      said = shortcut.replace("{keys}", label.slice(9));
-    }
+    else { Object.keys(prefixes).forEach(function (start) {  // "Remove <option>", "Shortcut Ctrl + Enter", ...
+      if (said === label && label.indexOf(start) === 0) {
+        said = prefixes[start].replace("{item}", label.slice(start.length));
+      }
+    }); }
     if (said !== label) { el.setAttribute("aria-label", said); }  // (the same label again would be watched again)
   }
   function quiet(el) { if (el.getAttribute("aria-hidden") !== "true") { el.setAttribute("aria-hidden", "true"); } }
@@ -186,8 +198,20 @@ def page_script(language: str) -> str:
     names = {} if language == ENGLISH else {english: t(key, language) for english, key in ARIA_LABELS.items()}
     def literal(value: object) -> str:
         return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
-    return _PAGE_SCRIPT % {"names": literal(names), "remove": literal(t("streamlit.label_remove", language)),
-                           "shortcut": literal(t("streamlit.label_shortcut", language)), "watch": WATCH_JS}
+    prefixes = {start: t(key, language, **{name: "{item}"}) for start, (key, name) in ARIA_PREFIXES.items()}
+    return _PAGE_SCRIPT % {"names": literal(names), "prefixes": literal(prefixes), "watch": WATCH_JS}
+
+
+def multiselect(language: str, label: str, options: Sequence[T], *, placeholder: str | None = None,
+                **kwargs: Any) -> list[T]:
+    """``st.multiselect`` with its words in ``language``: its placeholder ours (Streamlit's
+    own says "Choose options", or "No options to select" with none to offer), and no
+    "Select all" entry."""
+    if not options:
+        placeholder = t("streamlit.no_options", language)
+    elif placeholder is None:
+        placeholder = t("streamlit.choose_options", language)
+    return st.multiselect(label, options, placeholder=placeholder, select_all=False, **kwargs)
 
 
 def draw_widget_words(language: str) -> None:

@@ -38,13 +38,13 @@ from quiz.access.supervisors import (
 from quiz.access.throttles import LoginThrottle
 from quiz.content.stored import store_view
 from quiz.model.names import NAME_MAX
-from quiz.ui import client
+from quiz.ui import client, kept_values
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell
 
 ACCOUNT_KEY = "supervisor_account"  # (Supervisor, credential_version) of this session
 THROTTLE_KEY = "supervisor_throttle"
-PICK_KEY = "supervisor_store_pick"
+PICK_KEY = "supervisor_store_pick"  # kept from page to page (quiz.ui.kept_values)
 NOTICE_KEY = "supervisor_notice"
 SESSION_CEILING = 300.0  # one browser session: the wait grows to five minutes
 EVERY_STORE = 0  # the picker's value for every store (store ids start at 1)
@@ -110,7 +110,7 @@ def sign_out() -> None:
     sending the browser to the provider's sign-out, so this run stops there (a rerun would
     drop that redirect)."""
     st.session_state.pop(ACCOUNT_KEY, None)
-    st.session_state.pop(PICK_KEY, None)
+    kept_values.forget(PICK_KEY)
     if _oidc_identity() is not None:
         st.logout()
         st.stop()
@@ -147,15 +147,23 @@ def _account_bar(shell: Shell, supervisor: Supervisor) -> None:
 
 
 def _picked_scope(shell: Shell, supervisor: Supervisor) -> Scope:
-    """A supervisor's own store; an admin's pick from the sidebar (every store, or one). The
+    """A supervisor's own store; an admin's pick from the sidebar (every store, or one), kept
+    from page to page (Streamlit forgets a widget's value on a page that draws it anew). The
     pick is checked by ``Supervisor.scope``: a value the browser sends reaches no other store."""
     if not supervisor.is_admin:
         return supervisor.scope()
     names = {info.id: info.name for info in list_stores(shell.store)}
     picked = st.sidebar.selectbox(
-        shell.t("gate.store_picker"), [EVERY_STORE, *names], key=PICK_KEY,
-        format_func=lambda store_id: names.get(store_id, shell.t("gate.every_store")))
+        shell.t("gate.store_picker"), [EVERY_STORE, *names],
+        format_func=lambda store_id: names.get(store_id, shell.t("gate.every_store")),
+        **kept_values.kept_widget(PICK_KEY, EVERY_STORE, lambda store_id: store_id in names))
     return supervisor.scope(picked if picked in names else None)
+
+
+def pick_store(store_id: int) -> None:
+    """Show ``store_id`` (an admin's pick, checked against the stores when drawn) from the next
+    run on: the sidebar's picker is drawn with it."""
+    kept_values.keep(PICK_KEY, store_id)
 
 
 def _sign_in_form(shell: Shell, purpose: str) -> None:
@@ -173,10 +181,13 @@ def _sign_in_form(shell: Shell, purpose: str) -> None:
     if oidc_configured():
         _oidc_sign_in(shell)
     with st.form("supervisor-login", clear_on_submit=True):
+        st.markdown(f"**{shell.t('gate.form_title')}**")
+        st.caption(shell.t("gate.form_help"))
         name = st.text_input(shell.t("gate.name"), max_chars=NAME_MAX, key="supervisor-name")
         password = st.text_input(shell.t("gate.password"), type="password", max_chars=PASSWORD_MAX,
                                  key="supervisor-password")
         pressed = st.form_submit_button(shell.t("gate.sign_in"), type="primary", key="supervisor-sign-in")
+    st.caption(shell.t("gate.no_account"))
     if not pressed:
         return
     session = st.session_state.setdefault(THROTTLE_KEY, LoginThrottle(ceiling=SESSION_CEILING))

@@ -10,7 +10,8 @@ from quiz.ui.shell import Shell
 
 
 def render_trainee_report(shell: Shell, trainee: Trainee, *, own: bool = True, key: str = "progress") -> None:
-    """Figures and charts, readiness from the review schedule, and the mock exams taken."""
-    render_progress(shell, trainee, own=own, key=key)
+    """Readiness from the review schedule first, then what to practise, the figures and charts
+    (``render_progress``), and the mock exams taken."""
     render_readiness(shell, trainee)
+    render_progress(shell, trainee, own=own, key=key)
     exam_history(shell, trainee)

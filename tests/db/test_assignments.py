@@ -162,3 +162,33 @@ def test_another_servers_trainee_list_is_kept_until_a_change_and_then_read_again
         wait_until(lambda: stored.trainee_assignments(other, aiko) == [], "the other server drops it")
     finally:
         other.dispose()
+
+
+def test_staff_who_join_later_join_a_whole_store_assignment_not_a_chosen_staff_one(store, monkeypatch):
+    """A whole-store assignment takes in staff who join the store (by a join code, or moved
+    there) while it is open; one for chosen staff, an archived one and one past due do not."""
+    from quiz.access.stores import make_join_code, move_trainee, redeem, trainee_seen
+    from quiz.access.supervisors import create_account
+    from quiz.model.attempt import utc_now
+    from tests.access.cheap_hash import cheap_hashing
+
+    store_id, scope = make_store(store, "Shop")
+    first = join(store, "First", store_id)
+    later = utc_now() + timedelta(days=3)
+    whole = stored.create_assignment(store, scope, "Everyone", Plan(exam="ygo-20"), later, NOW)
+    chosen = stored.create_assignment(store, scope, "Only First", Plan(exam="ygo-20"), later, NOW, [first])
+    archived = stored.create_assignment(store, scope, "Put away", Plan(exam="ygo-20"), later, NOW)
+    stored.archive_assignment(store, scope, archived.id, NOW)
+    stored.create_assignment(store, scope, "Past due", Plan(exam="ygo-20"), utc_now() - timedelta(hours=1), NOW)
+    code = make_join_code(store, scope.supervisor, store_id)
+    newcomer = store.trainee("Newcomer").id
+    redeem(store, newcomer, code.code)
+    assert [a.title for a, _ in stored.trainee_assignments(store, newcomer)] == ["Everyone"]
+    assert whole.whole_store and not chosen.whole_store
+    moved = store.trainee("Moved")
+    cheap_hashing(monkeypatch)
+    admin = create_account(store, "Admin", "admin password", "admin", None, None)
+    move_trainee(store, admin, trainee_seen(moved), store_id)
+    assert [a.title for a, _ in stored.trainee_assignments(store, moved.id)] == ["Everyone"]
+    redeem(store, newcomer, code.code)  # joining again adds nothing twice
+    assert [a.title for a, _ in stored.trainee_assignments(store, newcomer)] == ["Everyone"]

@@ -35,14 +35,14 @@ def trainee_id(store) -> int:
 
 
 def test_a_goal_is_kept_per_trainee_and_checked(store, trainee_id):
-    assert daily_goal(store, trainee_id) == DEFAULT_DAILY_GOAL == 1
+    assert daily_goal(store, trainee_id) == DEFAULT_DAILY_GOAL == 10  # never set: the suggested goal, not one card
     assert set_daily_goal(store, trainee_id, 5) == 5 and daily_goal(store, trainee_id) == 5
     set_daily_goal(store, trainee_id, 4)
     assert daily_goal(store, trainee_id) == 4  # changed, not added
     for wrong in (GOAL_RANGE[0] - 1, GOAL_RANGE[1] + 1):
         with pytest.raises(GoalError):
             set_daily_goal(store, trainee_id, wrong)
-    assert daily_goal(store, store.trainee("Other").id) == 1
+    assert daily_goal(store, store.trainee("Other").id) == DEFAULT_DAILY_GOAL
 
 
 def test_only_days_that_meet_the_goal_count_in_the_streak(store, trainee_id):

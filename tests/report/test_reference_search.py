@@ -63,3 +63,23 @@ def test_the_placeholders_examples_each_find_something(content, language):
     assert len(examples) >= 2, placeholder
     for example in examples:
         assert search_entries(content.rulesets.values(), language, example), f"{example!r} finds nothing"
+
+
+def test_a_sentence_in_ones_own_words_finds_its_infraction(content):
+    """No spaces in Japanese: a particle parts the words (時間に遅れた: 時間, 遅れた), and an
+    inflected word is also found by its stem and past forms (遅れ; 見えた: 見た, 見て)."""
+    assert query_words("時間に遅れた") == ["時間", "遅れた"]
+    assert ("yugioh-ocg", "tardiness") in found(content, "時間に遅れた")
+    assert ("yugioh-ocg", "extra_look") in found(content, "見えた")
+    assert ("yugioh-ocg", "extra_look") in found(content, "カードが見えた")
+
+
+def test_cheating_finds_the_intentional_acts_not_nearly_everything(content):
+    """イカサマ's synonyms (意図的, 故意に、ルールに違反) are sought in the names and the document's
+    lines, not in the app's explanations, which speak of intent for almost every infraction."""
+    total = sum(len(ruleset.infractions) for ruleset in content.rulesets.values())
+    hits = found(content, "イカサマ")
+    assert len(hits) <= total // 3, hits
+    assert {("yugioh-ocg", "intentional_violation"), ("pokemon-card-ja", "marking_or_stacking"),
+            ("pokemon-card-ja", "trash_to_hand_intentional")} <= set(hits)
+    assert not {("yugioh-ocg", "tardiness"), ("yugioh-ocg", "deck_too_few_cards")} & set(hits)

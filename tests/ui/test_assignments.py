@@ -156,3 +156,45 @@ def test_without_a_japanese_font_the_page_says_so_instead_of_a_pdf(open_app, sto
     at = as_supervisor(open_app, store, shops[0])
     assert not at.get("download_button")
     assert at.warning[0].value.startswith("The PDF needs a Japanese font")
+
+
+def test_practising_moves_the_assignment_at_once_and_finishing_says_so(open_app, store, shops, content):
+    """Each right answer shows in "your assignments" in the run that grades it (the card runs
+    in a fragment: the panel above it was drawn before the answer), and finishing says so."""
+    from tests.ui.answering import fill, practice_showing, right_answer
+
+    cards = plan_cards(content, Plan(categories=("yugioh-ocg/tardiness",)))[:2]
+    stored.create_assignment(store, shops[0].scope(), "Two cards", Plan(cards=tuple(cards), mastery=100),
+                             utc_now() + timedelta(days=2), utc_now())
+    at = open_app("Ben")
+    next(b for b in at.button if b.label == "Practise").click().run()
+    for percent in (50, 100):
+        card = content.cards[at.session_state["practice"].card]
+        fill(at, card, right_answer(content, card, practice_showing(at, card)))
+        assert not at.exception, at.exception
+        if percent < 100:
+            [progress] = at.get("progress")
+            assert progress.proto.text.endswith(f"· {percent}% done"), progress.proto.text
+            next(b for b in at.button if b.label == "Next card").click().run()
+    assert not at.get("progress")
+    assert "Two cards is done: well done!" in [s.value for s in at.success]
+
+
+def test_a_new_assignment_shows_its_size_as_it_is_chosen(open_app, store, shops, content):
+    """Categories at a mastery level and an exam: how many cards, how many to master, how many
+    questions, before Assign (its own button), with the assignment made, and in the list."""
+    plan = Plan(categories=("yugioh-ocg/tardiness",), mastery=80, exam="ygo-20")
+    cards = len(plan_cards(content, plan))
+    needed = -(-cards * 80 // 100)
+    size = f"Size: {cards} cards to practise, {needed} of them to master + an exam of 20 questions"
+    at = as_supervisor(open_app, store, shops[0])
+    at.text_input(key="assignment-title").input("Basic")
+    at.multiselect(key="assignment-categories").set_value(["yugioh-ocg/tardiness"])
+    at.number_input(key="assignment-mastery").set_value(80)
+    at.selectbox(key="assignment-exam").select("ygo-20")
+    next(b for b in at.button if b.label == "Show its size").click().run()
+    assert size in [i.value for i in at.info] and not stored.store_assignments(store, shops[0].scope())
+    next(b for b in at.button if b.label == "Assign").click().run()
+    assert at.success[0].value == "Assigned to 3 people." and size in [i.value for i in at.info]
+    at.run()
+    assert size in [c.value for c in at.caption]

@@ -6,7 +6,7 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 
 from quiz.db.exam_flags import flagged
-from quiz.db.exams import get_exam, start_exam
+from quiz.db.exams import exam_answers, get_exam, start_exam
 from quiz.db.time_zones import set_time_zone
 from quiz.model.attempt import utc_now
 from quiz.model.cards import ScenarioCard
@@ -404,3 +404,70 @@ def test_a_custom_exam_can_draw_the_cards_not_answered_yet_first(open_app, store
     start_custom(at, questions=2)
     exam, _ = shown_card(at, store)
     assert set(exam.card_ids) == set(tardiness[-2:]) and exam.spec.unseen_first
+
+
+def test_save_can_go_on_to_the_next_question_and_the_choice_is_kept(open_app, store):
+    """With "Go to the next question after saving" on, Save stores the answer and shows the
+    next question; the choice stays for the next exam question and after another page."""
+    at = open_app(page=PAGE)
+    assert any("Start begins the clock at once" in c.value for c in at.caption)
+    start_custom(at, questions=3)
+    assert any("The clock keeps running if you leave this page" in c.value for c in at.caption)
+    at.toggle(key="exam-save-goes-on").set_value(True).run()
+    answer_right(at, store)
+    assert not at.exception, at.exception
+    assert at.session_state["mock_exam"].index == 1
+    assert any(m.value.startswith("**Question 2 of 3") for m in at.markdown)
+    at.switch_page("quiz/ui/pages/reference.py").run()
+    at.switch_page(PAGE).run()
+    assert at.toggle(key="exam-save-goes-on").value is True
+    answer_right(at, store)
+    assert at.session_state["mock_exam"].index == 2
+    exam = get_exam(store, at.session_state["mock_exam"].exam_id)
+    assert len(exam_answers(store, exam.id)) == 2
+
+
+def test_an_exam_running_is_said_on_the_study_pages_with_the_way_back(open_app, store):
+    """An open-book exam left for another page: the page is drawn, and says the exam runs."""
+    at = open_app(page=PAGE)
+    start_custom(at)
+    for page in ("practice", "progress", "reference"):
+        at.switch_page(f"quiz/ui/pages/{page}.py").run()
+        assert not at.exception, at.exception
+        assert [i.value for i in at.info if i.value.startswith("A mock exam is running: Custom exam")], page
+    assert at.main.subheader or at.main.dataframe or at.main.markdown  # Reference is drawn
+    at.button(key="exam-closed-book-back").click().run()
+    assert any(m.value.startswith("**Question 1 of 2") for m in at.markdown)
+
+
+def test_the_results_offer_a_round_of_the_questions_missed(open_app, store):
+    """As Progress offers its recent mistakes: the wrong and unanswered questions of an exam,
+    as a practice round, from its results."""
+    at = open_app(page=PAGE)
+    start_custom(at, questions=3)
+    answer_right(at, store)  # one right, two unanswered
+    exam = get_exam(store, at.session_state["mock_exam"].exam_id)
+    hand_in_confirmed(at)
+    at.button(key=f"exam-practise-missed-{exam.id}").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["practice_round"] == list(exam.card_ids[1:])
+    assert "Practising 2 cards missed in an exam." in [c.value for c in at.caption]
+
+
+def test_the_navigator_is_below_the_question(open_app, store):
+    """Twenty numbers above the question filled a phone's first screen: the question, its form
+    and its buttons come first, the navigator after them."""
+    at = open_app(page=PAGE)
+    start_custom(at, questions=3)
+
+    def flat(node):
+        children = getattr(node, "children", None)
+        if isinstance(children, dict):
+            for child in children.values():
+                yield from flat(child)
+        else:
+            yield node
+
+    keys = [str(getattr(e, "key", "") or "") for e in flat(at.main)]
+    navigator = next(i for i, key in enumerate(keys) if key.startswith("exam-nav-"))
+    assert navigator > keys.index("exam-hand-in") > next(i for i, key in enumerate(keys) if key.startswith("exam-flag-"))

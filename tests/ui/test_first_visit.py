@@ -38,6 +38,18 @@ def test_a_new_trainee_is_asked_their_games_and_goal_before_any_card(store, open
         at.run()
 
 
+def test_a_skipped_welcome_leaves_the_suggested_goal_not_one_card(store, open_app) -> None:
+    """Going to another page (or closing the tab) before Start: the goal is the suggested one,
+    and Progress counts today's cards against it."""
+    at = add_me(open_app(trainee=None), "Chie", "9753")
+    at.switch_page("quiz/ui/pages/progress.py").run()
+    assert not at.exception, at.exception
+    chie = store.find_trainee("Chie")
+    assert chie is not None
+    assert daily_goal(store, chie.id) == 10
+    assert at.number_input(key="progress-goal").value == 10
+
+
 def test_the_welcome_refuses_no_game_and_keeps_nothing(store, open_app) -> None:
     at = add_me(open_app(trainee=None), "Chie", "9753")
     welcome(at, [])

@@ -71,7 +71,7 @@ def test_the_queue_lists_the_reported_card_and_exports_it(open_app, reported, mo
     assert not at.exception and not at.error
     assert any("point-biserial correlation" in c.value for c in at.caption)  # the method is named
     queue = at.dataframe[0].value
-    assert queue["Card"].tolist() == [CARD]
+    assert queue["Card"].tolist() == ["Back from the restroom"] and queue["Card id"].tolist() == [CARD]  # title first
     row = queue.iloc[0]
     assert (row["Open reports"], row["Answers"], row["Why"]) == (1, 2, "open reports")
     assert row["File and line"] == f"scenarios/yugioh-ocg/tardiness.yaml:{card_line()}"
@@ -81,7 +81,7 @@ def test_the_queue_lists_the_reported_card_and_exports_it(open_app, reported, mo
     reports = at.dataframe[2].value
     assert reports["Reason"].tolist() == ["The answer key is wrong"]
     assert reports["Details"].tolist() == ["[click](https://example.com) **line 65** says 5 minutes"]
-    assert reports["Answer given"].tolist() == ["infraction: tardiness; penalty: duel_loss"]
+    assert reports["Answer given"].tolist() == ["Infraction: Tardiness; Penalty: Duel Loss; Fixes: (no fix)"]
     labels = [b.label for b in at.download_button]
     assert labels == ["Download this table (CSV)"] * 3
     assert all(b.proto.ignore_rerun for b in at.download_button)  # a press runs nothing (see quiz.ui.tables)
@@ -97,8 +97,13 @@ def test_a_supervisor_resolves_a_report_with_a_note(open_app, reported, store, m
     on_card = at.dataframe[-1].value  # the card's reports: text shown literally, never as markup
     assert on_card["詳細"].tolist() == ["[click](https://example.com) **line 65** says 5 minutes"]
     choices = at.dataframe[-2].value
-    assert choices[["項目", "選んだもの", "回答数", "不正解"]].values.tolist() == [
-        ["違反", "tardiness", 2, 0], ["罰則", "duel_loss", 1, 1], ["罰則", "warning", 1, 0], ["処置", "（処置なし）", 2, 0]]
+    ygo = CONTENT.rulesets["yugioh-ocg"]
+    assert choices[["項目", "選んだもの", "回答数", "不正解"]].values.tolist() == [  # names of the game, not ids
+        ["違反", ygo.name_of("infraction", "tardiness", "ja"), 2, 0],
+        ["罰則", ygo.name_of("penalty", "duel_loss", "ja"), 1, 1], ["罰則", ygo.name_of("penalty", "warning", "ja"), 1, 0],
+        ["処置", "（処置なし）", 2, 0]]
+    cells = " ".join(str(cell) for table in at.dataframe for cell in table.value.to_numpy().ravel())
+    assert "None" not in cells
     at.multiselect(key="items-card-reports-chosen").select(reported.id)
     at.text_input(key="items-card-reports-note").input("規定64行目どおり。正解は警告のままで正しい。")
     assert at.button(key="items-card-reports-resolve").label == "選んだ報告を解決済みにする"

@@ -72,3 +72,17 @@ def test_a_signed_in_trainee_joins_and_leaves(open_app, store, code):
     assert any("You are in the store Shibuya." in c.value for c in at.caption)
     at.button(key="leave-store").click().run()
     assert store.find_trainee("Ben").store_id is None
+
+
+def test_a_join_codes_link_opens_the_sign_up_with_the_code_filled_in(open_app, store, code):
+    """The link of a join code's QR code (quiz.report.join_qr): the sign-up open, its code
+    filled in; adding oneself joins the store, and the code leaves the URL."""
+    from quiz.report.join_qr import JOIN_PARAM
+
+    at = open_app(trainee=None, query={JOIN_PARAM: code.code})
+    assert at.text_input(key="new-trainee-code").value == code.code
+    assert at.query_params[JOIN_PARAM] in (code.code, [code.code])  # kept while signed out: a reload keeps it
+    at = submit(at, "new-trainee", name="Aiko", pin="2468", pin_again="2468")
+    assert signed_in_name(at) == "Aiko"
+    assert store.find_trainee("Aiko").store_id == code.store_id
+    assert JOIN_PARAM not in at.query_params

@@ -151,3 +151,20 @@ def test_a_knowledge_answer_shows_the_choice_made(open_app, store):
     answering.fill(at, card, wrong.id)
     answering.open_details(at)
     assert any(c.value == f"Your answer: {escape_markdown(wrong.text.en)}" for c in at.caption)
+
+
+def test_reaching_the_daily_goal_while_practising_is_said_once(open_app, store):
+    """A goal of two cards: the second answer of the day says the goal is reached; the third
+    says nothing more."""
+    from quiz.db.goals import set_daily_goal
+
+    set_daily_goal(store, store.trainee("Aiko").id, 2)
+    at = open_app()
+    said = []
+    for _ in range(3):
+        card = answering.deal_until(at, CONTENT, ScenarioCard)
+        _answer_the_standard(at, card)
+        assert not at.exception, at.exception
+        said.append([toast.value for toast in at.toast])
+        next(b for b in at.button if b.label == "Next card").click().run()
+    assert said == [[], ["Daily goal reached: 2 cards today. Well done!"], []]

@@ -6,6 +6,7 @@ import dataclasses
 import datetime as dt
 
 from quiz.model.attempt import AttemptRecord
+from quiz.training.answering import card_pool
 from tests.recording import record
 from tests.shipped_content import shipped_content
 from tests.ui.chart_data import chart_with
@@ -34,7 +35,10 @@ def test_empty_history_shows_a_start_message(open_app):
 
 
 def test_full_history_shows_figures_and_mistakes(open_app, store):
+    from quiz.db.goals import set_daily_goal
+
     trainee = store.trainee("Aiko")
+    set_daily_goal(store, trainee.id, 1)  # (never set: ten cards a day)
     other = store.trainee("Ben")
     ygo_cards = [c.id for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg"][:3]
     record(store, _record(trainee.id, ygo_cards[0], True, 2, "warning", "warning"))
@@ -87,9 +91,10 @@ def test_the_trainee_sees_their_own_days_and_can_change_the_zone(open_app, store
 
 
 def test_a_daily_goal_set_on_the_page_decides_the_streak(open_app, store):
-    from quiz.db.goals import daily_goal
+    from quiz.db.goals import daily_goal, set_daily_goal
 
     trainee = store.trainee("Aiko")
+    set_daily_goal(store, trainee.id, 1)
     cards = [c.id for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg"][:3]
     for days_ago, card in ((1, cards[0]), (0, cards[1]), (0, cards[2])):  # one yesterday, two today
         record(store, _record(trainee.id, card, True, days_ago, "warning", "warning"))
@@ -182,3 +187,21 @@ def test_exam_answers_are_counted_apart_from_practice(open_app, store):
     source.set_value("practice").run()
     metrics = {m.label: m.value for m in at.metric}
     assert (metrics["Answered"], metrics["Accuracy"]) == ("2", "50%")
+
+
+def test_the_page_opens_on_what_to_practise_and_keeps_the_settings_last(open_app, store):
+    """On a phone the page opened on the time zone, the goal and a column of single figures:
+    readiness, the weakest areas (each a round of its cards) and the mistakes come first,
+    the settings last, folded."""
+    trainee = store.trainee("Aiko")
+    tardiness = card_pool(CONTENT, ["yugioh-ocg"], ["yugioh-ocg/tardiness"])[:3]  # (recorded as tardiness)
+    for n, card in enumerate(tardiness):
+        record(store, _record(trainee.id, card, n == 0, 0, "warning", "warning" if n == 0 else "duel_loss"))
+    at = open_app(page="quiz/ui/pages/progress.py")
+    subheaders = [s.value for s in at.main.subheader]
+    assert subheaders.index("What to practise now") < subheaders.index("Accuracy over time")
+    assert any("33% right of 3 answers" in m.value for m in at.markdown), [m.value for m in at.markdown]
+    [settings] = [e for e in at.expander if e.label.startswith("Settings")]
+    assert settings.selectbox and settings.number_input  # the time zone and the goal, folded at the end
+    next(b for b in at.button if b.label == "Practise").click().run()
+    assert at.session_state["practice_round"] == list(card_pool(CONTENT, ["yugioh-ocg"], ["yugioh-ocg/tardiness"]))

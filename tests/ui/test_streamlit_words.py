@@ -138,3 +138,48 @@ def test_the_next_card_bar_is_made_sticky_by_the_page_s_sheet_not_by_each_answer
     assert any(button.label == "Next card" for button in at.button)
     assert any(NEXT_BAR_KEY in str(block.proto) for block in at.get("flex_container"))
     assert _styles(at) == [f"<style>\n{widget_words_css('en')}\n</style>"]
+
+
+def test_screen_readers_hear_help_and_the_number_steppers_in_the_readers_language() -> None:
+    """Streamlit's "Help", "Help for <label>", "Decrement" and "Increment" were read out in
+    English on Japanese pages."""
+    script = page_script("ja")
+    for english in ("Help", "Decrement", "Increment"):
+        assert f'"{english}": "{t(ARIA_LABELS[english], "ja")}"' in script
+    assert '"Help for ": "「{item}」のヘルプ"' in script
+    assert '"Shortcut ": "ショートカット {item}"' in script
+
+
+def test_every_multiselect_has_the_apps_placeholder_and_no_select_all() -> None:
+    """Streamlit's "Choose options", "No options to select" and "Select all" showed on
+    Japanese pages: every multiselect is drawn by ``streamlit_words.multiselect``, or gives
+    both itself."""
+    from pathlib import Path
+
+    ui = Path(__file__).resolve().parents[2] / "quiz" / "ui"
+    for path in (path for path in ui.rglob("*.py") if path.name != "streamlit_words.py"):
+        source = path.read_text(encoding="utf-8")
+        calls = re.findall(r"st\.multiselect\((.*?)\n\s*\)", source, re.S)  # each up to its own line's ")"
+        assert source.count("st.multiselect(") == len(calls), path
+        for call in calls:
+            assert "placeholder=" in call and "select_all=False" in call, path
+
+
+def test_a_japanese_page_s_multiselects_speak_japanese(open_app, store) -> None:
+    from quiz.model.words import t as words
+
+    at = open_app(lang="ja", page="quiz/ui/pages/exam.py")
+    games = at.multiselect(key="exam-custom-games")
+    assert games.proto.placeholder == words("streamlit.choose_options", "ja")
+    at.multiselect(key="exam-custom-games").set_value([]).run()
+    assert at.multiselect(key="exam-custom-categories").proto.placeholder == words("streamlit.no_options", "ja")
+    assert not any(m.proto.select_all for m in at.multiselect if hasattr(m.proto, "select_all"))
+
+
+def test_the_exam_clock_is_kept_in_view_on_a_wide_screen_only() -> None:
+    from quiz.ui.round_clock import EXAM_BANNER_KEY, WIDE
+
+    css = widget_words_css("ja")
+    wide = css.index(WIDE)
+    assert css.index(f".st-key-{EXAM_BANNER_KEY}", wide) > wide
+    assert f".st-key-{EXAM_BANNER_KEY}" not in css[:wide]

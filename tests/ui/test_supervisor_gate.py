@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from quiz.access.stores import codes_in, create_store
+from quiz.access.stores import codes_in, create_store, list_stores
 from quiz.access.supervisors import PASSWORD_ENV, account, disable_account, link_oidc, set_password
 from quiz.db import audit
 from tests.scopes import EVERY_STORE
@@ -88,7 +88,7 @@ def test_the_audit_log_is_shown_to_an_admin_with_its_csv(open_app, store):
     at = supervisor.unlock(open_app(trainee=None, page=STORES), PASSWORD)
     assert "Audit log" in [s.value for s in at.subheader]
     log = at.dataframe[-1].value
-    assert list(log["Action"]) == ["store_made", "account_made"]  # newest first
+    assert list(log["Action"]) == ["Store made", "Account made"]  # newest first, in words
     assert list(log["Who"]) == ["Tencho", audit.SYSTEM] and list(log["To whom or what"]) == ["Shibuya", "Tencho"]
     assert any(b.label == "Download this table (CSV)" for b in at.download_button)
 
@@ -161,3 +161,106 @@ def test_a_linked_provider_subject_opens_its_account_and_an_unlinked_one_is_told
     disable_account(store, account(store, made.name).seen, None)
     at.run()  # the session ends, and the link opens a disabled account no more
     assert not [b for b in at.button if b.key == "supervisor-sign-out"]
+
+
+def test_a_store_just_made_is_listed_and_picked_for_its_join_code_at_once(open_app, store):
+    from quiz.ui.supervisor_gate import PICK_KEY
+
+    supervisor.make_account(PASSWORD)
+    create_store(store, "Shibuya", None)
+    at = supervisor.unlock(open_app(trainee=None, page=STORES), PASSWORD)
+    at.text_input(key="store-new-name").input("Ikebukuro")
+    next(b for b in at.button if b.label == "Make the store").click().run()
+    assert not at.exception, at.exception
+    assert "Store Ikebukuro made." in [s.value for s in at.success]
+    made = next(info for info in list_stores(store) if info.name == "Ikebukuro")
+    picker = at.sidebar.selectbox(key=PICK_KEY)
+    assert picker.value == made.id and "Ikebukuro" in picker.options
+    [stores] = [table.value for table in at.dataframe if "Trainees" in table.value.columns]
+    assert list(stores["Store"]) == ["Ikebukuro", "Shibuya"] or set(stores["Store"]) == {"Ikebukuro", "Shibuya"}
+    assert any(b.label == "Make a join code" for b in at.button)
+
+
+def test_an_admins_store_pick_stays_from_page_to_page(open_app, store):
+    from quiz.ui.supervisor_gate import PICK_KEY
+
+    supervisor.make_account(PASSWORD)
+    shibuya = create_store(store, "Shibuya", None)
+    at = supervisor.unlock(open_app(trainee=None, page=STORES), PASSWORD)
+    at.sidebar.selectbox(key=PICK_KEY).set_value(shibuya.id).run()
+    for page in (TEAM, "quiz/ui/pages/assignments.py", STORES):
+        at.switch_page(page).run()
+        assert not at.exception, at.exception
+        assert at.sidebar.selectbox(key=PICK_KEY).value == shibuya.id, page
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_pages_say_where_the_store_is_picked_and_the_join_code_entered(open_app, store, lang):
+    """The join codes' help names the sidebar's section where a trainee enters one (not
+    Progress), and "pick a store" says where: the sidebar's picker, by its label."""
+    from quiz.model.words import t
+
+    supervisor.make_account(PASSWORD)
+    create_store(store, "Shibuya", None)
+    at = supervisor.unlock(open_app(trainee=None, page=STORES, lang=lang), PASSWORD)
+    captions = " ".join(c.value for c in at.caption)
+    assert t("shell.join_store", lang) in captions and t("progress.title", lang) not in captions
+    infos = [i.value for i in at.info]
+    at.switch_page("quiz/ui/pages/assignments.py").run()
+    infos += [i.value for i in at.info]
+    picker = t("gate.store_picker", lang)
+    assert len([text for text in infos if picker in text]) == 2, infos
+
+
+def test_a_join_code_is_shown_with_its_link_and_qr_code(open_app, store):
+    """Made: the code and the link (each with Streamlit's copy button) and the QR code of the
+    link; a usable code picked in the list shows them again."""
+    from quiz.report.join_qr import JOIN_PARAM
+
+    supervisor.make_account(PASSWORD)
+    shibuya = create_store(store, "Shibuya", None)
+    at = supervisor.unlock(open_app(trainee=None, page=STORES), PASSWORD)
+    at.sidebar.selectbox(key="supervisor_store_pick").set_value(shibuya.id).run()
+    next(b for b in at.button if b.label == "Make a join code").click().run()
+    [code] = codes_in(store, EVERY_STORE)
+    shown = [c.value for c in at.code]
+    assert code.code in shown
+    assert [text for text in shown if text.endswith(f"/?{JOIN_PARAM}={code.code}&lang=en")]
+    assert at.get("image")  # the QR code (its reading is tests/report/test_join_qr.py)
+    at.run()  # the list: the code picked, its QR code and link in a fold
+    assert any(e.label == f"QR code and link of {code.code}" for e in at.expander)
+    assert code.code in [c.value for c in at.code]
+
+
+def test_the_audit_log_speaks_the_readers_language_and_is_searched(open_app, store):
+    """In Japanese: acts, roles and stores in words, no stored codes (``account_made``,
+    ``role=admin``) and no ``None``; a search keeps the rows that have the words."""
+    admin = supervisor.make_account(PASSWORD)
+    shibuya = create_store(store, "Shibuya", admin)
+    from quiz.access.supervisors import create_account
+
+    create_account(store, "Fuku", "fuku password", "supervisor", shibuya.id, admin)
+    at = supervisor.unlock(open_app(trainee=None, page=STORES, lang="ja"), PASSWORD)
+    log = at.dataframe[-1].value
+    cells = " ".join(str(cell) for cell in log.to_numpy().ravel())
+    assert list(log["操作"]) == ["アカウントを作成", "店舗を作成", "アカウントを作成"]
+    assert "役割: 店舗の管理者（1店舗）" in cells and "Shibuya" in list(log["店舗"])
+    for code in ("account_made", "role=", "None", "nan", "<NA>"):
+        assert code not in cells, code
+    at.text_input(key="audit-search").input("fuku").run()
+    assert list(at.dataframe[-1].value["対象"]) == ["Fuku"]
+    assert "3 行中 1 行" in [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_supervisor_sign_in_says_whom_it_is_for_how_long_and_how_to_get_an_account(open_app, lang):
+    """Beside the sidebar's trainee sign-in, the page's form names itself, says trainees sign
+    in in the sidebar, why a reload asks again, and where an account comes from."""
+    from quiz.model.words import t
+
+    supervisor.make_account(PASSWORD)
+    at = open_app(trainee=None, page=TEAM, lang=lang)
+    shown = [m.value for m in (*at.main.markdown, *at.main.caption)]
+    for key in ("gate.form_help", "gate.no_account"):
+        assert t(key, lang) in shown, key
+    assert f"**{t('gate.form_title', lang)}**" in shown

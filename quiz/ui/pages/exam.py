@@ -37,11 +37,16 @@ from quiz.training.exams import (
     time_left,
 )
 from quiz.training.kinds import showing_of
-from quiz.ui import answering, card_views, exam_widgets, widgets
+from quiz.ui import answering, card_views, exam_widgets, kept_values, widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.assignment_views import ASSIGNED_EXAM_KEY
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.page_state import ExamState
+from quiz.ui.round_clock import EXAM_BANNER_KEY
+from quiz.ui.scroll import to_top_when_new
+from quiz.ui.streamlit_words import multiselect
+
+GO_ON_KEY = "exam-save-goes-on"  # the candidate's choice: Save moves on to the next question
 
 shell = shell_module.current()
 st.title(shell.t("exam.title"), anchor=False)
@@ -72,6 +77,7 @@ def choose_exam(state: ExamState, assigned: str | None = None) -> None:
     """The presets side by side, then the custom settings; an ``assigned`` preset (an
     assignment's button, ``assignment_views``) is started at once."""
     st.caption(shell.t("exam.intro"))
+    st.caption(shell.t("exam.starts_at_once"))
     presets, problems = exam_widgets.presets(shell)
     for preset in presets:
         if preset.id == assigned:
@@ -101,17 +107,16 @@ def custom_exam(state: ExamState) -> None:
         questions = cols[0].number_input(shell.t("exam.custom_questions"), *QUESTIONS_RANGE, value=20, step=1)
         minutes = cols[1].number_input(shell.t("exam.custom_minutes"), *MINUTES_RANGE, value=30, step=1)
         pass_percent = cols[2].number_input(shell.t("exam.custom_pass"), *PASS_PERCENT_RANGE, value=80, step=1)
-        games = st.multiselect(
-            shell.t("exam.custom_games"), list(shell.content.rulesets), default=list(shell.rulesets),
+        games = multiselect(
+            shell.language, shell.t("exam.custom_games"), list(shell.content.rulesets), default=list(shell.rulesets),
             format_func=lambda rid: shell.content.rulesets[rid].document.short_name.get(shell.language),
             key="exam-custom-games",
-            select_all=False,
         )
         labels = category_labels(shell.content, shell.language, shell.t("shell.knowledge"))
         options = [key for key in labels if key.split("/", 1)[0] in games]
-        categories = st.multiselect(
-            shell.t("exam.custom_categories"), options, format_func=labels.__getitem__,
-            placeholder=shell.t("shell.all_categories"), key="exam-custom-categories", select_all=False,
+        categories = multiselect(
+            shell.language, shell.t("exam.custom_categories"), options, format_func=labels.__getitem__,
+            placeholder=shell.t("shell.all_categories"), key="exam-custom-categories",
         )
         pool = exam_pool(shell.content, games, categories or None)
         if not pool:
@@ -161,12 +166,16 @@ def take_exam(state: ExamState, exam: Exam) -> None:
     if flag is not None and flag[0] == exam.id:
         set_flag(shell.store, *flag)
     index = min(max(state.index, 0), exam.total - 1)
-    card_id = exam.card_ids[index]
-    card = shell.content.cards.get(card_id)
-    showing = showing_of(card, exam.seeds[index]) if card is not None else None
+    card_id, card, showing = question(exam, index)
     stored = store_given_answer(state, exam, card, showing, index) if card is not None else None
+    if stored is not None and kept_values.kept_value(GO_ON_KEY, False) and index < exam.total - 1:
+        st.toast(shell.t("exam.saved_went_on", n=index + 1), icon=":material/check:")
+        state.go_to(index + 1)
+        index, stored = state.index, None
+        card_id, card, showing = question(exam, index)
     answers, flags = exam_store.answers_and_flags(shell.store, exam.id)  # after the save: read once, then kept
     answered = answers_by_card(exam, answers)
+    to_top_when_new("exam", f"{exam.id}-{index}")  # a question shown anew starts at the page's top (a phone's Start)
     exam_head(state, exam, index, answered, flags)
     if card is None:
         st.warning(shell.t("exam.missing_card"))
@@ -180,6 +189,7 @@ def take_exam(state: ExamState, exam: Exam) -> None:
                   icon=":material/flag:", type="tertiary", on_click=setattr,
                   args=(state, "flag", (exam.id, card_id, not on)))
 
+    st.toggle(shell.t("exam.save_goes_on"), **kept_values.kept_widget(GO_ON_KEY, False))
     unanswered = exam.total - len(answered)
     with st.container(horizontal=True, vertical_alignment="center"):
         st.button(shell.t("exam.previous"), key="exam-previous", disabled=index == 0, icon=":material/arrow_back:",
@@ -193,6 +203,16 @@ def take_exam(state: ExamState, exam: Exam) -> None:
             ask_before_hand_in(state, exam, unanswered, flags)
     if state.confirm_hand_in:
         confirm_hand_in(state, exam, unanswered, len(flags))
+    # below the question: on a phone twenty numbers above it filled the first screen
+    exam_widgets.navigator(shell, exam, index, set(answered), flags, on_pick=state.go_to)
+
+
+def question(exam: Exam, index: int) -> tuple[str, AnyCard | None, CardShowing | None]:
+    """Question ``index``: its card id, its card (None when no longer in the content) and
+    the showing the exam drew for it."""
+    card_id = exam.card_ids[index]
+    card = shell.content.cards.get(card_id)
+    return card_id, card, showing_of(card, exam.seeds[index]) if card is not None else None
 
 
 def exam_banner(exam: Exam) -> None:
@@ -200,21 +220,22 @@ def exam_banner(exam: Exam) -> None:
     Save, a Next or a pick in the navigator runs only the fragment, which leaves them as they
     are (the clock counts down in the browser, its run at the deadline stays armed) and
     draws neither again."""
-    name, clock = st.columns([4, 1], vertical_alignment="bottom")
-    with name:
-        st.caption(escape_markdown(exam_widgets.exam_name(shell, exam.preset)))
-    with clock:
-        exam_widgets.countdown(shell, exam.deadline)
+    with st.container(key=EXAM_BANNER_KEY):  # kept in view on a wide screen (quiz.ui.round_clock)
+        name, clock = st.columns([4, 1], vertical_alignment="bottom")
+        with name:
+            st.caption(escape_markdown(exam_widgets.exam_name(shell, exam.preset)))
+        with clock:
+            exam_widgets.countdown(shell, exam.deadline)
+    st.caption(shell.t("exam.leaving"))
 
 
 def exam_head(
     state: ExamState, exam: Exam, index: int, answered: dict[str, AttemptRecord], flags: frozenset[str]
 ) -> None:
-    """The question's number, the answered count and the navigator."""
+    """The question's number and the answered count (the navigator is below the question)."""
     st.markdown(f"**{shell.t('exam.question', n=index + 1, total=exam.total)}**")
     progress = shell.t("exam.answered_count", answered=len(answered), total=exam.total)
     st.progress(len(answered) / exam.total, text=progress)
-    exam_widgets.navigator(shell, exam, index, set(answered), flags, on_pick=state.go_to)
 
 
 def ask_before_hand_in(state: ExamState, exam: Exam, unanswered: int, flags: frozenset[str]) -> None:

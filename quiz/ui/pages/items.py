@@ -15,6 +15,7 @@ from quiz.model.attempt import utc_now
 from quiz.model.local_time import local_text
 from quiz.model.scope import Scope
 from quiz.model.words import t
+from quiz.report.card_review_words import card_title, chosen_words, titled
 from quiz.report.item_statistics import DISCRIMINATION_METHOD, answer_pairs, distractors, item_statistics
 from quiz.report.review_queue import REASONS, QueueRules, queue_table, review_queue
 from quiz.ui import shell as shell_module
@@ -71,7 +72,9 @@ def _period(now: dt.datetime) -> str:
 
 
 def show_table(table: pd.DataFrame, name: str) -> None:
-    tables.show_table(table, lambda column: shell.t(f"items.col_{column}"), shell.t("items.download"), name)
+    """A table of cards: each by its title (its id last), no ``None`` shown."""
+    tables.show_table(titled(table, shell.content, shell.language), lambda column: shell.t(f"items.col_{column}"),
+                      shell.t("items.download"), name)
 
 
 version = reports_version(shell.store)  # changes with every report filed or resolved
@@ -112,7 +115,7 @@ with reports_tab:
 st.divider()
 choices = list(dict.fromkeys([*queue["card_id"], *stats["card_id"], *reported]))
 picked = st.selectbox(shell.t("items.pick_card"), choices, index=None, placeholder=shell.t("items.pick_placeholder"),
-                      key="items-card")
+                      format_func=lambda card_id: card_title(shell.content, card_id, shell.language), key="items-card")
 if picked is None:
     st.stop()
 card = shell.content.cards.get(picked)
@@ -135,8 +138,10 @@ if not row.empty:
                       _period(utc_now()))
     if not chosen.empty:
         st.markdown(f"**{shell.t('items.distractors')}**")
+        no_fix = shell.t("items.no_fix")
+        chosen["chosen"] = [chosen_words(shell.content, picked, part, value or "", shell.language, no_fix)
+                            for part, value in zip(chosen["part"], chosen["chosen"])]
         chosen["part"] = chosen["part"].map(lambda part: shell.t(f"items.part_{part}"))
-        chosen["chosen"] = chosen["chosen"].map(lambda value: value or shell.t("items.no_fix"))
         show_table(chosen[["part", "chosen", "count", "wrong"]], f"choices-{picked}")
 
 st.markdown(f"**{shell.t('items.reports')}**")
