@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 SCRIPTS = Path(__file__).with_name("migrations")
-HEAD_REVISION = "0008"  # the newest revision under migrations/versions (tests/db/test_migrations.py checks)
+HEAD_REVISION = "0009"  # the newest revision under migrations/versions (tests/db/test_migrations.py checks)
 LEGACY_VERSIONS = {1: None, 2: "0001", 3: "0002"}  # old schema version -> the revision to start after
 LEGACY_FINAL = 4  # what schema_version says once Alembic keeps the schema: older releases refuse it
 TRIES = 5  # app servers starting together on an empty database race to create it

@@ -7,8 +7,8 @@ from sqlalchemy import Boolean, Column
 
 from quiz.db.migrate import add_missing_columns
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
