@@ -1,7 +1,7 @@
 """A trainee's first visit: which game they study and how many cards a day, before any card.
 
-A Yu-Gi-Oh! candidate's first card was a Pokémon one and the daily goal began at one card
-(issue 30). Asked right after a trainee adds themselves (``quiz.ui.sign_in`` sets
+A Yu-Gi-Oh! candidate's first card was a Pokémon one and the daily goal began at one card.
+Asked right after a trainee adds themselves (``quiz.ui.sign_in`` sets
 ``FIRST_VISIT_KEY``), not of trainees who already answer cards; both answers are kept in the
 database (``quiz.db.study_games``, ``quiz.db.goals``) and can be changed later in the
 sidebar and on Progress.
