@@ -177,8 +177,10 @@ def open_ruling(page, keyboard: bool = False) -> None:
     rule = rule_button(page)
     form = main(page).get_by_test_id("stForm")
     expect(form.or_(rule).first).to_be_visible()
+    # the run drawing the card is over: an earlier card's form (an exam's question saved, its
+    # form kept) is gone, and no run can draw Rule again under the pointer
+    settle(page)
     if rule.count():
-        settle(page)  # no run going on that could draw the button again under the pointer
         if keyboard:
             rule.focus()
             page.keyboard.press("Enter")
@@ -295,6 +297,31 @@ def open_list(page, combobox, option, taps: int = 2) -> None:
         except AssertionError:
             continue
     expect(option).to_be_visible()
+
+
+# Resolves once the open option list's scroll position and the place of ``option`` (an
+# element) have stayed the same for two animation frames, the page's too: the list is laid
+# out where it will stay (it scrolls inside itself to an option out of its view, and its rows
+# are drawn again as it does).
+LIST_SETTLED = """(option) => new Promise(done => {
+    const area = document.querySelector('[data-testid="stMain"]');
+    let last = null, still = 0;
+    const look = () => {
+        const list = option.closest('[role="listbox"]'), box = option.getBoundingClientRect();
+        const now = [list ? list.scrollTop : -1, box.top, box.left, area ? area.scrollTop : 0].join(':');
+        still = now === last ? still + 1 : 0;
+        last = now;
+        if (still >= 2) done(); else requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+})"""
+
+
+def settle_list(option) -> None:
+    """Bring ``option`` of an open list into view and wait until the list and the page stay
+    still: a press on an option that moves between its pointer's down and up chooses nothing."""
+    option.scroll_into_view_if_needed()
+    option.evaluate(LIST_SETTLED)
 
 
 def pick_first_option(page, combobox) -> str:

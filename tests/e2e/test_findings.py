@@ -152,14 +152,16 @@ def answer(page, w: Words, item: Planned, phone: bool, one_tap: bool = False) ->
     specs = {spec.id: spec for spec in ruleset.facts}
     for fact, value in item.answer.findings:
         question = specs[fact].finding.question.get(w.lang)
+        # the finding's control by its question as shown (its accessible name is the Markdown
+        # label, escaped: "\(" for a parenthesis)
+        control = form.locator(driver.FINDING_CONTROL).filter(has=page.get_by_text(question, exact=True))
         if isinstance(value, bool):
-            group = form.get_by_role("radiogroup", name=question, exact=True)
-            button = group.get_by_role("radio", name=w.yes if value else w.no, exact=True)
+            button = control.get_by_role("radio", name=w.yes if value else w.no, exact=True)
             driver.scroll_into_view(page, button)
             button.click()
             expect(button).to_have_attribute("aria-checked", "true")
         else:
-            box = form.get_by_role("spinbutton", name=question, exact=True)
+            box = control.get_by_role("spinbutton")
             box.fill(str(value))
     pick(page, form.get_by_role("combobox", name=w.infraction, exact=True),
          "› " + ruleset.infraction(item.answer.infraction).name.get(w.lang), phone)
@@ -195,6 +197,7 @@ def pick(page, combobox, name: str, phone: bool, close: bool = True) -> None:
     many = driver.is_multiselect(combobox)
     option = page.get_by_role("option").filter(has_text=name).first
     driver.open_list(page, combobox, option, taps=2 if phone else 1)
+    driver.settle_list(option)
     option.click()
     if not many:  # a selectbox's list closes by itself on a pick
         expect(page.get_by_role("listbox")).to_have_count(0)

@@ -145,7 +145,9 @@ def test_a_floor_call_in_english_on_a_desktop_from_floor_calls_only(new_page, se
     expect(clock(page)).to_be_visible()
     settle(page)
     text = main(page).inner_text()
-    card = next(c for c in floor_calls() if c.call.en.split(".")[0] in text)  # the call dealt
+    dealt = [c for c in floor_calls() if c.call.en in text]  # the call dealt, by its whole text (calls
+    assert len(dealt) == 1, [c.id for c in dealt]  # share a first sentence: "Gym Battle, round 2")
+    card = dealt[0]
     investigate_and_rule(page, EN, card, phone=False, shot_midway="floor-call-investigation")
     driver.docs_screenshot(page, "floor-call-debrief")
     assert stored_steps(server.database_url, trainee.id) == [s.id for s in plan_steps(card)]

@@ -19,7 +19,7 @@ from quiz.content.loader import Content
 from quiz.db.store import Store
 from quiz.db.time_zones import set_time_zone
 from quiz.model.attempt import utc_now
-from quiz.model.cards import JudgementCallCard, KnowledgeCard, ScenarioCard
+from quiz.model.cards import FloorCallCard, JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.training.answering import verdict_for
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
@@ -43,7 +43,9 @@ STAFF = ("Aoi Tanaka", "Ren Suzuki", "Mei Ito", "Kaito Watanabe")  # a store's s
 
 def history(store: Store, content: Content, trainee_id: int, rng: random.Random) -> int:
     """Six weeks of answers (none on the SKIPPED days); the number stored."""
-    cards = [c for c in content.cards.values() if not isinstance(c, JudgementCallCard)]
+    # the cards answered as a scenario (an investigation left out) or a choice: the same list,
+    # and so the same seeded six weeks, as before floor calls were shipped
+    cards = [c for c in content.cards.values() if not isinstance(c, (JudgementCallCard, FloorCallCard))]
     today = utc_now().replace(hour=12, minute=0, second=0, microsecond=0)
     stored = 0
     for days_ago in range(DAYS, -1, -1):
