@@ -38,9 +38,7 @@ def statements_sent() -> Iterator[list[str]]:
 
 def test_a_warm_practice_rerun_sends_no_statement(open_app):
     at = open_app(page=PRACTICE)
-    # a scenario card, not the one dealt at random: a floor call (one card in eight) reads its
-    # investigation's steps on every run (``quiz.ui.investigation_view``: steps taken in another
-    # tab show at the next run), one statement this test is not about
+    # a scenario card, not the one dealt at random: a floor call's warm rerun is the next test
     show(at, next(c.id for c in shipped_content().scenario_cards if not c.retired))
     app_store = resources.store()
     watches = list(app_store._watches.values())
