@@ -115,9 +115,11 @@ def _start_here(shell: Shell, figures: ProgressFigures, own: bool, key: str) -> 
 
 
 def _settings(shell: Shell, trainee: Trainee, zone: str, goal: int, key: str) -> None:
-    """The trainee's own settings, last: the time zone of their days and their daily goal,
-    each kept when changed (a callback: the figures above are drawn with it in that run)."""
-    with st.expander(shell.t("progress.settings"), icon=":material/settings:"):
+    """The trainee's own settings, last (on a phone the page opened on them): the time zone of
+    their days and their daily goal, each kept when changed (a callback: the figures above are
+    drawn with it in that run)."""
+    with st.container(border=True, key=f"{key}-settings"):  # open: a fold hid the goal from who looks for it
+        st.markdown(f"**:material/settings: {shell.t('progress.settings')}**")
         names = time_zone_names()
         st.selectbox(shell.t("progress.time_zone"), names, index=names.index(zone) if zone in names else None,
                      key=f"{key}-time-zone", help=shell.t("progress.time_zone_help"),

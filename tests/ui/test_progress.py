@@ -192,7 +192,7 @@ def test_exam_answers_are_counted_apart_from_practice(open_app, store):
 def test_the_page_opens_on_what_to_practise_and_keeps_the_settings_last(open_app, store):
     """On a phone the page opened on the time zone, the goal and a column of single figures:
     readiness, the weakest areas (each a round of its cards) and the mistakes come first,
-    the settings last, folded."""
+    the settings last."""
     trainee = store.trainee("Aiko")
     tardiness = card_pool(CONTENT, ["yugioh-ocg"], ["yugioh-ocg/tardiness"])[:3]  # (recorded as tardiness)
     for n, card in enumerate(tardiness):
@@ -201,7 +201,9 @@ def test_the_page_opens_on_what_to_practise_and_keeps_the_settings_last(open_app
     subheaders = [s.value for s in at.main.subheader]
     assert subheaders.index("What to practise now") < subheaders.index("Accuracy over time")
     assert any("33% right of 3 answers" in m.value for m in at.markdown), [m.value for m in at.markdown]
-    [settings] = [e for e in at.expander if e.label.startswith("Settings")]
-    assert settings.selectbox and settings.number_input  # the time zone and the goal, folded at the end
+    texts = [m.value for m in at.main.markdown]
+    settings = next(i for i, text in enumerate(texts) if "Settings: time zone and daily goal" in text)
+    assert settings > next(i for i, text in enumerate(texts) if "33% right of 3 answers" in text)  # last
+    assert at.selectbox(key="progress-time-zone") and at.number_input(key="progress-goal")
     next(b for b in at.button if b.label == "Practise").click().run()
     assert at.session_state["practice_round"] == list(card_pool(CONTENT, ["yugioh-ocg"], ["yugioh-ocg/tardiness"]))
