@@ -14,7 +14,8 @@ Screen readers read a button's ``aria-label``, which a style sheet cannot change
 script of ours (``page_script``, which also brings a new card or page to its top:
 ``quiz.ui.scroll``), in an iframe of the page's origin (as the exam clock's), renames Streamlit's
 own labels ("Expand sidebar", "Show password", "Remove <option>", ...) in the reader's
-language wherever they appear, and again whenever Streamlit draws them anew; it hides the
+language wherever they appear, and again whenever Streamlit draws them anew; it makes a
+region that scrolls sideways (a wide table on a phone) reachable from the keyboard; it hides the
 Material icons' names ("lightbulb", drawn as a glyph) from screen readers, which read them
 out in English before the words beside them. On a touch
 screen, where no key is pressed, the keyboard hints ("Press Enter", "Ctrl+Enter") are hidden
@@ -110,12 +111,19 @@ _PAGE_SCRIPT = """<!doctype html><html><body><script>
     if (said !== label) { el.setAttribute("aria-label", said); }  // (the same label again would be watched again)
   }
   function quiet(el) { if (el.getAttribute("aria-hidden") !== "true") { el.setAttribute("aria-hidden", "true"); } }
-  function all() { doc.querySelectorAll("[aria-label]").forEach(rename); doc.querySelectorAll(ICON).forEach(quiet); }
+  // a region that scrolls sideways (a wide table on a phone) is reached from the keyboard too
+  var SCROLLER = "[role='tabpanel'] > div, [data-testid='stTable'], [data-testid='stTable'] > div";
+  function reachable() { doc.querySelectorAll(SCROLLER).forEach(function (el) {
+    if (el.scrollWidth > el.clientWidth + 1 && !el.hasAttribute("tabindex")) { el.setAttribute("tabindex", "0"); }
+  }); }
+  function all() { doc.querySelectorAll("[aria-label]").forEach(rename); doc.querySelectorAll(ICON).forEach(quiet);
+                   reachable(); }
 %(watch)s
   all();
   toTop(false);
   new MutationObserver(function (changes) {
     toTop(true);
+    reachable();
     changes.forEach(function (change) {
       if (change.type === "attributes") { rename(change.target); }
       else { change.addedNodes.forEach(function (node) {
