@@ -42,7 +42,7 @@ def in_viewport(page, locator) -> bool:
 
 
 def test_the_clock_stays_in_view_on_a_desktop(page, server) -> None:
-    start_exam(page, server, "Clock watcher", 20)
+    start_exam(page, server, "Clock in view", 20)
     clock = driver.metric(page, "Time left")
     expect(clock).to_be_visible()
     hand_in = main(page).get_by_role("button", name="Hand in")

@@ -44,6 +44,7 @@ from tests.scopes import EVERY_STORE  # noqa: E402
 CONTENT = shipped_content()
 TRAINEE, PIN = "Mika Aoyama", "report-2468"
 CARD = "ygo-deck-too-few-39-store"  # the card reported (and the one strong trainees answer "wrongly")
+TITLE = "A 39-card main deck"  # its title: Card review names cards by their titles, ids last
 OTHER_CARDS = (
     "ygo-afterword-jonouchi-late-4min", "ygo-afterword-jonouchi-late-7min", "ygo-afterword-roba-peeks-at-hand",
     "ygo-deck-four-copies-main-store", "ygo-deck-unusable-paper-proxy", "ygo-decklist-count-differs-regional",
@@ -191,17 +192,18 @@ def test_a_report_reaches_the_queue_is_resolved_and_exported(page, server) -> No
     table = queue_tab.get_by_test_id("stDataFrame")
     expect(table).to_be_visible()
     rows = grid_rows(table)
-    assert rows[0][0] == CARD, rows
+    assert rows[0][0] == TITLE and CARD in rows[0], rows
     assert "open reports" in rows[0][2] and rows[0][3] == "1", rows[0]
     exported = download(page, queue_tab)
-    assert exported[0]["Card"] == CARD and exported[0]["Open reports"] == "1", exported[0]
+    assert exported[0]["Card"] == TITLE and exported[0]["Card id"] == CARD, exported[0]
+    assert exported[0]["Open reports"] == "1", exported[0]
     assert "strong trainees agree on a wrong answer" in exported[0]["Why"]
     driver.docs_screenshot(page, "card-review")
 
     # --- the card's statistics and its report; resolved with a note
     picker = main(page).get_by_role("combobox", name="Card", exact=True)
-    driver.pick_option(page, picker, CARD)
-    expect(picker).to_have_value(CARD)
+    driver.pick_option(page, picker, TITLE)
+    expect(picker).to_have_value(TITLE)
     settle(page)
     expect(main(page).get_by_text("What trainees chose")).to_be_visible()
     expect(main(page).get_by_text(f"{len(HISTORY_TRAINEES) * 3 + 2} answers · difficulty", exact=False)).to_be_visible()
@@ -212,7 +214,7 @@ def test_a_report_reaches_the_queue_is_resolved_and_exported(page, server) -> No
         has=page.get_by_role("button", name="Mark the chosen reports resolved")).last
     driver.docs_screenshot(page, "card-statistics")
     chosen = report_box.get_by_role("combobox", name="Open reports on this page to resolve", exact=True)
-    driver.pick_option(page, chosen, f"{CARD} · {TRAINEE}")
+    driver.pick_option(page, chosen, f"{TITLE} · {TRAINEE}")
     note = report_box.get_by_role("textbox", name="Resolution note", exact=True)
     note.fill(NOTE)
     expect(note).to_have_value(NOTE)
@@ -230,7 +232,7 @@ def test_a_report_reaches_the_queue_is_resolved_and_exported(page, server) -> No
     exported = download(page, reports_tab)
     mine = [row for row in exported if row["Details"] == REPORT_TEXT]
     assert len(mine) == 1, exported
-    assert mine[0]["Card"] == CARD
+    assert mine[0]["Card"] == TITLE
     assert mine[0]["Trainee"] == TRAINEE
     assert mine[0]["Reason"] == "The answer key is wrong"
     assert mine[0]["Resolved"] == "True" and mine[0]["Note"] == NOTE, mine[0]

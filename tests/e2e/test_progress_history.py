@@ -16,6 +16,7 @@ from dataclasses import replace
 import pytest
 
 from quiz.content.loader import Content
+from quiz.db.goals import set_daily_goal
 from quiz.db.store import Store
 from quiz.db.time_zones import set_time_zone
 from quiz.model.attempt import utc_now
@@ -81,6 +82,7 @@ def test_six_weeks_of_practice_on_the_progress_page(page, server) -> None:
     store = Store(server.database_url)
     try:
         set_time_zone(store, trainee.id, "UTC")
+        set_daily_goal(store, trainee.id, 1)  # a streak counts days of any practice (the default goal is ten cards)
         stored = history(store, CONTENT, trainee.id, random.Random(42))
     finally:
         store.dispose()

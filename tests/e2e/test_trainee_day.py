@@ -131,6 +131,7 @@ ALLOWED_WORDS = {
     "Ctrl", "Enter", "Mac",  # keys' names: a button's shortcut badge ("Ctrl + Enter"), a text box's hint
     "ver",  # a document's version as the Japanese document writes it ("フロアルール ver2.5")
     "YAML", "yaml", "YML", "ZIP", "zip",  # file formats, named so in Japanese too (the Content page)
+    "yyyy",  # an empty date field's year segment (yyyy-mm-dd): the date input's own, as a browser's is
 }
 TIME_ZONE = re.compile(r"\b[A-Z][A-Za-z_]+(?:/[A-Za-z_+-]+)+\b")  # IANA names: Asia/Tokyo, America/New_York
 LATIN_RUN = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ]{3,}")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -129,6 +130,18 @@ async def _settle(page) -> None:
     await page.wait_for_function(SETTLED, timeout=STEP_TIMEOUT * 1000)
 
 
+async def _open_ruling(page) -> None:
+    """A floor call shows its investigation first: press Rule for its form (any other card's
+    form is there already)."""
+    main = page.get_by_test_id("stMain")
+    check = main.get_by_test_id("stForm").get_by_role("button", name=label("Check"))
+    rule = main.get_by_role("button", name=re.compile(r"^Rule$"))
+    await check.or_(rule).first.wait_for(state="visible")
+    if not await check.count():
+        await rule.click()
+        await check.wait_for(state="visible")
+
+
 async def _fill_and_check(page) -> None:
     """Fill the card's form with its first choices and press Check (any answer will do)."""
     main = page.get_by_test_id("stMain")
@@ -214,12 +227,11 @@ async def _browser_session(browser, base: str, tally: SessionTally, pin: str, lo
     main = page.get_by_test_id("stMain")
     feedback = main.get_by_test_id("stAlertContentSuccess").or_(main.get_by_test_id("stAlertContentError"))
     incomplete = main.get_by_test_id("stAlertContentWarning")
-    check = main.get_by_test_id("stForm").get_by_role("button", name=label("Check"))
     try:
         async with load_gate:  # a few pages load at a time; the loaded ones answer meanwhile
             await page.goto(f"{base}/?{urlencode({'lang': 'en'})}")
             await _sign_in(page, tally.trainee, pin)
-            await check.wait_for(state="visible")
+            await _open_ruling(page)
         tally.first_card = time.monotonic() - started
         while _keep_going(tally, started, duration, cap):
             for _ in range(3):  # a choice made while the page was redrawing can be lost: fill the form again
@@ -233,7 +245,7 @@ async def _browser_session(browser, base: str, tally: SessionTally, pin: str, lo
             await _settle(page)
             await main.get_by_role("button", name=label("Next card")).click()
             await feedback.first.wait_for(state="detached")  # the answered card is gone: the next one is drawing
-            await check.wait_for(state="visible")
+            await _open_ruling(page)
     except Exception as error:  # noqa: BLE001 - reported by the test, with the session's name
         tally.error = _describe(error)
     finally:
@@ -294,6 +306,14 @@ class _StreamlitTab:
             and (label is None or getattr(element, kind).label == label)
         ]
 
+    async def open_ruling(self) -> None:
+        """A floor call's Rule pressed, when the card shows it instead of a form."""
+        rule = self.main("button", "Rule")
+        if rule and not self.main("button", "Check"):
+            from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+            await self.run([WidgetState(id=rule[0].id, trigger_value=True)])
+
     def answer(self) -> list[Any]:
         """The widget states that answer the main area's card form with its first choices
         (findings included) and press Check, as the capacity tool fills a form."""
@@ -333,6 +353,7 @@ async def _websocket_session(base: str, tally: SessionTally, pin: str, started: 
             await tab.run([WidgetState(id=form["Name"].id, string_value=tally.trainee),
                            WidgetState(id=form["PIN"].id, string_value=pin),
                            WidgetState(id=form["Sign in"].id, trigger_value=True)])
+            await tab.open_ruling()
             if not tab.sidebar("button", "Sign out") or not tab.main("button", "Check"):
                 raise AssertionError(f"not signed in: {[a.body for a in tab.sidebar('alert') + tab.main('alert')]}")
             tally.first_card = time.monotonic() - started
@@ -340,6 +361,7 @@ async def _websocket_session(base: str, tally: SessionTally, pin: str, started: 
                 # every question the form asks, with its first option: a scenario's findings,
                 # infraction, penalty and (on acts of both players) who receives it; a
                 # knowledge card's answer; a judgement call's nearest line
+                await tab.open_ruling()
                 await tab.run(tab.answer())
                 tally.exceptions += tab.exceptions
                 banners = [a for a in tab.main("alert") if a.format in (Alert.SUCCESS, Alert.ERROR)]

@@ -196,7 +196,7 @@ def test_hostile_card_texts_are_shown_literally_and_inert(page, watch, server) -
     # the two payload cards are the trainee's mistakes: practising them deals exactly those
     open_page(page, server.url, "progress", title="Progress", lang="en")
     sign_in(page, CARD_READER, PIN)
-    main(page).get_by_role("button", name="Practise these cards (2)").click()
+    main(page).get_by_role("button", name="Practise these cards (2)").first.click()
     expect(main(page).get_by_role("heading", name="Practice", level=1)).to_be_visible()
     seen = set()
     for _ in range(2):
