@@ -192,7 +192,7 @@ def test_a_report_reaches_the_queue_is_resolved_and_exported(page, server) -> No
     table = queue_tab.get_by_test_id("stDataFrame")
     expect(table).to_be_visible()
     rows = grid_rows(table)
-    assert rows[0][0] == TITLE and CARD in rows[0], rows
+    assert rows[0][0] == TITLE, rows
     assert "open reports" in rows[0][2] and rows[0][3] == "1", rows[0]
     exported = download(page, queue_tab)
     assert exported[0]["Card"] == TITLE and exported[0]["Card id"] == CARD, exported[0]
@@ -235,5 +235,5 @@ def test_a_report_reaches_the_queue_is_resolved_and_exported(page, server) -> No
     assert mine[0]["Card"] == TITLE
     assert mine[0]["Trainee"] == TRAINEE
     assert mine[0]["Reason"] == "The answer key is wrong"
-    assert mine[0]["Resolved"] == "True" and mine[0]["Note"] == NOTE, mine[0]
+    assert mine[0]["Resolved"] == "yes" and mine[0]["Note"] == NOTE, mine[0]  # in words
     assert_no_exception(page)
