@@ -12,6 +12,7 @@ import pytest
 
 from tests.e2e import driver
 from tests.e2e.driver import main, open_page, settle
+from tests.waiting import wait_until
 
 driver.require_browser()
 pytestmark = pytest.mark.e2e
@@ -47,7 +48,7 @@ def test_the_clock_stays_in_view_on_a_desktop(page, server) -> None:
     expect(clock).to_be_visible()
     hand_in = main(page).get_by_role("button", name="Hand in")
     hand_in.scroll_into_view_if_needed()  # the bottom of the question
-    page.wait_for_timeout(300)
+    wait_until(lambda: in_viewport(page, hand_in), "the page scrolled to the Hand in button")
     assert in_viewport(page, hand_in)
     assert in_viewport(page, clock), clock.bounding_box()
 
@@ -58,6 +59,7 @@ def test_the_question_starts_on_a_phones_first_screen(new_page, server) -> None:
     body = main(phone).get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"^Question 1 of 20$"))
     navigator = main(phone).get_by_text("Questions", exact=True)
     expect(body.first).to_be_visible()
-    phone.wait_for_timeout(500)  # the page's script scrolls a question shown anew to the top
+    # the page's script scrolls a question shown anew to the top
+    wait_until(lambda: in_viewport(phone, body.first), "the question scrolled into the first screen")
     assert in_viewport(phone, body.first), body.first.bounding_box()
     assert navigator.bounding_box()["y"] > phone.viewport_size["height"]  # below the question, not above it
