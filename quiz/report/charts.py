@@ -157,22 +157,7 @@ def cause_bars(data: pd.DataFrame, column: str, causes: list[str], labels: dict[
     """Wrong penalties by cause (``cause``, named, in the order of ``causes``), one horizontal
     bar per value of ``column`` (already named, in the data's order) stacked by cause; with
     ``column`` the cause itself, one bar per cause and no legend."""
-    legend = None if column == "cause" else alt.Legend(orient="bottom", title=None)
-    data = data.assign(order=data["cause"].map({cause: rank for rank, cause in enumerate(causes)}))
-    return (
-        alt.Chart(data)
-        .mark_bar()
-        .encode(
-            y=alt.Y(f"{column}:N", title="", sort=None, axis=alt.Axis(labelLimit=260)),
-            x=alt.X("count:Q", title=labels["wrong_penalties"], axis=alt.Axis(tickMinStep=1, format="d")),
-            color=alt.Color("cause:N", sort=causes, scale=alt.Scale(domain=causes, range=CAUSE_COLOURS),
-                            legend=legend),
-            order=alt.Order("order:Q"),
-            tooltip=[alt.Tooltip(f"{name}:N", title="") for name in dict.fromkeys([column, "cause"])]
-            + [alt.Tooltip("count:Q", title=labels["wrong_penalties"])],
-        )
-        .properties(height=alt.Step(26))
-    )
+    return stacked_count_bars(data, column, "cause", causes, CAUSE_COLOURS, labels["wrong_penalties"])
 
 
 EVIDENCE_COLOURS = ["#2ca02c", "#ff7f0e", "#d62728"]  # gathered, missed but right (a guess), missed and wrong
@@ -181,18 +166,26 @@ EVIDENCE_COLOURS = ["#2ca02c", "#ff7f0e", "#d62728"]  # gathered, missed but rig
 def evidence_bars(data: pd.DataFrame, column: str, kinds: list[str], labels: dict[str, str]) -> alt.Chart:
     """The findings of floor calls by their evidence (``evidence``, named, in the order of
     ``kinds``), one horizontal bar per value of ``column`` (already named) stacked by evidence."""
-    data = data.assign(order=data["evidence"].map({kind: rank for rank, kind in enumerate(kinds)}))
+    return stacked_count_bars(data, column, "evidence", kinds, EVIDENCE_COLOURS, labels["findings"])
+
+
+def stacked_count_bars(data: pd.DataFrame, column: str, stack: str, stacks: list[str], colours: list[str],
+                       count_title: str) -> alt.Chart:
+    """Counts (``count``) as one horizontal bar per value of ``column`` (in the data's order),
+    stacked by ``stack`` in the order and colours of ``stacks``; with ``column`` the stack
+    itself, one bar per value and no legend."""
+    legend = None if column == stack else alt.Legend(orient="bottom", title=None)
+    data = data.assign(order=data[stack].map({value: rank for rank, value in enumerate(stacks)}))
     return (
         alt.Chart(data)
         .mark_bar()
         .encode(
             y=alt.Y(f"{column}:N", title="", sort=None, axis=alt.Axis(labelLimit=260)),
-            x=alt.X("count:Q", title=labels["findings"], axis=alt.Axis(tickMinStep=1, format="d")),
-            color=alt.Color("evidence:N", sort=kinds, scale=alt.Scale(domain=kinds, range=EVIDENCE_COLOURS),
-                            legend=alt.Legend(orient="bottom", title=None)),
+            x=alt.X("count:Q", title=count_title, axis=alt.Axis(tickMinStep=1, format="d")),
+            color=alt.Color(f"{stack}:N", sort=stacks, scale=alt.Scale(domain=stacks, range=colours), legend=legend),
             order=alt.Order("order:Q"),
-            tooltip=[alt.Tooltip(f"{column}:N", title=""), alt.Tooltip("evidence:N", title=""),
-                     alt.Tooltip("count:Q", title=labels["findings"])],
+            tooltip=[alt.Tooltip(f"{name}:N", title="") for name in dict.fromkeys([column, stack])]
+            + [alt.Tooltip("count:Q", title=count_title)],
         )
         .properties(height=alt.Step(26))
     )
