@@ -44,6 +44,7 @@ from tests.e2e.driver import (
     FINDING_CONTROL,
     NEAREST_QUESTION,
     PLAYERS_QUESTION,
+    SCROLL_SETTLED,
     finding_number,
     label,
 )
@@ -200,8 +201,12 @@ async def _first_shown(questions: dict) -> str:
 
 
 async def _pick_first(page, combobox) -> None:
-    """Pick a selectbox's first option. No Escape after it: the list closes by itself, and
+    """Pick a selectbox's first option (``driver.pick_option`` in the async API). The box is
+    scrolled into view and the layout left to settle first: a list opened before then closes
+    on the scroll event that follows. No Escape after it: the list closes by itself, and
     Escape on a closed list clears the value just picked."""
+    await combobox.scroll_into_view_if_needed()
+    await page.evaluate(SCROLL_SETTLED)
     await combobox.click()
     await page.get_by_role("option").first.click()
     await page.get_by_role("listbox").wait_for(state="detached")
