@@ -1,9 +1,20 @@
 """A floor call's investigation on the practice page, for its floor (``floor_call.py``): the
 same widgets, filled with constant data. A module, not a script: the benchmark imports its
-keys (``STEPS_KEY``, ``TAKEN_KEY``, ``STEP_KEY_PREFIX``) without drawing anything."""
+keys (``STEPS_KEY``, ``TAKEN_KEY``, ``STEP_KEY_PREFIX``) without drawing anything.
+
+A step is kept the moment it is taken, so the floor's step pays what any way of keeping it
+must: one row inserted and committed in the app's database (``QUIZ_DATABASE_URL``, an engine
+made as the app makes its own, ``quiz.db.engine.make_engine``), in a table of the floor's own.
+On SQLite that commit is a write of the journal to the disk, most of a step's time on a slow
+disk; without it the floor would compare the app's durable step with one that keeps nothing."""
+
+from functools import cache
 
 import streamlit as st
+from sqlalchemy import Column, DateTime, Engine, Integer, MetaData, Table, func, insert
+from sqlalchemy.engine import make_url
 
+from quiz.db.engine import database_url, make_engine
 from quiz.ui.round_clock import ROUND_CLOCK_KEY
 
 STEPS_KEY = "floor-call-steps"  # how many steps the call has (set by the benchmark)
@@ -15,7 +26,20 @@ CALL = ("Store tournament, round 3, duel 1. Kimura has raised his hand: “Judge
 REPLY = "“I drew one, and there were two. I haven't put them in my hand, and I called you at once.”"
 
 
+FLOOR_WRITES = Table("bench_floor_writes", MetaData(), Column("id", Integer, primary_key=True),
+                     Column("taken_at", DateTime, nullable=False))
+
+
+@cache
+def _floor_database(url: str) -> Engine:
+    engine = make_engine(make_url(url))
+    FLOOR_WRITES.create(engine, checkfirst=True)
+    return engine
+
+
 def _take() -> None:
+    with _floor_database(database_url()).begin() as conn:  # the step kept, as the app keeps its own
+        conn.execute(insert(FLOOR_WRITES).values(taken_at=func.now()))
     st.session_state[TAKEN_KEY] = st.session_state.get(TAKEN_KEY, 0) + 1
 
 
