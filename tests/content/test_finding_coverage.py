@@ -39,3 +39,12 @@ def test_a_judgement_call_holding_the_other_value_counts(content):
     cards = [c for c in content.scenario_cards if c.infraction == "card_revealed" and "intentional" in c.findings]
     assert ("intentional", False) in fixed_findings(pkm, "card_revealed", cards)
     assert ("intentional", False) not in fixed_findings(pkm, "card_revealed", cards, [{"intentional": True}])
+
+
+def test_at_most_a_tenth_of_finding_cards_rest_on_an_admission_alone(content):
+    """Revision 4's target: a finding that only the offender's own admission shows is made
+    arguable or given other evidence; the cards still decided by one (tag ``admission-only``)
+    stay at most 10% of the finding cards."""
+    rows = finding_coverage(content)
+    cards = sum(row.cards for row in rows)
+    assert cards > 0 and sum(row.admission_only for row in rows) <= 0.1 * cards

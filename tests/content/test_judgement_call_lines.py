@@ -92,13 +92,6 @@ def _accidents(content) -> list[JudgementCallCard]:
     return [c for c in content.judgement_calls if c.facts.get("intentional") is False or "accident" in c.tags]
 
 
-# The Pokémon floor rules have no line about harm or damage done by accident: the only line is
-# the suspension example about acts against public order and decency. Keyed today to that line
-# alone; whether no line comes near instead is left to the content owner (it also moves them out
-# of the harm category and leaves that line's accident branch without cards).
-NO_ACCIDENT_LINE = {"pkm-jc-spilled-drink-cl", "pkm-jc-elbow-spectator-city", "pkm-jc-bouncing-die-city"}
-
-
 def test_every_accident_is_tagged_and_stated_as_such(content):
     for card in _accidents(content):
         assert card.facts.get("intentional") is False or card.nearest is None, card.id
@@ -113,4 +106,4 @@ def test_no_accident_is_keyed_to_a_line_about_intent_alone(content):
         if card.nearest_lines and all(_intent_only(ruleset, line) for line in card.nearest_lines):
             alone.append(card.id)
     assert len(_accidents(content)) >= 10
-    assert sorted(alone) == sorted(NO_ACCIDENT_LINE)
+    assert alone == []
