@@ -1,7 +1,7 @@
 """What a warm run of the Practice page asks the database: once the page has been drawn, a
 rerun with nothing changed sends no statement: the PIN's version, the packs' version, the
 closed-book deadline and the trainee's assignments come from the server's memory
-(``quiz.db.watched``), and the trainee's time zone is read only when an assignment shows a
+(``quiz.db.watches``), and the trainee's time zone is read only when an assignment shows a
 due time."""
 
 from __future__ import annotations
