@@ -39,6 +39,19 @@ class Watches:
         """The listener of this store's channels (PostgreSQL), None elsewhere."""
         return self._listener
 
+    @property
+    def channels(self) -> frozenset[str]:
+        """The channels watched so far."""
+        with self._lock:
+            return frozenset(self._kept)
+
+    @property
+    def live(self) -> bool:
+        """Whether every watch of this store keeps values now (``KeptValues.live``)."""
+        with self._lock:
+            kept = list(self._kept.values())
+        return all(watch.live for watch in kept)
+
     def kept(self, channel: str) -> KeptValues[Any]:
         """This store's values kept on ``channel``: on SQLite followed by a change counter of
         their own, on PostgreSQL heard by the store's listener (on another database, never

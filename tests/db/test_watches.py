@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import event
 
+from quiz.db.store import Store
 from tests.db.watching import CHANNEL, Reads, live_watch, notify_from
 from tests.waiting import wait_until
 
@@ -69,3 +70,19 @@ def test_notify_on_sqlite_sends_nothing(sqlite_store):
     event.listen(sqlite_store.engine, "before_cursor_execute", lambda *args: sent.append(args[2]))
     notify_from(sqlite_store, 7)
     assert sent == [] and watch.get(7, reads) == "v1" and reads.count == 1
+
+
+def test_a_store_says_which_channels_it_watches_and_whether_all_keep_values(tmp_path):
+    """``channels`` and ``live`` over every watch: on a SQLite file all keep values; in
+    memory (no change counter) none does."""
+    on_file, in_memory = Store(f"sqlite:///{tmp_path / 'quiz.db'}"), Store("sqlite://")
+    try:
+        for store in (on_file, in_memory):
+            assert store.watches.channels == frozenset() and store.watches.live
+            store.watches.kept(CHANNEL)
+            store.watches.kept(f"{CHANNEL}_b")
+            assert store.watches.channels == {CHANNEL, f"{CHANNEL}_b"}
+        assert on_file.watches.live and not in_memory.watches.live
+    finally:
+        on_file.dispose()
+        in_memory.dispose()
