@@ -1,7 +1,8 @@
 """Trainees and their attempts, over SQLAlchemy Core, on SQLite or PostgreSQL.
 
 ``Store`` opens the database (``quiz.db.engine``), brings its schema forward
-(``quiz.db.migrate``) and reads and writes trainees; the other db modules take a Store.
+(``quiz.db.migrate``), holds the values it keeps in memory (``store.watches``,
+``quiz.db.watches``) and reads and writes trainees; the other db modules take a Store.
 SQL that differs by database is kept to ``quiz.db.sql.local_date`` and PostgreSQL's
 one-statement answer write (``quiz.db.answers``).
 """
