@@ -49,14 +49,13 @@ from quiz.db.audit import record
 from quiz.db.scoped import refuse_unseen, sees_store
 from quiz.db.store import Store, Trainee
 from quiz.db.tables import trainee_devices, trainee_name_keys, trainee_pins, trainees
-from quiz.db.watched import changed, notify
 from quiz.model.attempt import utc_now
 from quiz.model.errors import CredentialChangedError, NameTakenError
 from quiz.model.names import HIDDEN_CATEGORIES, NAME_INPUT_MAX, NAME_MAX, mixed_scripts, name_key, valid_name
 from quiz.model.scope import Scope
 
 DEVICE_TOKEN_MAX = 100  # characters of a device token (quiz.access.device_tokens.TOKEN_MAX)
-CREDENTIALS = "quiz_credentials"  # the channel set_pin notifies on (quiz.db.watched)
+CREDENTIALS = "quiz_credentials"  # the channel set_pin notifies on (quiz.db.watches)
 NAME_CEILING = 60.0  # per name, across sessions and servers: the longest wait between two guesses
 LOCK_AFTER = 10  # wrong PINs in a row that locked a name, before; a lock of then holds until lifted
 PIN_SCOPE = "pin"
@@ -152,7 +151,7 @@ def add_trainee(store: Store, name: str, pin: str, join_code: str | None = None)
             trainee_id = store.insert_trainee(conn, name)
             conn.execute(insert(trainee_pins).values(trainee_id=trainee_id, pin_hash=pin_hash, updated_at=utc_now()))
             if join_code:
-                redeem_on(conn, trainee_id, join_code, utc_now())
+                redeem_on(store, conn, trainee_id, join_code, utc_now())
     except IntegrityError as error:
         raise NameTakenError(f"the name {name!r} is taken") from error
     name_throttles().for_key(store, throttle_key(name)).lift()
@@ -184,8 +183,8 @@ def _replace_pin(store: Store, trainee_id: int, pin: str, actor: Supervisor | No
             name_throttles().for_key(store, throttle_key(trainee.name)).lift(conn)
             if audited:
                 record(conn, actor, "pin_reset", trainee.name, trainee.store_id)
-        notify(conn, CREDENTIALS, trainee_id)  # every server's kept credential_version, at commit
-    changed(CREDENTIALS, trainee_id)  # this process's at once
+        store.watches.notify(conn, CREDENTIALS, trainee_id)  # every server's kept credential_version, at commit
+    store.watches.changed(CREDENTIALS, trainee_id)  # this server's at once
 
 
 def has_pin(store: Store, trainee_id: int) -> bool:
@@ -203,7 +202,7 @@ def credential_version(store: Store, trainee_id: int) -> str | None:
     None without a PIN: a signed-in session keeps it and is signed out when it changes.
 
     One primary-key lookup, kept in the server's memory while the database says the PIN did
-    not change (``quiz.db.watched``: on PostgreSQL ``set_pin`` notifies every server at its
+    not change (``quiz.db.watches``: on PostgreSQL ``set_pin`` notifies every server at its
     commit, and this process at once; on SQLite any commit forgets it), so the PIN check of
     a click costs no query."""
 
@@ -211,7 +210,7 @@ def credential_version(store: Store, trainee_id: int) -> str | None:
         with store.reads.connect() as conn:
             return _credential_version_on(conn, trainee_id)
 
-    return store.watched(CREDENTIALS).get(trainee_id, read)
+    return store.watches.kept(CREDENTIALS).get(trainee_id, read)
 
 
 def credential_guard(store: Store, trainee_id: int, signed_in_with: str | None) -> WriteGuard:
@@ -224,7 +223,7 @@ def credential_guard(store: Store, trainee_id: int, signed_in_with: str | None) 
     commit."""
 
     def guard(conn: Connection) -> None:
-        current = store.watched(CREDENTIALS).get(trainee_id, lambda: _credential_version_on(conn, trainee_id))
+        current = store.watches.kept(CREDENTIALS).get(trainee_id, lambda: _credential_version_on(conn, trainee_id))
         if current != signed_in_with:
             raise CredentialChangedError(f"trainee {trainee_id}'s PIN changed since this session signed in")
 

@@ -205,12 +205,12 @@ def redeem(store: Store, trainee_id: int, typed: str, now: Now = utc_now) -> Sto
     """The trainee joins the store of the join code ``typed`` (counted as one use); the store.
     ``JoinCodeError`` (``UNUSABLE``) for an unknown, expired or revoked code alike (nothing changes)."""
     with store.engine.begin() as conn:
-        store_id = redeem_on(conn, trainee_id, typed, now())
+        store_id = redeem_on(store, conn, trainee_id, typed, now())
         name = conn.execute(select(stores.c.name).where(stores.c.id == store_id)).scalar_one()
     return StoreInfo(store_id, name, 0)
 
 
-def redeem_on(conn: Connection, trainee_id: int, typed: str, at: datetime) -> int:
+def redeem_on(store: Store, conn: Connection, trainee_id: int, typed: str, at: datetime) -> int:
     """``redeem`` in the caller's transaction (a new trainee is added with their code, or
     not at all); the store's id."""
     code = normal_code(typed)
@@ -223,7 +223,7 @@ def redeem_on(conn: Connection, trainee_id: int, typed: str, at: datetime) -> in
         raise JoinCodeError(UNUSABLE, "no usable join code")
     store_id = int(conn.execute(select(join_codes.c.store_id).where(join_codes.c.code == code)).scalar_one())
     conn.execute(update(trainees).where(trainees.c.id == trainee_id).values(store_id=store_id))
-    join_whole_store(conn, store_id, trainee_id, at)
+    join_whole_store(store, conn, store_id, trainee_id, at)
     return store_id
 
 
@@ -237,7 +237,7 @@ def move_trainee(store: Store, actor: Supervisor, row: Seen, store_id: int | Non
             raise AccountError("unknown", f"no store {store_id}")
         change_seen(conn, trainees, row, {"store_id": store_id})
         if store_id is not None:
-            join_whole_store(conn, store_id, int(row.key), utc_now())
+            join_whole_store(store, conn, store_id, int(row.key), utc_now())
         name = conn.execute(select(trainees.c.name).where(trainees.c.id == row.key)).scalar_one()
         record(conn, actor, "trainee_moved", name, store_id)
 

@@ -23,14 +23,13 @@ from quiz.db.exams import exam_history
 from quiz.db.sql import inserted_id
 from quiz.db.store import Store
 from quiz.db.tables import assignment_members, assignments, trainees
-from quiz.db.watched import changed, notify
 from quiz.model.errors import OutOfScopeError
 from quiz.model.scope import Scope
 from quiz.training.assignments import TITLE_MAX, AssignmentError, Evidence, Plan, Standing, plan_cards, standing
 
 A = assignments.c
 M = assignment_members.c
-# The channel a change of anyone's assignments notifies on (``quiz.db.watched``): the Practice
+# The channel a change of anyone's assignments notifies on (``quiz.db.watches``): the Practice
 # page shows the trainee's on every full run, kept in memory between changes.
 ASSIGNED = "quiz_assignments"
 
@@ -88,13 +87,13 @@ def create_assignment(
         ])
         record(conn, scope.supervisor, "assignment_made", title, scope.store_id,
                {"assignment_id": assignment_id, "members": len(wanted), "due": due.isoformat()})
-        notify(conn, ASSIGNED, None)  # one notice for all its members: assignments are made rarely
-    changed(ASSIGNED, None)
+        store.watches.notify(conn, ASSIGNED, None)  # one notice for all its members: assignments are made rarely
+    store.watches.changed(ASSIGNED, None)
     return Assignment(assignment_id, scope.store_id, scope.supervisor.id, now, title, plan, due,
                       whole_store=trainee_ids is None)
 
 
-def join_whole_store(conn: Connection, store_id: int, trainee_id: int, now: datetime) -> None:
+def join_whole_store(store: Store, conn: Connection, store_id: int, trainee_id: int, now: datetime) -> None:
     """In the caller's transaction (a trainee joining ``store_id``): make them a member of the
     store's whole-store assignments that are neither archived nor due yet (and not theirs
     already)."""
@@ -107,8 +106,8 @@ def join_whole_store(conn: Connection, store_id: int, trainee_id: int, now: date
     conn.execute(insert(assignment_members), [
         {"assignment_id": assignment_id, "trainee_id": trainee_id} for assignment_id in open_ones
     ])
-    notify(conn, ASSIGNED, None)
-    changed(ASSIGNED, None)
+    store.watches.notify(conn, ASSIGNED, None)
+    store.watches.changed(ASSIGNED, None)
 
 
 def store_assignments(store: Store, scope: Scope, archived: bool = False) -> list[Assignment]:
@@ -135,18 +134,18 @@ def archive_assignment(store: Store, scope: Scope, assignment_id: int, now: date
         found = _seen(conn, scope, assignment_id)
         conn.execute(update(assignments).where(A.id == assignment_id).values(archived_at=now))
         record(conn, scope.supervisor, "assignment_archived", found.title, found.store_id)
-        notify(conn, ASSIGNED, None)
-    changed(ASSIGNED, None)
+        store.watches.notify(conn, ASSIGNED, None)
+    store.watches.changed(ASSIGNED, None)
 
 
 def trainee_assignments(store: Store, trainee_id: int) -> list[tuple[Assignment, datetime | None]]:
     """The trainee's assignments not archived, soonest due first, each with when they
     completed it (None: not yet).
 
-    Kept in the server's memory while the database says none changed (``quiz.db.watched``:
+    Kept in the server's memory while the database says none changed (``quiz.db.watches``:
     making or archiving an assignment and recording a completion notify ``ASSIGNED``), so
     the Practice page's every full run costs no query for it."""
-    kept: tuple[tuple[Assignment, datetime | None], ...] = store.watched(ASSIGNED).get(
+    kept: tuple[tuple[Assignment, datetime | None], ...] = store.watches.kept(ASSIGNED).get(
         trainee_id, lambda: _trainee_assignments(store, trainee_id))
     return list(kept)
 
@@ -216,10 +215,10 @@ def record_completion(store: Store, assignment_id: int, trainee_id: int, at: dat
         conn.execute(update(assignment_members).where(
             M.assignment_id == assignment_id, M.trainee_id == trainee_id, M.completed_at.is_(None),
         ).values(completed_at=at))
-        notify(conn, ASSIGNED, trainee_id)
+        store.watches.notify(conn, ASSIGNED, trainee_id)
         recorded: datetime = conn.execute(select(M.completed_at).where(
             M.assignment_id == assignment_id, M.trainee_id == trainee_id)).scalar_one()
-    changed(ASSIGNED, trainee_id)
+    store.watches.changed(ASSIGNED, trainee_id)
     return recorded
 
 

@@ -8,7 +8,6 @@ from sqlalchemy.exc import IntegrityError
 from quiz.db.exams import EXAM_ANSWERS
 from quiz.db.store import Store
 from quiz.db.tables import exam_flags, exams
-from quiz.db.watched import changed, notify
 
 
 def flagged(store: Store, exam_id: int) -> frozenset[str]:
@@ -35,8 +34,8 @@ def set_flag(store: Store, exam_id: int, card_id: str, on: bool) -> None:
                     conn.execute(insert(exam_flags).values(exam_id=exam_id, card_id=card_id))
             else:
                 conn.execute(delete(exam_flags).where(*where))
-            notify(conn, EXAM_ANSWERS, exam_id)
+            store.watches.notify(conn, EXAM_ANSWERS, exam_id)
     except IntegrityError:  # flagged at the same moment in another tab: it is flagged
         if not on:
             raise
-    changed(EXAM_ANSWERS, exam_id)
+    store.watches.changed(EXAM_ANSWERS, exam_id)

@@ -26,7 +26,6 @@ from quiz.db.reviews import reschedule
 from quiz.db.sql import inserted_id
 from quiz.db.store import Store
 from quiz.db.tables import attempts, exam_flags, exams, trainees
-from quiz.db.watched import changed, notice_payload, notify
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
 from quiz.model.errors import ExamInProgressError
 from quiz.training.exams import (
@@ -40,7 +39,7 @@ from quiz.training.exams import (
 )
 
 T = TypeVar("T")
-CLOSED_BOOK = "quiz_closed_book"  # the channel an exam's start and close notify on (quiz.db.watched)
+CLOSED_BOOK = "quiz_closed_book"  # the channel an exam's start and close notify on (quiz.db.watches)
 EXAM_ANSWERS = "quiz_exam_answers"  # the channel an exam's saves, flags and closing notify on, by exam id
 HISTORY_COLUMNS = (
     "id", "trainee_id", "preset", "started_at", "finished_at", "score", "total", "pass_percent", "passed",
@@ -74,9 +73,9 @@ def start_exam(
             seeds=list(seeds), started_at=now, deadline=deadline_for(now, spec.minutes),
         ))
         exam_id = inserted_id(result)
-        notify(conn, CLOSED_BOOK, trainee_id)  # every server's kept closed_book_deadline, at commit
+        store.watches.notify(conn, CLOSED_BOOK, trainee_id)  # every server's kept closed_book_deadline, at commit
         started = _exam(conn.execute(select(exams).where(exams.c.id == exam_id)).one()._mapping)
-    changed(CLOSED_BOOK, trainee_id)  # this process's at once
+    store.watches.changed(CLOSED_BOOK, trainee_id)  # this server's at once
     return started
 
 
@@ -98,7 +97,7 @@ def running_exam(store: Store, trainee_id: int, now: datetime) -> tuple[datetime
     what the study pages wait for (``quiz.training.exams.closed_book_running``), or say runs,
     asked on every click of a card.
 
-    Kept in the server's memory while the database says nothing changed (``quiz.db.watched``:
+    Kept in the server's memory while the database says nothing changed (``quiz.db.watches``:
     on PostgreSQL while no server says an exam of the trainee started or closed, as
     ``start_exam`` and every closing notify; on SQLite until any commit), so a Practice tab
     left open on another device learns of the exam within a click, at no query per click."""
@@ -107,7 +106,7 @@ def running_exam(store: Store, trainee_id: int, now: datetime) -> tuple[datetime
         running = open_exam(store, trainee_id, now)
         return (running.deadline, closed_book_running(running, now)) if running is not None else None
 
-    kept: tuple[datetime, bool] | None = store.watched(CLOSED_BOOK).get(trainee_id, read)
+    kept: tuple[datetime, bool] | None = store.watches.kept(CLOSED_BOOK).get(trainee_id, read)
     return kept if kept is not None and now < kept[0] else None
 
 
@@ -126,11 +125,11 @@ def close_expired(store: Store, trainee_id: int, now: datetime) -> list[Exam]:
     def close_all() -> list[Exam]:
         with store.engine.begin() as conn:
             expired = [_exam(row._mapping) for row in conn.execute(query)]
-            closed = [_close(conn, exam, exam.deadline) for exam in expired]
+            closed = [_close(store, conn, exam, exam.deadline) for exam in expired]
         if expired:
-            changed(CLOSED_BOOK, trainee_id)
+            store.watches.changed(CLOSED_BOOK, trainee_id)
         for exam in expired:
-            changed(EXAM_ANSWERS, exam.id)
+            store.watches.changed(EXAM_ANSWERS, exam.id)
         return closed
 
     return _once_more_on_conflict(close_all)
@@ -145,9 +144,9 @@ def hand_in(store: Store, exam_id: int, now: datetime) -> Exam:
             if row is None:
                 raise LookupError(f"no exam {exam_id}")
             exam = _exam(row._mapping)
-            closed = _close(conn, exam, min(now, exam.deadline)) if exam.is_open else exam
-        changed(CLOSED_BOOK, exam.trainee_id)
-        changed(EXAM_ANSWERS, exam.id)
+            closed = _close(store, conn, exam, min(now, exam.deadline)) if exam.is_open else exam
+        store.watches.changed(CLOSED_BOOK, exam.trainee_id)
+        store.watches.changed(EXAM_ANSWERS, exam.id)
         return closed
 
     return _once_more_on_conflict(close)
@@ -182,8 +181,8 @@ def save_exam_answer(store: Store, record: AttemptRecord, now: datetime, guard: 
             record = replace(record, answered_at=exam.started_at)
         if not accepts_answer(exam, record.card_id, now):
             return False
-        _write_answer(conn, exam.id, record, in_one_statement=store.one_statement_writes)
-    changed(EXAM_ANSWERS, exam.id, lambda kept: _with_answer(kept, record), store.engine)  # no read again here
+        _write_answer(store, conn, exam.id, record)
+    store.watches.changed(EXAM_ANSWERS, exam.id, lambda kept: _with_answer(kept, record))  # no read again here
     return True
 
 
@@ -217,20 +216,20 @@ def _answer_written_and_told() -> Select[Any]:
 _ANSWER_WRITTEN_AND_TOLD = _answer_written_and_told()
 
 
-def _write_answer(conn: Connection, exam_id: int, record: AttemptRecord, in_one_statement: bool) -> None:
+def _write_answer(store: Store, conn: Connection, exam_id: int, record: AttemptRecord) -> None:
     """Within the transaction that holds the exam's row: replace the question's stored answer
     with ``record``, or add it, and notify ``EXAM_ANSWERS`` at the commit. On PostgreSQL in one
-    statement (``in_one_statement``), not three round trips; with the exam's row held, two
-    tabs' saves of one question cannot both add it."""
+    statement (``store.one_statement_writes``), not three round trips; with the exam's row
+    held, two tabs' saves of one question cannot both add it."""
     parameters = attempt_parameters(record)
     parameters.update(question_exam=exam_id, question_card=record.card_id)
-    if in_one_statement:
-        parameters.update(channel=EXAM_ANSWERS, payload=notice_payload(conn.engine, exam_id))
+    if store.one_statement_writes:
+        parameters.update(channel=EXAM_ANSWERS, payload=store.watches.payload(exam_id))
         conn.execute(_ANSWER_WRITTEN_AND_TOLD, parameters)
         return
     if not conn.execute(_REPLACE_ANSWER, parameters).rowcount:
         conn.execute(_ADD_ANSWER, parameters)
-    notify(conn, EXAM_ANSWERS, exam_id)
+    store.watches.notify(conn, EXAM_ANSWERS, exam_id)
 
 
 def exam_answers(store: Store, exam_id: int) -> list[AttemptRecord]:
@@ -243,11 +242,11 @@ def answers_and_flags(store: Store, exam_id: int) -> tuple[tuple[AttemptRecord, 
     """The exam's answers, oldest first, and the card ids of its questions flagged for later:
     what every run of an exam's question draws.
 
-    Kept in the server's memory while the database says neither changed (``quiz.db.watched``,
+    Kept in the server's memory while the database says neither changed (``quiz.db.watches``,
     channel ``EXAM_ANSWERS``: a save, a flag and a closing notify it; on SQLite until any
     commit), so moving between questions reads nothing; a read is one round trip (a
     ``UNION ALL`` of the two; a flag's row carries only its card id)."""
-    kept: tuple[tuple[AttemptRecord, ...], frozenset[str]] = store.watched(EXAM_ANSWERS).get(
+    kept: tuple[tuple[AttemptRecord, ...], frozenset[str]] = store.watches.kept(EXAM_ANSWERS).get(
         exam_id, lambda: _read_answers_and_flags(store, exam_id))
     return kept
 
@@ -331,7 +330,7 @@ def _open_rows(conn: Connection, trainee_id: int, now: datetime) -> list[Mapping
     return [row._mapping for row in conn.execute(query)]
 
 
-def _close(conn: Connection, exam: Exam, finished_at: datetime) -> Exam:
+def _close(store: Store, conn: Connection, exam: Exam, finished_at: datetime) -> Exam:
     """Score and close ``exam``, then move each answered card's review schedule on by its final
     answer, and drop the flags; if another session closed it first, that closing stands."""
     answers = _answers(conn, exam.id)
@@ -342,11 +341,11 @@ def _close(conn: Connection, exam: Exam, finished_at: datetime) -> Exam:
         .values(finished_at=finished_at, score=score.correct, passed=score.passed)
     ).rowcount
     if closed:
-        notify(conn, CLOSED_BOOK, exam.trainee_id)  # the study pages open again on every server
+        store.watches.notify(conn, CLOSED_BOOK, exam.trainee_id)  # the study pages open again on every server
         for record in answers_by_card(exam, answers).values():
             reschedule(conn, record.trainee_id, record.card_id, record.correct, record.answered_at)
         conn.execute(delete(exam_flags).where(exam_flags.c.exam_id == exam.id))
-        notify(conn, EXAM_ANSWERS, exam.id)
+        store.watches.notify(conn, EXAM_ANSWERS, exam.id)
     return _exam(conn.execute(select(exams).where(exams.c.id == exam.id)).one()._mapping)
 
 

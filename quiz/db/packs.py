@@ -5,7 +5,7 @@ checked files and its card ids in one transaction with its audit row. Card ids a
 ``content_pack_cards``, whose primary key lets one pack only have an id: two servers importing
 the same id at once cannot both commit, and the loser is checked again (its report then names
 the pack that took the id). A removal marks ``removed_at`` (the files stay, for the record) and
-frees the pack's ids. Both notify the ``PACKS`` channel at commit (``quiz.db.watched``, as the
+frees the pack's ids. Both notify the ``PACKS`` channel at commit (``quiz.db.watches``, as the
 PIN check does): every server's ``packs_version`` is read again, and ``ServedContent`` loads the
 stored packs into its content, so a pack is served everywhere within a second or two of its
 import without a restart. On SQLite (one machine, no notices) the version is one cheap query
@@ -35,12 +35,11 @@ from quiz.db.audit import record
 from quiz.db.sql import inserted_id
 from quiz.db.store import Store
 from quiz.db.tables import content_pack_cards, content_pack_files, content_packs
-from quiz.db.watched import changed, notify
 from quiz.model.attempt import utc_now
 from quiz.model.errors import OutOfScopeError
 from quiz.model.scope import Supervisor
 
-PACKS = "quiz_packs"  # the channel an import or a removal notifies (quiz.db.watched)
+PACKS = "quiz_packs"  # the channel an import or a removal notifies (quiz.db.watches)
 VERSION_KEY = 0  # the one value watched on it: the packs' version
 Version = tuple[int, int]  # the newest pack's id, how many were removed: moves with every change
 
@@ -86,10 +85,10 @@ def import_pack(
                 conn.execute(insert(content_pack_cards), [
                     {"card_id": preview.card.id, "pack_id": pack_id} for preview in report.cards])
                 record(conn, by, "pack_imported", name, store_id, {"cards": len(report.cards)})
-                notify(conn, PACKS, VERSION_KEY)  # every server reads the packs again, at commit
+                store.watches.notify(conn, PACKS, VERSION_KEY)  # every server reads the packs again, at commit
         except IntegrityError:
             continue  # an id claimed by a pack committed meanwhile: checked again, it says which
-        changed(PACKS, VERSION_KEY)  # this process at once
+        store.watches.changed(PACKS, VERSION_KEY)  # this process at once
         report.imported = name
         return report
     raise RuntimeError(f"the pack {upload!r} could not be stored")  # pragma: no cover - two lost races
@@ -122,8 +121,8 @@ def remove_pack(store: Store, by: Supervisor | None, pack_id: int) -> str:
             raise PackRemovalError(f"no pack {pack_id}")
         conn.execute(sql_delete(content_pack_cards).where(content_pack_cards.c.pack_id == pack_id))
         record(conn, by, "pack_removed", found.name, found.store_id)
-        notify(conn, PACKS, VERSION_KEY)
-    changed(PACKS, VERSION_KEY)
+        store.watches.notify(conn, PACKS, VERSION_KEY)
+    store.watches.changed(PACKS, VERSION_KEY)
     return str(found.name)
 
 
@@ -172,9 +171,9 @@ def stored_packs(store: Store) -> list[StoredPack]:
 
 def packs_version(store: Store) -> Version:
     """The packs' version: kept in memory until the database says it may have moved (a
-    notice on PostgreSQL, a commit on SQLite; ``quiz.db.watched``), at most
-    ``quiz.db.watched.MAX_AGE`` seconds."""
-    version: Version = store.watched(PACKS).get(VERSION_KEY, lambda: _read_version(store))
+    notice on PostgreSQL, a commit on SQLite; ``quiz.db.watches``), at most
+    ``quiz.db.kept_values.MAX_AGE`` seconds."""
+    version: Version = store.watches.kept(PACKS).get(VERSION_KEY, lambda: _read_version(store))
     return version
 
 

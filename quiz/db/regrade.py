@@ -30,7 +30,6 @@ from quiz.db.audit import record
 from quiz.db.exams import EXAM_ANSWERS, get_exam
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts, exams, trainees
-from quiz.db.watched import changed, notify
 from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord, utc_now
 from quiz.model.cards import RulingCard
 from quiz.model.errors import QuizError, StepError, UndecidedCaseError
@@ -344,8 +343,8 @@ def _write(store: Store, changes: Sequence[tuple[Row, dict[str, Any]]], fingerpr
     with store.engine.begin() as conn:
         conn.execute(_INSERT_ORIGINAL, originals)
         conn.execute(_UPDATE_GRADE, grades)
-        notify(conn, EXAM_ANSWERS, None)  # an open exam's kept answers carry their grades
-    changed(EXAM_ANSWERS, None)
+        store.watches.notify(conn, EXAM_ANSWERS, None)  # an open exam's kept answers carry their grades
+    store.watches.changed(EXAM_ANSWERS, None)
 
 
 def _by_name(store: Store, tallies: Mapping[int, Tally]) -> dict[str, Tally]:

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import ColumnElement, Table, func, insert, update
-from sqlalchemy.engine import Connection, CursorResult
-
-if TYPE_CHECKING:
-    from quiz.db.store import Store
+from sqlalchemy.engine import Connection, CursorResult, Engine
 
 LOCAL_DATE_FUNCTION = "quiz_local_date"
 
@@ -35,11 +32,11 @@ def inserted_id(result: CursorResult[Any]) -> int:
     return int(key[0])
 
 
-def local_date(store: Store, moment: ColumnElement[Any], time_zone: str) -> ColumnElement[Any]:
+def local_date(engine: Engine, moment: ColumnElement[Any], time_zone: str) -> ColumnElement[Any]:
     """The calendar date (``YYYY-MM-DD``) of a stored UTC ``moment`` in ``time_zone`` (an IANA
-    name), computed by the database: PostgreSQL's ``timezone()``; on SQLite the function
-    every connection of the store registers (``register_sqlite_functions``)."""
-    if store.engine.dialect.name == "sqlite":
+    name), computed by ``engine``'s database: PostgreSQL's ``timezone()``; on SQLite the
+    function every connection of the engine registers (``register_sqlite_functions``)."""
+    if engine.dialect.name == "sqlite":
         return getattr(func, LOCAL_DATE_FUNCTION)(moment, time_zone)
     return func.to_char(func.timezone(time_zone, moment), "YYYY-MM-DD")
 

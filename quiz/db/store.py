@@ -1,17 +1,17 @@
 """Trainees and their attempts, over SQLAlchemy Core, on SQLite or PostgreSQL.
 
 ``Store`` opens the database (``quiz.db.engine``), brings its schema forward
-(``quiz.db.migrate``) and reads and writes trainees; the other db modules take a Store.
+(``quiz.db.migrate``), holds the values it keeps in memory (``store.watches``,
+``quiz.db.watches``) and reads and writes trainees; the other db modules take a Store.
 SQL that differs by database is kept to ``quiz.db.sql.local_date`` and PostgreSQL's
 one-statement answer write (``quiz.db.answers``).
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, insert, select
 from sqlalchemy.engine import Connection, make_url
@@ -23,7 +23,7 @@ from quiz.db.migrate import Upgrade, upgrade
 from quiz.db.scoped import refuse_unseen, sees_store
 from quiz.db.sql import inserted_id
 from quiz.db.tables import attempts, trainee_name_keys, trainees
-from quiz.db.watched import Listener, WatchedValues
+from quiz.db.watches import Watches
 from quiz.model.attempt import utc_now
 from quiz.model.names import NAME_INPUT_MAX, NAME_KEY_MAX, NAME_MAX, name_key, valid_name
 from quiz.model.scope import Scope
@@ -56,23 +56,13 @@ class Store:
         # PostgreSQL runs an update and an insert in one statement (a data-modifying WITH):
         # an answer is stored in two round trips, not five (quiz.db.answers)
         self.one_statement_writes = self.url.get_backend_name() == "postgresql"
-        self._watches: dict[str, WatchedValues[Any]] = {}
-        self._watches_lock = threading.Lock()
-        # PostgreSQL: one listening connection for every watch of this store
-        self._listener = Listener(self.engine) if self.url.get_backend_name() == "postgresql" else None
+        # values kept in memory while the database says they have not changed (quiz.db.watches)
+        self.watches = Watches(self.engine)
         try:
             self.upgraded: Upgrade | None = upgrade(self.engine)  # what this start did to the schema
         except BaseException:
             self.engine.dispose()
             raise
-
-    def watched(self, channel: str) -> WatchedValues[Any]:
-        """This store's watch on ``channel`` (``quiz.db.watched``), started on first use."""
-        with self._watches_lock:
-            watch = self._watches.get(channel)
-            if watch is None:
-                watch = self._watches[channel] = WatchedValues(self.engine, channel, listener=self._listener)
-            return watch
 
     def trainee(self, name: str) -> Trainee:
         """The trainee of that name (see ``find_trainee``), created if new: the name stripped,
@@ -188,10 +178,5 @@ class Store:
 
     def dispose(self) -> None:
         """Close every pooled connection, and stop the watches."""
-        with self._watches_lock:
-            for watch in self._watches.values():
-                watch.close()
-            self._watches.clear()
-            if self._listener is not None:
-                self._listener.close()
+        self.watches.close()
         self.engine.dispose()

@@ -117,7 +117,7 @@ def _right(column: ColumnElement) -> ColumnElement[int]:
 
 def _day(store: Store, scope: Scope) -> ColumnElement:
     """The calendar day of each answer in the scope's time zone, as ``YYYY-MM-DD``."""
-    return local_date(store, A.answered_at, scope.time_zone)
+    return local_date(store.engine, A.answered_at, scope.time_zone)
 
 
 def _frame(store: Store, query: Executable, columns: Iterable[str]) -> pd.DataFrame:

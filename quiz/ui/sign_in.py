@@ -5,7 +5,7 @@ device's token (``quiz.ui.device_sign_in``: expiring, revocable, ended by a new 
 the PIN); the URL's ``trainee`` parameter just fills in the name. Nobody sees a list of
 names, and ``?trainee=NAME`` opens nothing without the PIN. A signed-in session keeps the
 trainee's credential version and checks it on every run (one primary-key lookup, or on PostgreSQL the version kept in
-the server's memory until a notice says it changed: ``quiz.db.watched``): when the PIN was
+the server's memory until a notice says it changed: ``quiz.db.watches``): when the PIN was
 changed in another session, or replaced by a supervisor, this session is signed out.
 
 Throttles (``quiz.access.accounts``): per name in the database (every server, not reset

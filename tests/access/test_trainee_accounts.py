@@ -191,7 +191,7 @@ def test_on_postgres_the_pin_check_is_kept_until_a_new_pin_is_set_anywhere(postg
     store = Store(url)
     try:
         aiko = add_trainee(store, "Aiko", "2468")
-        watch = store.watched("quiz_credentials")
+        watch = store.watches.kept("quiz_credentials")
         wait_until(lambda: watch.live, "the server listens for PIN changes")
         queries: list[str] = []
         event.listen(store.engine, "before_cursor_execute", lambda *args: queries.append(args[2]))

@@ -145,7 +145,7 @@ def test_another_servers_trainee_list_is_kept_until_a_change_and_then_read_again
     a, _, staff = shop
     other = Store(store.url.render_as_string(hide_password=False))
     try:
-        watch = other.watched(stored.ASSIGNED)
+        watch = other.watches.kept(stored.ASSIGNED)
         wait_until(lambda: watch.live, "the other server's watch keeps values")
         aiko = staff["Aiko"]
         assert stored.trainee_assignments(other, aiko) == []

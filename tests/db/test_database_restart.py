@@ -1,6 +1,6 @@
 """A PostgreSQL restart under a running store (a server of the test's own, restarted with
 ``pg_ctl restart -m fast``): the next click costs nothing but a reconnect, and the PIN
-checks kept in memory (``quiz.db.watched``) are read from the database until the server
+checks kept in memory (``quiz.db.watches``) are read from the database until the server
 listens for notices again, then kept again."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def test_after_a_database_restart_the_next_click_works_and_pin_changes_are_heard
     store = Store(server.url)
     try:
         aiko = add_trainee(store, "Aiko", "2468")
-        watch = store.watched(CREDENTIALS)
+        watch = store.watches.kept(CREDENTIALS)
         wait_until(lambda: watch.live, "the server listens for PIN changes", WAIT)
         signed_in_with = credential_version(store, aiko.id)
         guard = credential_guard(store, aiko.id, signed_in_with)

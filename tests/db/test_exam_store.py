@@ -245,16 +245,15 @@ def test_a_closed_book_exam_is_known_while_it_runs(store, trainee_id):
 
 
 @pytest.mark.postgres
-def test_another_server_learns_of_a_closed_book_exam_at_its_start_and_close(postgres_url, monkeypatch):
+def test_another_server_learns_of_a_closed_book_exam_at_its_start_and_close(postgres_url):
     """Server B keeps what it read (no query per click) until server A's start or hand-in
     notifies every server: a tab open on B waits within moments of the exam starting on A.
-    (Both are in this process: the in-process shortcut ``changed`` is made a no-op, so only
-    PostgreSQL's notice can tell B, as it must on another machine.)"""
-    monkeypatch.setattr("quiz.db.exams.changed", lambda channel, key: None)
+    (Both are in this process: A's ``changed`` takes the change in only in A's own watches,
+    so only PostgreSQL's notice can tell B, as it must on another machine.)"""
     server_a, server_b = Store(postgres_url), Store(postgres_url)
     try:
         trainee = server_a.trainee("Aiko").id
-        watch = server_b.watched(CLOSED_BOOK)
+        watch = server_b.watches.kept(CLOSED_BOOK)
         wait_until(lambda: watch.live, "server B listens")
         assert closed_book_deadline(server_b, trainee, at(1)) is None  # kept from here on
         exam = start_exam(server_a, trainee, "custom", CLOSED_SPEC, CARDS[:2], SEEDS[:2], at(1))
@@ -310,7 +309,7 @@ def test_another_server_keeps_an_exams_answers_and_flags_until_one_changes(store
     exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
     other = Store(store.url.render_as_string(hide_password=False))
     try:
-        watch = other.watched(EXAM_ANSWERS)
+        watch = other.watches.kept(EXAM_ANSWERS)
         wait_until(lambda: watch.live, "the other server's watch keeps values")
         assert answers_and_flags(other, exam.id) == ((), frozenset())
         sent: list[str] = []
@@ -346,7 +345,7 @@ def test_another_server_keeps_an_exams_answers_and_flags_until_one_changes(store
 
 def exam_store_read(store: Store, exam_id: int):
     """The exam's answers and flags as the database holds them now (no value kept)."""
-    store.watched(EXAM_ANSWERS).forget(exam_id)
+    store.watches.kept(EXAM_ANSWERS).forget(exam_id)
     return answers_and_flags(store, exam_id)
 
 
@@ -357,7 +356,7 @@ def test_a_save_takes_the_exams_row_then_one_write_and_its_server_keeps_what_it_
     taken and read, then one statement (the answer replaced or added, and the notice); the
     answers read back after it are kept on this server, its own notice heard or not."""
     exam = start_exam(store, trainee_id, "custom", SPEC, CARDS, SEEDS, START)
-    watch = store.watched(EXAM_ANSWERS)
+    watch = store.watches.kept(EXAM_ANSWERS)
     wait_until(lambda: watch.live, "the watch keeps values")
     assert save_exam_answer(store, answer(trainee_id, exam.id, "ygo-b", True, 0.5), at(0.5))
     set_flag(store, exam.id, "pkm-c", True)

@@ -175,7 +175,7 @@ def test_another_server_hears_of_an_import_without_asking(postgres_url, content,
     (no query per run) and hears of the first's import by its notice, within seconds."""
     first, second = Store(postgres_url), Store(postgres_url)
     try:
-        watch = second.watched(PACKS)
+        watch = second.watches.kept(PACKS)
         wait_until(lambda: watch.live, "the second server listens (its first probe came back)", NOTICE_LIMIT)
         served = ServedContent()
         before = served.get(second, content)

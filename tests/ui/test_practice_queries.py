@@ -1,7 +1,7 @@
 """What a warm run of the Practice page asks the database: once the page has been drawn, a
 rerun with nothing changed sends no statement: the PIN's version, the packs' version, the
 closed-book deadline and the trainee's assignments come from the server's memory
-(``quiz.db.watched``), and the trainee's time zone is read only when an assignment shows a
+(``quiz.db.watches``), and the trainee's time zone is read only when an assignment shows a
 due time."""
 
 from __future__ import annotations
@@ -41,9 +41,8 @@ def test_a_warm_practice_rerun_sends_no_statement(open_app):
     # a scenario card, not the one dealt at random: a floor call's warm rerun is the next test
     show(at, next(c.id for c in shipped_content().scenario_cards if not c.retired))
     app_store = resources.store()
-    watches = list(app_store._watches.values())
-    assert len(watches) == 4  # the PIN's version, the packs' version, the closed-book deadline, assignments
-    wait_until(lambda: all(watch.live for watch in watches), "the store's watches keep values")
+    assert len(app_store.watches.channels) == 4  # the PIN's version, the packs' version, the closed-book deadline, assignments
+    wait_until(lambda: app_store.watches.live, "the store's watches keep values")
     at.run()  # a run after the watches keep values: this one may still read them
     with statements_sent() as sent:
         at.run()
@@ -56,8 +55,7 @@ def test_a_warm_rerun_of_a_floor_call_sends_no_statement(open_app):
     resumes), then kept: a rerun that takes no step asks the database nothing."""
     at = open_app(page=PRACTICE)
     at.segmented_control(key="practice-pool").set_value("floor_calls").run()
-    watches = list(resources.store()._watches.values())
-    wait_until(lambda: all(watch.live for watch in watches), "the store's watches keep values")
+    wait_until(lambda: resources.store().watches.live, "the store's watches keep values")
     at.run()
     with statements_sent() as sent:
         at.run()
@@ -72,8 +70,7 @@ def test_a_change_committed_elsewhere_is_read_on_the_next_run(open_app, store):
     from quiz.access.accounts import set_pin
 
     at = open_app(page=PRACTICE)
-    watches = list(resources.store()._watches.values())
-    wait_until(lambda: all(watch.live for watch in watches), "the store's watches keep values")
+    wait_until(lambda: resources.store().watches.live, "the store's watches keep values")
     at.run()
     trainee = store.find_trainee("Aiko")
     assert trainee is not None
