@@ -4,7 +4,7 @@ The same shape as the app's practice page, with constant content and no database
 sidebar with the language radio, the sign-in form (any name and PIN sign in), the New
 trainee form and the game filters; a router with the app's pages (``quiz.ui.page_table``);
 a card (title, caption, situation in a box) and its answer form (Infraction selectbox,
-Penalty radio, Fix multiselect, Check); every eighth card a floor call (the round clock, the
+Penalty radio, Fix multiselect, Check); one card in eight a floor call (the round clock, the
 conversation, the steps as buttons and Rule, which opens the same form), the share of the
 app's shipped cards; after Check the right/wrong banner and a feedback of about the app's
 length, then Next card. Each click costs one script run: the buttons act in their
@@ -47,8 +47,9 @@ INFRACTIONS = [f"Category {n // 6 + 1} › Infraction {n + 1}" for n in range(18
 PENALTIES = ["Caution", "Warning", "Duel Loss", "Match Loss", "Disqualification", "Game Loss"]
 FIXES = [f"Fix {n + 1}" for n in range(9)]
 EXAM_QUESTIONS, EXAM_MINUTES = 20, 30  # the app's custom exam as the load tool starts it
-# every eighth card is a floor call: the shipped floor calls' share of the cards Practice deals
-# (54 of 441, 12 %), which the app deals from its pool at random
+# one card in eight is a floor call: the shipped floor calls' share of the cards Practice deals
+# (54 of 441, 12 %), dealt at random as the app deals from its pool (not every eighth card: a
+# session at human pace answers four or five cards in a run, and would never reach the eighth)
 FLOOR_CALL_EVERY = 8
 PEOPLE = ("Kimura (the opponent)", "Sato", "Takada (spectator)")
 STEPS = [(PEOPLE[n % 3], f"A constant question, number {n + 1}?") for n in range(9)]  # the shipped calls: 7-10
@@ -73,9 +74,15 @@ def _check(form_key: str) -> None:
     card["correct"] = random.random() < 0.5
 
 
+def _dealt(n: int) -> dict:
+    """Card number ``n``, a floor call one time in ``FLOOR_CALL_EVERY``."""
+    return {"n": n, "answer": None, "correct": None, "taken": [], "ruled": False,
+            "floor_call": random.random() < 1 / FLOOR_CALL_EVERY}
+
+
 def _next() -> None:
     card = st.session_state["floor-card"]
-    card.update(n=card["n"] + 1, answer=None, correct=None, taken=[], ruled=False)
+    card.update(_dealt(card["n"] + 1))
 
 
 def _take_step(number: int) -> None:
@@ -132,15 +139,14 @@ def practice() -> None:
 def card_area() -> None:
     """The card, its form, its feedback: Check and Next card run only this (and the due count)."""
     _draw_due()
-    card = st.session_state.setdefault("floor-card", {"n": 1, "answer": None, "correct": None, "taken": [],
-                                                      "ruled": False})
+    card = st.session_state.setdefault("floor-card", _dealt(1))
     answered = card["answer"] is not None
     st.subheader(f"A constant card, showing {card['n']}", anchor=False)
     st.caption("Yu-Gi-Oh! OCG · ★★☆" + (" `procedure` `draw`" if answered else ""))
     with st.container(border=True):
         st.markdown(SITUATION)
     form_key = f"answer-{card['n']}"
-    if not answered and card["n"] % FLOOR_CALL_EVERY == 0 and not investigation(card, form_key):
+    if not answered and card["floor_call"] and not investigation(card, form_key):
         return
     if not answered:
         with st.form(form_key):
