@@ -17,14 +17,14 @@ from quiz.training.kinds import blank_answer
 from quiz.ui import widgets
 from quiz.ui.card_views import answer_form
 from quiz.ui.errors import database_guard
-from quiz.ui.fragments import running_alone
 from quiz.ui.investigation_view import steps_key
 from quiz.ui.next_bar import NEXT_BAR_KEY
 from quiz.ui.page_state import CardState
 from quiz.ui.scroll import to_top_when_new
 from quiz.ui.shell import Shell, count_answer, draw_due
 from quiz.ui.sign_in import answer_guard, still_signed_in
-from quiz.ui.stale_widgets import forget_stale_widgets
+from quiz.ui.streamlit_internals.fragments import running_alone
+from quiz.ui.streamlit_internals.stale_widgets import forget_stale_widgets
 
 PIN_CHECKED_KEY = "answer_pin_checked"  # this run stored an answer with its PIN check (card_fragment)
 

@@ -46,11 +46,11 @@ from quiz.model.names import NAME_INPUT_MAX, NAME_MAX
 from quiz.model.scope import Scope
 from quiz.model.words import t
 from quiz.report.join_qr import JOIN_PARAM
-from quiz.ui import client
 from quiz.ui import device_sign_in as device
 from quiz.ui.errors import database_failure_words
 from quiz.ui.folds import fold
 from quiz.ui.markdown import escape_markdown
+from quiz.ui.streamlit_internals import client
 
 SIGNED_IN_KEY = "trainee"  # the signed-in Trainee
 FIRST_VISIT_KEY = "first_visit"  # set when a trainee has just added themselves
