@@ -10,10 +10,10 @@ from quiz.ui.errors import database_guard
 from quiz.ui.page_table import PAGE_TABLE, PAGES_DIR, draws_uploader
 from quiz.ui.scroll import page_from_its_top
 from quiz.ui.shell import page_language, render_sidebar
-from quiz.ui.sign_in import resume_signed_in
 from quiz.ui.streamlit_internals.rerun_limit import install as install_rerun_limit
 from quiz.ui.streamlit_internals.upload_limit import install as install_upload_limit
 from quiz.ui.streamlit_internals.upload_limit import release_uploads
+from quiz.ui.trainee_session import resume_signed_in
 
 # A data URL, read once: a file path would be read and registered again on every rerun.
 FAVICON_FILE = PAGES_DIR.parent / "static" / "favicon.png"
