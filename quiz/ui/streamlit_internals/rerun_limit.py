@@ -65,7 +65,7 @@ from streamlit.web.server.starlette import starlette_websocket
 
 from quiz.access.rate_limit import CUT_AFTER, RatePolicy, RerunGate
 from quiz.ui.streamlit_internals.client import counted_address
-from quiz.ui.streamlit_internals.version import supported
+from quiz.ui.streamlit_internals.version import fits
 
 SESSION_RATE = RatePolicy(burst=20, per_second=10.0)
 CLIENT_RATE = RatePolicy(burst=120, per_second=30.0)
@@ -187,11 +187,7 @@ def install() -> bool:
     internals are not the ones this was written for."""
     if installed_gate() is not None:
         return True
-    if not supported():
-        return False
-    problems = check_internals()
-    if problems:
-        log.error("rerun limits not installed: %s", "; ".join(problems))
+    if not fits(check_internals, "rerun limits not installed", log):
         return False
     gate: RerunGate[Any] = RerunGate(SESSION_RATE, CLIENT_RATE, cut_after=CUT_AFTER)
     Runtime.handle_backmsg = limited(Runtime.handle_backmsg, gate)  # type: ignore[method-assign]

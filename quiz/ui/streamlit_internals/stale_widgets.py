@@ -26,7 +26,7 @@ from streamlit.runtime.state.common import is_element_id
 from streamlit.runtime.state.safe_session_state import SafeSessionState
 from streamlit.runtime.state.session_state import KeyIdMapper, SessionState, WStates
 
-from quiz.ui.streamlit_internals.version import supported
+from quiz.ui.streamlit_internals.version import fits
 
 log = logging.getLogger(__name__)
 FIELDS = (  # what is read or changed here, by class
@@ -53,12 +53,7 @@ def check_internals() -> list[str]:
 @cache
 def enabled() -> bool:
     """Whether this Streamlit is one written for (checked once per process)."""
-    if not supported():
-        return False
-    problems = check_internals()
-    if problems:
-        log.error("stale widgets are not forgotten: %s", "; ".join(problems))
-    return not problems
+    return fits(check_internals, "stale widgets are not forgotten", log)
 
 
 def forget_stale_widgets() -> int:

@@ -50,7 +50,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.web.server.starlette import starlette_routes
 
 from quiz.access.upload_quota import Refusal, UploadLedger, UploadQuota
-from quiz.ui.streamlit_internals.version import supported
+from quiz.ui.streamlit_internals.version import fits
 
 QUOTA = UploadQuota()
 STATUS = {Refusal.NOT_ARMED: 403, Refusal.UNKNOWN_FILE: 403, Refusal.SESSION_FULL: 413, Refusal.SERVER_FULL: 429}
@@ -156,11 +156,7 @@ def install() -> bool:
     the ones this was written for."""
     if installed_ledger() is not None:
         return True
-    if not supported():
-        return False
-    problems = check_internals()
-    if problems:
-        log.error("upload quota not installed: %s", "; ".join(problems))
+    if not fits(check_internals, "upload quota not installed", log):
         return False
     for name, method in wrapped(UploadLedger(QUOTA)).items():
         setattr(MemoryUploadedFileManager, name, method)

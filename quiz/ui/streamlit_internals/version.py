@@ -9,6 +9,7 @@ requirements.txt pins a version inside it (``tests/ui/streamlit_internals/test_v
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from functools import cache
 
 import streamlit
@@ -37,3 +38,15 @@ def supported() -> bool:
                   "Read quiz/ui/streamlit_internals against this version (its tests name what changed), "
                   "then widen STREAMLIT_VERSIONS", problem)
     return problem is None
+
+
+def fits(check_internals: Callable[[], list[str]], refusal: str, patch_log: logging.Logger) -> bool:
+    """Whether a patch fits the installed Streamlit: a version written for (``supported``) and
+    no problem its own ``check_internals`` finds, which are logged on ``patch_log`` after
+    ``refusal`` (what stays off)."""
+    if not supported():
+        return False
+    problems = check_internals()
+    if problems:
+        patch_log.error("%s: %s", refusal, "; ".join(problems))
+    return not problems

@@ -7,6 +7,7 @@ the range: then the package has to be read again against it.
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 
@@ -36,3 +37,17 @@ def test_another_streamlit_is_refused_with_one_clear_error(another_streamlit, ca
     assert message.startswith(f"Streamlit {streamlit.__version__} is installed; quiz.ui.streamlit_internals "
                               "is written for Streamlit ==0.0.0: ")
     assert "the rerun limit, the upload quota and the forgetting of stale widgets stay off" in message
+
+
+def test_a_patch_fits_only_a_version_written_for_and_internals_found_as_written(caplog) -> None:
+    patch_log = logging.getLogger("a.patch")
+    assert version.fits(list, "the patch stays off", patch_log)
+    with caplog.at_level("ERROR", logger="a.patch"):
+        assert not version.fits(lambda: ["Thing.method is gone", "another"], "the patch stays off", patch_log)
+    assert caplog.messages == ["the patch stays off: Thing.method is gone; another"]
+
+
+def test_under_another_streamlit_no_patch_fits_nor_reads_the_internals(another_streamlit) -> None:
+    read: list[bool] = []
+    assert not version.fits(lambda: read.append(True) or [], "the patch stays off", logging.getLogger("a.patch"))
+    assert read == []
