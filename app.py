@@ -8,12 +8,12 @@ from quiz.model.words import t
 from quiz.ui import resources
 from quiz.ui.errors import database_guard
 from quiz.ui.page_table import PAGE_TABLE, PAGES_DIR, draws_uploader
-from quiz.ui.rerun_limit import install as install_rerun_limit
 from quiz.ui.scroll import page_from_its_top
 from quiz.ui.shell import page_language, render_sidebar
-from quiz.ui.sign_in import resume_signed_in
-from quiz.ui.upload_limit import install as install_upload_limit
-from quiz.ui.upload_limit import release_uploads
+from quiz.ui.streamlit_internals.rerun_limit import install as install_rerun_limit
+from quiz.ui.streamlit_internals.upload_limit import install as install_upload_limit
+from quiz.ui.streamlit_internals.upload_limit import release_uploads
+from quiz.ui.trainee_session import resume_signed_in
 
 # A data URL, read once: a file path would be read and registered again on every rerun.
 FAVICON_FILE = PAGES_DIR.parent / "static" / "favicon.png"
@@ -38,11 +38,11 @@ def router_pages(language: str) -> list:
 
 
 # Reruns at a person's pace per session and per client: a flood of rerun requests on one
-# websocket held every other tab off for seconds to minutes (quiz.ui.rerun_limit).
+# websocket held every other tab off for seconds to minutes (quiz.ui.streamlit_internals.rerun_limit).
 install_rerun_limit()
 # Uploads only for a session whose page draws an uploader, to the file ids issued to it, and
 # within a bound per session and per server: Streamlit keeps any upload to any open session
-# in memory until the session ends (quiz.ui.upload_limit).
+# in memory until the session ends (quiz.ui.streamlit_internals.upload_limit).
 install_upload_limit()
 # The sidebar holds the sign-in: open while nobody is signed in, on a phone too; once signed in,
 # "auto" (open on a desktop, closed on a phone) closes it over the page. Streamlit applies a

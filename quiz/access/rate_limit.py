@@ -1,7 +1,7 @@
 """Rate limits for requests that cost the server work: token buckets, and a gate that holds
 what comes too fast and runs only the latest of it.
 
-Used for script reruns (``quiz.ui.rerun_limit``): every ``BackMsg.rerun_script`` a browser
+Used for script reruns (``quiz.ui.streamlit_internals.rerun_limit``): every ``BackMsg.rerun_script`` a browser
 tab sends makes Streamlit start a new script thread, so a client that sends thousands of
 them at once keeps the server's one Python core busy for as long as it likes.
 A person clicks a few times a second at most; the gate lets that through untouched.
@@ -130,7 +130,7 @@ class RerunGate(Generic[Request]):
     ``offer`` for each request as it arrives; ``release`` when an ``Admission.release_in``
     has passed: it returns the held request when it may run now, or says how much longer to
     wait. ``client`` is the client's address, or None for none to count against (this
-    machine's own tools; see ``quiz.ui.rerun_limit``). ``counts_for_client`` is False for a
+    machine's own tools; see ``quiz.ui.streamlit_internals.rerun_limit``). ``counts_for_client`` is False for a
     request that does not take a token from the client's bucket (a fragment's run).
 
     A fragment's run never replaces a held full run (the full run runs the fragment too);

@@ -13,7 +13,7 @@ bounds nothing else. ``UploadLedger`` is the app's account of what is held:
   is forgotten: its ids, its files and its arming.
 
 Each refusal carries its ``Refusal`` reason; the latest of an armed session is kept for its
-page to tell. Nothing here knows about Streamlit: ``quiz.ui.upload_limit`` calls in from
+page to tell. Nothing here knows about Streamlit: ``quiz.ui.streamlit_internals.upload_limit`` calls in from
 Streamlit's upload manager (any thread), so every method takes the ledger's lock.
 """
 

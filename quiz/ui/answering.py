@@ -17,14 +17,14 @@ from quiz.training.kinds import blank_answer
 from quiz.ui import widgets
 from quiz.ui.card_views import answer_form
 from quiz.ui.errors import database_guard
-from quiz.ui.fragments import running_alone
 from quiz.ui.investigation_view import steps_key
 from quiz.ui.next_bar import NEXT_BAR_KEY
 from quiz.ui.page_state import CardState
 from quiz.ui.scroll import to_top_when_new
 from quiz.ui.shell import Shell, count_answer, draw_due
-from quiz.ui.sign_in import answer_guard, still_signed_in
-from quiz.ui.stale_widgets import forget_stale_widgets
+from quiz.ui.streamlit_internals.fragments import running_alone
+from quiz.ui.streamlit_internals.stale_widgets import forget_stale_widgets
+from quiz.ui.trainee_session import answer_guard, still_signed_in
 
 PIN_CHECKED_KEY = "answer_pin_checked"  # this run stored an answer with its PIN check (card_fragment)
 
@@ -77,7 +77,7 @@ def store_given(
     exam_id: int | None = None, never_answered: bool = False,
 ) -> Submission:
     """Grade and store the answer this run was given, with the click's PIN check made in the
-    transaction that stores it (``sign_in.answer_guard``); ``card_fragment`` learns whether it
+    transaction that stores it (``trainee_session.answer_guard``); ``card_fragment`` learns whether it
     was. ``never_answered``: no answer of the trainee to the card is known (``CardState``)."""
     assert shell.trainee is not None, "answering needs a trainee"
     guard = answer_guard(shell.store)
@@ -101,7 +101,7 @@ def card_fragment(shell: Shell, body: Callable[[], None], study_page: bool = Tru
     around a full run: the database guard, and the check that the trainee's PIN still holds
     (else the whole app runs, and signs the trainee out); a full run, which draws the card on
     its way, had that check from ``app.py``'s sidebar already. A click that gives an answer has
-    that check made in the transaction that stores the answer (``sign_in.answer_guard``): one
+    that check made in the transaction that stores the answer (``trainee_session.answer_guard``): one
     connection less per answer, and no answer stored once the PIN change is known (on
     PostgreSQL the check reads the version the server keeps until a notice says it changed).
     It ends with the sidebar's due count drawn in its place from here (a fragment may write

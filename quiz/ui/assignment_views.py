@@ -44,7 +44,7 @@ from quiz.training.assignments import (
 from quiz.ui import exam_widgets, rounds
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell, switch_page
-from quiz.ui.streamlit_words import multiselect
+from quiz.ui.streamlit_internals.words import multiselect
 from quiz.ui.time_zone import viewer_zone
 
 ROUND_KEY, ROUND_WORDS_KEY = rounds.ROUND_KEY, rounds.ROUND_WORDS_KEY  # the Practice page's round (pages/practice.py)

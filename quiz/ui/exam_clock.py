@@ -21,7 +21,7 @@ from datetime import timedelta
 
 import streamlit as st
 
-from quiz.ui.fragments import running_alone
+from quiz.ui.streamlit_internals.fragments import running_alone
 
 CLOCK_KEY = "exam-clock"  # the container of the metric: the script finds the metric inside it
 DEADLINE_MARGIN_S = 0.3  # the run at the deadline is asked for this long after it

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, RuledCard
@@ -34,6 +33,7 @@ from quiz.ui.findings_view import findings_feedback
 from quiz.ui.folds import answer_key, fold
 from quiz.ui.markdown import escape_markdown, quote_block
 from quiz.ui.shell import Shell
+from quiz.ui.streamlit_internals.objects import Container
 from quiz.ui.widgets import players_name
 
 MARKS = {
@@ -74,7 +74,7 @@ def details_key(card: AnyCard, record: AttemptRecord) -> str:
 
 
 def lead(shell: Shell, card: AnyCard, record: AttemptRecord, why: str,
-         before_details: Callable[[], None] | None = None) -> DeltaGenerator | None:
+         before_details: Callable[[], None] | None = None) -> Container | None:
     """The one line of why under the verdict, and the fold (closed) that the rest of the
     feedback is drawn into once opened (``folds.fold``: None while closed): every card kind's
     feedback has this shape. ``before_details`` draws what is shown between them (a floor

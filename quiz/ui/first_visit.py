@@ -14,7 +14,7 @@ import streamlit as st
 from quiz.db.goals import DEFAULT_DAILY_GOAL, set_daily_goal
 from quiz.db.study_games import keep_studied_games
 from quiz.ui.shell import Shell
-from quiz.ui.sign_in import FIRST_VISIT_KEY
+from quiz.ui.trainee_session import FIRST_VISIT_KEY
 
 GOAL_CHOICES = (5, 10, 20, 30)
 SUGGESTED_GOAL = DEFAULT_DAILY_GOAL  # also the goal of a trainee who skips the welcome

@@ -9,10 +9,10 @@ The fold of an answer is keyed by the answer (``answer_key``), so the next answe
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import AnyCard
+from quiz.ui.streamlit_internals.objects import Container
 
 
 def answer_key(card: AnyCard, record: AttemptRecord) -> str:
@@ -29,7 +29,7 @@ def open_key(key: str) -> str:
     return f"{key}-open"
 
 
-def fold(label: str, key: str, icon: str | None = None) -> DeltaGenerator | None:
+def fold(label: str, key: str, icon: str | None = None) -> Container | None:
     """A closed expander labelled ``label``; the container to draw its content into once it is
     open, None while it is closed (draw nothing into it then)."""
     box = st.expander(label, icon=icon, key=open_key(key), on_change="rerun")

@@ -2,7 +2,7 @@
 the feedback under it is in view; the button's own fill hides what scrolls beneath it.
 
 Its rule is part of the page's style sheet, drawn with every full run
-(``quiz.ui.streamlit_words.widget_words_css``), not with each answer: an answer is a run of
+(``quiz.ui.streamlit_internals.words.widget_words_css``), not with each answer: an answer is a run of
 the card's fragment alone, and a style element drawn there was one more message per answer.
 """
 

@@ -15,7 +15,7 @@ class PageEntry(NamedTuple):
     title: str  # its key in the string tables
     icon: str
     url_path: str | None  # None: the default page, at the app's root
-    uploads: bool = False  # draws a file uploader: its session may upload (quiz.ui.upload_limit)
+    uploads: bool = False  # draws a file uploader: its session may upload (quiz.ui.streamlit_internals.upload_limit)
 
 
 PAGE_TABLE: tuple[PageEntry, ...] = (  # the router's order; the first is the default

@@ -32,7 +32,7 @@ from quiz.model.words import t
 from quiz.report.card_review_words import answer_words, card_title, dashed
 from quiz.ui import tables
 from quiz.ui.shell import Shell
-from quiz.ui.streamlit_words import multiselect
+from quiz.ui.streamlit_internals.words import multiselect
 
 STATUSES: tuple[Status, ...] = ("open", "resolved", "all")
 SHOWN_COLUMNS = ("id", "card_id", "trainee", "reason", "text", "answer", "created_at", "resolved", "resolution")

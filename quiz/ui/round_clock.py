@@ -3,7 +3,7 @@ below Streamlit's header, as the Next card bar is (``quiz.ui.next_bar``), so the
 the budget stays in view while the conversation and the steps scroll beneath it.
 
 Its rule is part of the page's style sheet, drawn with every full run
-(``quiz.ui.streamlit_words.widget_words_css``)."""
+(``quiz.ui.streamlit_internals.words.widget_words_css``)."""
 
 ROUND_CLOCK_KEY = "round-clock"
 EXAM_BANNER_KEY = "exam-banner"  # the mock exam's name and clock (pages/exam.py): sticky on a wide screen only

@@ -27,7 +27,7 @@ from quiz.training.due_times import DueTimes
 from quiz.training.exam_dates import card_games
 from quiz.ui import resources
 from quiz.ui.sign_in import trainee_panel
-from quiz.ui.streamlit_words import draw_widget_words, multiselect
+from quiz.ui.streamlit_internals.words import draw_widget_words, multiselect
 
 DUE_KEY = "due_count"  # this session's due moments: (what they count, DueTimes)
 DUE_HORIZON = timedelta(minutes=5)  # how far ahead the due moments are read: answers in other tabs show within it

@@ -38,9 +38,10 @@ from quiz.access.supervisors import (
 from quiz.access.throttles import LoginThrottle
 from quiz.content.stored import store_view
 from quiz.model.names import NAME_MAX
-from quiz.ui import client, kept_values
+from quiz.ui import kept_values
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell
+from quiz.ui.streamlit_internals import client
 
 ACCOUNT_KEY = "supervisor_account"  # (Supervisor, credential_version) of this session
 THROTTLE_KEY = "supervisor_throttle"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from quiz.db.store import Trainee
-from quiz.ui.sign_in import SIGNED_IN_KEY
+from quiz.ui.trainee_session import SIGNED_IN_KEY
 from quizbench.bench.scripts import APP, FLOORS
 
 

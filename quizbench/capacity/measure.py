@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Callable, Mapping
 
-from quiz.ui.rerun_limit import SESSION_RATE
+from quiz.ui.streamlit_internals.rerun_limit import SESSION_RATE
 from quizbench.capacity.accounts import create_trainees, stored_answers
 from quizbench.capacity.cluster import Cluster, kill_report, kill_when, running_cluster
 from quizbench.capacity.load import LoadResult, LoadSpec, RunState, SessionTally, run_load
@@ -85,7 +85,7 @@ class Settings:
     turns: int = 2  # floor/app turns each
     turn_s: float = 40.0  # seconds of answering per turn (and for the two-server run)
     # sessions per server in the saturating runs: enough that each asks for fewer runs a
-    # second than the app's per-session rerun limit (quiz/ui/rerun_limit.py: 10; 8 did not,
+    # second than the app's per-session rerun limit (quiz/ui/streamlit_internals/rerun_limit.py: 10; 8 did not,
     # once the card became a fragment: their 2,512/min was the limit's)
     saturation_sessions: int = 16
     human_sessions: int = 200

@@ -191,7 +191,7 @@ def pick(page, combobox, name: str, phone: bool, close: bool = True) -> None:
     waited for as its chip in the box (the option's name whole, as the chip's title); then,
     unless ``close`` is false, the box loses focus (Escape on a list already closed would clear
     the value just picked), the list is waited for to close and the page to settle. Unless the
-    app keeps the box as tall focused as not (``quiz.ui.streamlit_words.MULTISELECT_INPUT``), a
+    app keeps the box as tall focused as not (``quiz.ui.streamlit_internals.words.MULTISELECT_INPUT``), a
     box with a long choice gives back a line on losing focus, and a press on the button under it
     misses it: the press takes the focus first, and the button moves up under the pointer."""
     many = driver.is_multiselect(combobox)

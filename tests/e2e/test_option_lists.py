@@ -1,6 +1,6 @@
 """On a phone an option list shows each option whole: long names (a game, a category, an
 infraction: "遊戯王OCG · 裏の状態で区別のつくカードの使用") wrap inside the list instead of
-running out of it (``quiz.ui.streamlit_words.OPTION_TEXT``)."""
+running out of it (``quiz.ui.streamlit_internals.words.OPTION_TEXT``)."""
 
 from __future__ import annotations
 

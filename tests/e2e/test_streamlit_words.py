@@ -1,4 +1,4 @@
-"""Streamlit's own words in Japanese (quiz/ui/streamlit_words.py), as a reader sees them:
+"""Streamlit's own words in Japanese (quiz/ui/streamlit_internals/words.py), as a reader sees them:
 each English text of Streamlit's frontend hidden and the Japanese said in its place, on the
 widgets of every kind the app has; in English, Streamlit's own words as they are. On a phone,
 the closed sidebar's button says "Menu" in the page's language and opens the page list.

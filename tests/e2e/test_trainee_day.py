@@ -108,7 +108,7 @@ EN = Words(
 # --- English left in the Japanese interface ----------------------------------------------------
 
 # Streamlit's own words (a text box's hint, the uploader's) are said in Japanese too, and are
-# checked like the app's (quiz/ui/streamlit_words.py; hidden English is not in innerText).
+# checked like the app's (quiz/ui/streamlit_internals/words.py; hidden English is not in innerText).
 PATH = re.compile(r"(?<![\w])/[^\s、。）]+")  # a folder on the server (the Content page's packs folder)
 # A name quoted in a card's text (「E・HERO」): the Japanese texts quote the games' card and
 # series names in 「」 as they are printed, Latin letters and all; the cards are being written,

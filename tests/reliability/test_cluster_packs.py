@@ -46,7 +46,7 @@ PIN = "cluster-1357"
 OWNER, OWNER_PASSWORD = "Store A owner", "cluster-owner-2468"
 CARD_ID = "pack-cluster-late"
 SITUATION = "Tanaka sat down fifteen minutes after"  # the pack card's English situation (tests/pack_files.py)
-POLL = 0.2  # seconds between reruns: a browser's pace, under the app's rerun limit (quiz.ui.rerun_limit)
+POLL = 0.2  # seconds between reruns: a browser's pace, under the app's rerun limit (quiz.ui.streamlit_internals.rerun_limit)
 LIMIT = 5.0  # seconds from the import's commit to the card drawn on server 2
 STEP_TIMEOUT = 120.0  # seconds for one script run on a busy, shared 2-core machine
 

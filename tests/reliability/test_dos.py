@@ -9,7 +9,7 @@
 - A flood of 2,000 rerun requests on one websocket: Streamlit started a script thread for
   each, and the health endpoint and every other tab waited seconds (minutes for bigger
   floods); now a session's reruns beyond a person's pace are held and only the latest runs
-  (``quiz.ui.rerun_limit``), and both answer within a bound relative to a plain page run.
+  (``quiz.ui.streamlit_internals.rerun_limit``), and both answer within a bound relative to a plain page run.
 - Bare URLs and e-mail addresses in escaped text, rendered by a real Streamlit in a real
   Chromium: Streamlit's Markdown (remark-gfm) turned them into links; now no ``<a>``
   appears and the text reads the same.
@@ -199,7 +199,7 @@ class MarkdownServer(AppServer):
                 with st.container(key=f"quote-{{i}}"):
                     st.markdown(quote_block(text))
             # for the size limit: the server's, not this widget's (this script installs no upload
-            # quota, quiz.ui.upload_limit: its uploads are kept; tests/reliability/test_upload_quota.py)
+            # quota, quiz.ui.streamlit_internals.upload_limit: its uploads are kept; tests/reliability/test_upload_quota.py)
             st.file_uploader("probe", key="probe")
             st.caption("drawn")
         """), encoding="utf-8")
@@ -357,7 +357,7 @@ async def _rerun_flood(base: str) -> FloodRun:
 def test_a_rerun_flood_on_one_websocket_does_not_hold_the_server(tmp_path: Path) -> None:
     """2,000 rerun requests sent at once on one websocket (issue 17.3): the health endpoint and
     a new tab answer within 20 times the time of a plain page run measured just before. Before
-    the limit (quiz.ui.rerun_limit) Streamlit started a script thread per message: the health
+    the limit (quiz.ui.streamlit_internals.rerun_limit) Streamlit started a script thread per message: the health
     endpoint and the new tab waited 5.7 s, over 100 such floors."""
     server = AppServer(tmp_path)
     with running(server):

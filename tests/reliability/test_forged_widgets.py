@@ -4,7 +4,7 @@ A real ``streamlit run app.py`` and a signed-in tab on a websocket. Before, a wi
 under an id that is not a widget's (``forged``) made Streamlit's session state raise a
 ``KeyError`` at the page's first widget, and a NaN in a number box broke it: each run drew the
 sender an exception and wrote about 8.5 KB of traceback to the server's log. Now both are
-dropped before the run (``quiz.ui.rerun_limit.drop_forged_widgets``): the page runs as if
+dropped before the run (``quiz.ui.streamlit_internals.rerun_limit.drop_forged_widgets``): the page runs as if
 they were not sent, and the log gets one line per message.
 """
 

@@ -1,4 +1,4 @@
-"""Uploads from a session no page armed fill no memory (quiz.ui.upload_limit).
+"""Uploads from a session no page armed fill no memory (quiz.ui.streamlit_internals.upload_limit).
 
 A real ``streamlit run app.py``. An anonymous tab (a raw websocket that runs the default
 page, as a browser would) asks for an upload URL, takes the XSRF cookie from
@@ -23,7 +23,7 @@ import pytest
 
 from quiz.access.upload_quota import Refusal
 from quiz.content.uploads import MIB
-from quiz.ui import upload_limit
+from quiz.ui.streamlit_internals import upload_limit
 from tests.e2e.configured_server import running
 from tests.e2e.server import AppServer
 

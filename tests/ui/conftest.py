@@ -9,8 +9,8 @@ from streamlit.testing.v1 import AppTest
 
 from quiz.content.packs import CONTENT_DIR_ENV
 from quiz.db.store import Store
-from quiz.ui import sign_in
-from quiz.ui.sign_in import SIGNED_IN_KEY
+from quiz.ui import trainee_session
+from quiz.ui.trainee_session import SIGNED_IN_KEY
 from tests.databases import migrated
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -36,9 +36,9 @@ def database_url(db_url: str, no_imported_content: Path, monkeypatch: pytest.Mon
 @pytest.fixture(autouse=True)
 def fresh_name_throttles():
     """Wrong PINs of one test must not hold up the next: the server-wide book starts empty."""
-    sign_in._name_throttles.clear()
+    trainee_session.shared_name_throttles.clear()
     yield
-    sign_in._name_throttles.clear()
+    trainee_session.shared_name_throttles.clear()
 
 
 @pytest.fixture

@@ -18,8 +18,7 @@ from quiz.access.accounts import sign_in as core_sign_in
 from quiz.access.throttles import LoginThrottle, ThrottlePolicy
 from quiz.db import audit
 from quiz.model.attempt import utc_now
-from quiz.ui import sign_in as sign_in_module
-from quiz.ui import supervisor_gate
+from quiz.ui import supervisor_gate, trainee_session
 from tests.fake_clock import FakeClock
 from tests.scopes import EVERY_STORE
 from tests.shipped_content import shipped_content
@@ -68,7 +67,7 @@ def still_clock(monkeypatch) -> FakeClock:
     stands still: "at once" then holds however long a loaded machine takes between two
     AppTest sessions (their first wait is 1 s)."""
     clock = FakeClock()
-    monkeypatch.setattr(sign_in_module, "name_throttles", lambda: name_throttles(clock))
+    monkeypatch.setattr(trainee_session, "name_throttles", lambda: name_throttles(clock))
     monkeypatch.setattr(supervisor_gate, "throttle_clock", clock)
     clear_cache()  # the throttles the app keeps are made again, on this clock
     return clock

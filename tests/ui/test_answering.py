@@ -1,5 +1,5 @@
 """Answering in the card's fragment: the PIN check of a click that gives an answer is made in
-the answer's own transaction (``sign_in.answer_guard``); other clicks check it first.
+the answer's own transaction (``trainee_session.answer_guard``); other clicks check it first.
 
 On a real server, a PIN changed before Check signs out and stores nothing:
 ``tests/e2e/test_card_fragment.py``."""
@@ -10,7 +10,7 @@ import pytest
 
 from quiz.access.accounts import add_trainee
 from quiz.model.cards import KnowledgeCard
-from quiz.ui import sign_in as sign_in_module
+from quiz.ui import trainee_session
 from tests.shipped_content import shipped_content
 from tests.ui import answering
 
@@ -21,13 +21,13 @@ CONTENT = shipped_content()
 def pin_checks(monkeypatch) -> list[int]:
     """The trainee ids of the PIN checks made on their own (a connection and a query each)."""
     checked: list[int] = []
-    real = sign_in_module.credential_version
+    real = trainee_session.credential_version
 
     def counted(store, trainee_id):
         checked.append(trainee_id)
         return real(store, trainee_id)
 
-    monkeypatch.setattr(sign_in_module, "credential_version", counted)
+    monkeypatch.setattr(trainee_session, "credential_version", counted)
     return checked
 
 

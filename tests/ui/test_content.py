@@ -15,8 +15,8 @@ from quiz.db.packs import import_pack
 from quiz.db.store import Store
 from quiz.db.tables import stores
 from quiz.model.attempt import utc_now
-from quiz.ui import upload_limit
 from quiz.ui.markdown import escape_markdown
+from quiz.ui.streamlit_internals import upload_limit
 from tests.pack_files import knowledge, scenario, zip_of
 from tests.shipped_content import shipped_content
 from tests.ui import supervisor

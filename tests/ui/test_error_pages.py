@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from quiz.db.store import Store
 from quiz.model.cards import JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.words import t
-from quiz.ui.sign_in import SIGNED_IN_KEY
+from quiz.ui.trainee_session import SIGNED_IN_KEY
 from tests.ui import answering
 from tests.ui.conftest import APP
 

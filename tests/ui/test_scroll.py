@@ -4,7 +4,7 @@ kind and thing, our names only, escaped; and the page's script watches for them.
 from __future__ import annotations
 
 from quiz.ui.scroll import MARK, SCROLL_CSS, WATCH_JS, mark
-from quiz.ui.streamlit_words import page_script, widget_words_css
+from quiz.ui.streamlit_internals.words import page_script, widget_words_css
 
 
 def test_a_mark_says_its_kind_and_what_and_nothing_else() -> None:

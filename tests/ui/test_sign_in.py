@@ -15,7 +15,8 @@ from quiz.access.accounts import sign_in as core_sign_in
 from quiz.access.throttles import LoginThrottle
 from quiz.model.attempt import utc_now
 from quiz.ui.folds import open_key
-from quiz.ui.sign_in import PIN_FOLD, SESSION_CEILING, STORE_FOLD, THROTTLE_KEY
+from quiz.ui.sign_in import PIN_FOLD, STORE_FOLD
+from quiz.ui.trainee_session import SESSION_CEILING, THROTTLE_KEY
 from tests.fake_clock import FakeClock
 from tests.scopes import EVERY_STORE
 from tests.shipped_content import shipped_content

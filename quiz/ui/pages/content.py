@@ -10,7 +10,6 @@ from typing import cast
 
 import pandas as pd
 import streamlit as st
-from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from quiz.access.stores import store_name
 from quiz.access.work_limits import claim_pack_check, one_check_at_a_time
@@ -22,13 +21,14 @@ from quiz.model.cards import CARD_KINDS
 from quiz.model.errors import OutOfScopeError
 from quiz.model.local_time import local_texts
 from quiz.model.scope import Scope
-from quiz.ui import client
 from quiz.ui import shell as shell_module
 from quiz.ui.markdown import escape_markdown
-from quiz.ui.streamlit_words import file_uploader
+from quiz.ui.streamlit_internals import client
+from quiz.ui.streamlit_internals.objects import UploadedFile
+from quiz.ui.streamlit_internals.upload_limit import QUOTA, arm_uploads, release_uploads, upload_refusal
+from quiz.ui.streamlit_internals.words import file_uploader
 from quiz.ui.supervisor_gate import supervisor_scope
 from quiz.ui.time_zone import viewer_zone
-from quiz.ui.upload_limit import QUOTA, arm_uploads, release_uploads, upload_refusal
 
 LIMITS = UploadLimits()
 UPLOAD_ROUND = "content_upload_round"  # bumped after an import, which empties the uploader
@@ -158,7 +158,7 @@ with checking:
         st.info(shell.t("content.sign_in_to_check"), icon=":material/login:")
         release_uploads()  # signed out with a file in the uploader: the server keeps it no longer
         st.stop()
-    arm_uploads()  # this session may upload now, within its quota (quiz.ui.upload_limit)
+    arm_uploads()  # this session may upload now, within its quota (quiz.ui.streamlit_internals.upload_limit)
     upload = file_uploader(
         shell.language, shell.t("content.upload"), types=("yaml", "yml", "zip"), max_mb=LIMITS.upload_bytes // MIB,
         key=f"pack-upload-{st.session_state.get(UPLOAD_ROUND, 0)}",

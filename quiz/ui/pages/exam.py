@@ -44,7 +44,7 @@ from quiz.ui.markdown import escape_markdown
 from quiz.ui.page_state import ExamState
 from quiz.ui.round_clock import EXAM_BANNER_KEY
 from quiz.ui.scroll import to_top_when_new
-from quiz.ui.streamlit_words import multiselect
+from quiz.ui.streamlit_internals.words import multiselect
 
 GO_ON_KEY = "exam-save-goes-on"  # the candidate's choice: Save moves on to the next question
 

@@ -24,7 +24,7 @@ from quiz.report.team_tables import card_table, overview_table
 from quiz.ui import shell as shell_module
 from quiz.ui import tables
 from quiz.ui.markdown import escape_markdown
-from quiz.ui.sign_in import new_pin_form
+from quiz.ui.pin_forms import new_pin_form
 from quiz.ui.supervisor_gate import scope_shell, supervisor_scope
 from quiz.ui.time_zone import viewer_zone
 from quiz.ui.trainee_report import render_trainee_report

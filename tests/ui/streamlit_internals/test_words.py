@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from quiz.model.text import LANGUAGES
 from quiz.model.words import strings, t
-from quiz.ui.streamlit_words import (
+from quiz.ui.streamlit_internals.words import (
     ARIA_LABELS,
     EMPTY_LIST,
     HINTS,

@@ -8,10 +8,9 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 
-def address() -> str | None:
-    """The browser's address (through HAProxy's ``X-Forwarded-For``, as the rerun limit reads
-    it); None for loopback or when unknown (tests, a local run)."""
-    found = st.context.ip_address
+def counted_address(found: str | None) -> str | None:
+    """The address to count a client under: ``found``, or None for loopback (this machine's
+    own tools, or a proxy that does not pass the client's address on) or when unknown."""
     if not found:
         return None
     try:
@@ -20,6 +19,12 @@ def address() -> str | None:
     except ValueError:
         pass
     return str(found)
+
+
+def address() -> str | None:
+    """The browser's address (through HAProxy's ``X-Forwarded-For``, as the rerun limit reads
+    it); None for loopback or when unknown (tests, a local run)."""
+    return counted_address(st.context.ip_address)
 
 
 def session_id() -> str:

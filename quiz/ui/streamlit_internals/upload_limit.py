@@ -1,7 +1,7 @@
 """Uploads the server keeps: only for a page's uploader, bounded per session and per server.
 
-**The Streamlit internals this patches.** Streamlit 1.67.0 (``rerun_limit.STREAMLIT_VERSION``,
-pinned in requirements.txt). Its upload endpoint (``streamlit/web/server/starlette/
+**The Streamlit internals this patches.** Streamlit 1.67 (``version.STREAMLIT_VERSIONS``).
+Its upload endpoint (``streamlit/web/server/starlette/
 starlette_routes.py``, ``create_upload_routes``, ``_upload_put``) takes ``PUT
 /_stcore/upload_file/<session>/<file id>`` for any open session and any file id, once the
 XSRF cookie (which any visitor gets) matches, reads the body (at most
@@ -29,7 +29,8 @@ Installed by ``app.py``'s first run in the process, once; refused, with an error
 when the installed Streamlit is not the version this was written for, the runtime's upload
 manager is not a ``MemoryUploadedFileManager``, a wrapped method's signature differs, or the
 upload route and ``AppSession`` no longer call these methods as they did;
-``tests/ui/test_upload_limit.py`` fails on any of them, so an upgrade has to look here again.
+``tests/ui/streamlit_internals/test_upload_limit.py`` fails on any of them, so an upgrade has
+to look here again.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import streamlit
 from starlette.exceptions import HTTPException
 from streamlit.runtime import Runtime
 from streamlit.runtime.app_session import AppSession
@@ -50,7 +50,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.web.server.starlette import starlette_routes
 
 from quiz.access.upload_quota import Refusal, UploadLedger, UploadQuota
-from quiz.ui.rerun_limit import STREAMLIT_VERSION
+from quiz.ui.streamlit_internals.version import fits
 
 QUOTA = UploadQuota()
 STATUS = {Refusal.NOT_ARMED: 403, Refusal.UNKNOWN_FILE: 403, Refusal.SESSION_FULL: 413, Refusal.SERVER_FULL: 429}
@@ -61,7 +61,7 @@ DETAIL = {  # what the route answers (the page says it in the visitor's language
                            f"({QUOTA.session_bytes // 2**20} MB); remove one, or reload the page."),
     Refusal.SERVER_FULL: "Upload refused: the server holds as many uploads as it may; try again in a few minutes.",
 }
-PARAMETERS = {  # MemoryUploadedFileManager's, in 1.67.0
+PARAMETERS = {  # MemoryUploadedFileManager's, in 1.67
     "get_upload_urls": ("self", "session_id", "file_names"),
     "add_file": ("self", "session_id", "file"),
     "remove_file": ("self", "session_id", "file_id"),
@@ -116,16 +116,15 @@ def wrapped(ledger: UploadLedger) -> dict[str, Method]:
                                   "remove_file": remove_file, "remove_session_files": remove_session_files}
     for name, method in methods.items():
         method.__wrapped__ = original[name]  # type: ignore[attr-defined]
-        method.__doc__ = f"{original[name].__doc__ or ''}\n\nWrapped by quiz.ui.upload_limit (upload quota)."
+        method.__doc__ = f"{original[name].__doc__ or ''}\n\nWrapped by {__name__} (upload quota)."
     setattr(add_file, MARK, ledger)
     return methods
 
 
 def check_internals() -> list[str]:
-    """What differs from the Streamlit this module was written for (empty when nothing)."""
+    """What differs in Streamlit's internals from what this module was written for (empty
+    when nothing; the version is ``version.supported``'s)."""
     problems = []
-    if streamlit.__version__ != STREAMLIT_VERSION:
-        problems.append(f"Streamlit {streamlit.__version__}, written for {STREAMLIT_VERSION}")
     for name, parameters in PARAMETERS.items():
         signature = inspect.signature(_original(name))
         if tuple(signature.parameters) != parameters:
@@ -157,9 +156,7 @@ def install() -> bool:
     the ones this was written for."""
     if installed_ledger() is not None:
         return True
-    problems = check_internals()
-    if problems:
-        log.error("upload quota not installed: %s", "; ".join(problems))
+    if not fits(check_internals, "upload quota not installed", log):
         return False
     for name, method in wrapped(UploadLedger(QUOTA)).items():
         setattr(MemoryUploadedFileManager, name, method)

@@ -5,9 +5,10 @@ even after it drops the widget's value as stale. Every card's form has widgets o
 so a long session kept about seven more per answer: memory, and work for every full garbage
 collection. Streamlit offers no public way to drop them, so this reaches into four private
 attributes of its session state (``SafeSessionState._state``, ``SessionState._old_state``,
-``._new_widget_state`` and ``._key_id_mapper``). As ``quiz.ui.rerun_limit``, it is written for
-one Streamlit (``STREAMLIT_VERSION``, the one pinned) and does nothing under another, with an
-error logged once; ``tests/ui/test_stale_widgets.py`` fails on either, so an upgrade looks here.
+``._new_widget_state`` and ``._key_id_mapper``). As ``rerun_limit``, it is written for the
+Streamlit versions of ``version.STREAMLIT_VERSIONS`` and does nothing under another, or when
+one of those attributes is gone, with an error logged once;
+``tests/ui/streamlit_internals/test_stale_widgets.py`` fails on either, so an upgrade looks here.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import dataclasses
 import logging
 from functools import cache
 
-import streamlit
 from streamlit.runtime.scriptrunner_utils.script_run_context import (
     FragmentThreadState,
     ThreadState,
@@ -26,7 +26,7 @@ from streamlit.runtime.state.common import is_element_id
 from streamlit.runtime.state.safe_session_state import SafeSessionState
 from streamlit.runtime.state.session_state import KeyIdMapper, SessionState, WStates
 
-from quiz.ui.rerun_limit import STREAMLIT_VERSION
+from quiz.ui.streamlit_internals.version import fits
 
 log = logging.getLogger(__name__)
 FIELDS = (  # what is read or changed here, by class
@@ -38,10 +38,9 @@ KEY_ID_MAPPER = ("id_key_mapping", "get_id_from_key", "delete")
 
 
 def check_internals() -> list[str]:
-    """What differs from the Streamlit this module was written for (empty when nothing)."""
+    """What differs in Streamlit's internals from what this module was written for (empty
+    when nothing; the version is ``version.supported``'s)."""
     problems = []
-    if streamlit.__version__ != STREAMLIT_VERSION:
-        problems.append(f"Streamlit {streamlit.__version__}, written for {STREAMLIT_VERSION}")
     if "_state" not in SafeSessionState.__annotations__:
         problems.append("SafeSessionState._state is gone")
     gone = [(kind.__name__, name) for kind, names in FIELDS for name in names
@@ -53,11 +52,8 @@ def check_internals() -> list[str]:
 
 @cache
 def enabled() -> bool:
-    """Whether this Streamlit is the one written for (checked once per process)."""
-    problems = check_internals()
-    if problems:
-        log.error("stale widgets are not forgotten: %s", "; ".join(problems))
-    return not problems
+    """Whether this Streamlit is one written for (checked once per process)."""
+    return fits(check_internals, "stale widgets are not forgotten", log)
 
 
 def forget_stale_widgets() -> int:

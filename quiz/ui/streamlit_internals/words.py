@@ -21,7 +21,7 @@ out in English before the words beside them. On a touch
 screen, where no key is pressed, the keyboard hints ("Press Enter", "Ctrl+Enter") are hidden
 in every language; a character count stays.
 
-The selectors follow Streamlit 1.67's markup, pinned in requirements.txt; the browser test
+The selectors follow Streamlit 1.67's markup (``version.STREAMLIT_VERSIONS``); the browser test
 ``tests/e2e/test_streamlit_words.py`` fails if an upgrade changes it. The multiselects'
 "Select all" entry is turned off, and their placeholders are ours, in ``multiselect``,
 which draws every multiselect of the app.
@@ -37,12 +37,12 @@ from functools import cache
 from typing import Any, Sequence, TypeVar
 
 import streamlit as st
-from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from quiz.model.words import t
 from quiz.ui.next_bar import NEXT_BAR_CSS
 from quiz.ui.round_clock import ROUND_CLOCK_CSS
 from quiz.ui.scroll import SCROLL_CSS, WATCH_JS
+from quiz.ui.streamlit_internals.objects import UploadedFile
 
 ENGLISH = "en"  # Streamlit's own language: nothing to replace
 T = TypeVar("T")

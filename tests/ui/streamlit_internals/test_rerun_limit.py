@@ -1,4 +1,4 @@
-"""The rerun limit in front of Streamlit's ``Runtime.handle_backmsg`` (quiz.ui.rerun_limit).
+"""The rerun limit in front of Streamlit's ``Runtime.handle_backmsg`` (quiz.ui.streamlit_internals.rerun_limit).
 
 The first tests fail when Streamlit changes under the patch: another version than the one
 pinned, another signature of ``Runtime.handle_backmsg``, a websocket handler that no longer
@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import re
+import logging
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-import streamlit
 from starlette.websockets import WebSocketDisconnect
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.runtime.app_session import AppSession
@@ -27,9 +25,8 @@ from streamlit.runtime.runtime import Runtime
 from streamlit.web.server.starlette import starlette_websocket
 
 from quiz.access.rate_limit import RatePolicy, RerunGate
-from quiz.ui import rerun_limit
-
-REQUIREMENTS = Path(__file__).resolve().parents[2] / "requirements.txt"
+from quiz.ui.streamlit_internals import rerun_limit
+from tests.ui.streamlit_internals.conftest import NOT_WRITTEN_FOR
 
 
 def run_apart(coroutine) -> None:
@@ -40,10 +37,7 @@ def run_apart(coroutine) -> None:
 
 
 def test_written_for_the_pinned_streamlit() -> None:
-    pinned = re.search(r"^streamlit==(\S+)$", REQUIREMENTS.read_text(encoding="utf-8"), re.MULTILINE)
-    assert pinned is not None
-    assert rerun_limit.STREAMLIT_VERSION == pinned.group(1) == streamlit.__version__
-    assert rerun_limit.check_internals() == []
+    assert rerun_limit.check_internals() == []  # the version: test_version.py
 
 
 def test_the_websocket_handler_hands_every_message_to_runtime_handle_backmsg() -> None:
@@ -70,6 +64,23 @@ def test_install_wraps_handle_backmsg_once() -> None:
     assert rerun_limit.installed_gate() is gate  # not wrapped twice
     assert gate.session_policy == rerun_limit.SESSION_RATE
     assert Runtime.handle_backmsg.__wrapped__ is not None  # type: ignore[attr-defined]
+
+
+def test_install_is_refused_under_another_streamlit(monkeypatch, another_streamlit, caplog) -> None:
+    monkeypatch.setattr(rerun_limit, "installed_gate", lambda: None)
+    monkeypatch.setattr(Runtime, "handle_backmsg", Runtime.handle_backmsg)  # whatever install would do, undone
+    with caplog.at_level(logging.ERROR):
+        assert not rerun_limit.install()
+    assert f"is written for Streamlit {NOT_WRITTEN_FOR}" in caplog.text
+
+
+def test_install_is_refused_with_a_log_error_on_other_internals(monkeypatch, caplog) -> None:
+    monkeypatch.setattr(rerun_limit, "installed_gate", lambda: None)
+    monkeypatch.setattr(Runtime, "handle_backmsg", Runtime.handle_backmsg)
+    monkeypatch.setattr(rerun_limit, "HANDOFF", "runtime.handle_backmsg(somewhere_else)")
+    with caplog.at_level(logging.ERROR, logger=rerun_limit.__name__):
+        assert not rerun_limit.install()
+    assert "rerun limits not installed: the websocket handler no longer hands each BackMsg" in caplog.text
 
 
 def rerun(query: str = "lang=en", fragment: str = "") -> BackMsg:
@@ -146,7 +157,7 @@ def test_the_first_hold_is_logged_once(caplog) -> None:
             handle(None, "tab", rerun(), client=client("198.51.100.4"))
         await asyncio.sleep(0.15)
 
-    with caplog.at_level("WARNING", logger="quiz.ui.rerun_limit"):
+    with caplog.at_level("WARNING", logger="quiz.ui.streamlit_internals.rerun_limit"):
         run_apart(flood())
     assert [r.getMessage() for r in caplog.records if "faster than" in r.getMessage()] == [
         "session tab (client 198.51.100.4) asks for reruns faster than 2 at once or 10 a second: "

@@ -1,8 +1,8 @@
 """Reruns a client may ask for: at a person's pace per session and per client.
 
-**The Streamlit internal this patches.** Streamlit 1.67.0 (pinned in requirements.txt;
-``STREAMLIT_VERSION``). Its websocket handler (``streamlit/web/server/starlette/
-starlette_websocket.py``, ``_websocket_endpoint``) reads every frame of a tab's
+**The Streamlit internal this patches.** Streamlit 1.67 (``version.STREAMLIT_VERSIONS``). Its
+websocket handler (``streamlit/web/server/starlette/starlette_websocket.py``,
+``_websocket_endpoint``) reads every frame of a tab's
 ``/_stcore/stream`` and hands each ``BackMsg`` to ``Runtime.handle_backmsg(session_id, msg,
 *, client=...)`` (``streamlit/runtime/runtime.py``) on the server's event loop, with no
 limit. For a ``rerun_script`` message, ``AppSession.request_rerun`` with
@@ -40,10 +40,11 @@ the client leaving (it ends the session and returns, and Uvicorn closes the sock
 
 The wrapper is installed by ``app.py``'s first run in the process (Streamlit runs nothing
 of the app before); until then, Streamlit's own handling applies. It is refused, with an
-error in the log, when the installed Streamlit is not ``STREAMLIT_VERSION`` or
+error in the log, when the installed Streamlit is not one of ``version.STREAMLIT_VERSIONS`` or
 ``Runtime.handle_backmsg`` no longer takes ``(session_id, msg, *, client)`` or is no
 longer called inside the websocket handler's ``WebSocketDisconnect`` handling;
-``tests/ui/test_rerun_limit.py`` fails on either, so an upgrade has to look here again.
+``tests/ui/streamlit_internals/test_rerun_limit.py`` fails on either, so an upgrade has to
+look here again.
 Everything runs on Streamlit's event loop thread (``handle_backmsg`` is called there, and
 releases are scheduled on it), so the gate needs no lock.
 """
@@ -52,24 +53,23 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import ipaddress
 import logging
 import math
 import time
 from typing import Any, Callable
 
-import streamlit
 from starlette.websockets import WebSocketDisconnect
 from streamlit.runtime.runtime import Runtime
 from streamlit.runtime.state.common import GENERATED_ELEMENT_ID_PREFIX
 from streamlit.web.server.starlette import starlette_websocket
 
 from quiz.access.rate_limit import CUT_AFTER, RatePolicy, RerunGate
+from quiz.ui.streamlit_internals.client import counted_address
+from quiz.ui.streamlit_internals.version import fits
 
-STREAMLIT_VERSION = "1.67.0"
 SESSION_RATE = RatePolicy(burst=20, per_second=10.0)
 CLIENT_RATE = RatePolicy(burst=120, per_second=30.0)
-PARAMETERS = ("self", "session_id", "msg", "client")  # Runtime.handle_backmsg's, in 1.67.0
+PARAMETERS = ("self", "session_id", "msg", "client")  # Runtime.handle_backmsg's, in 1.67
 HANDOFF = "runtime.handle_backmsg(session_id, back_msg, client=client)"  # in the websocket handler
 MARK = "__quiz_rerun_limit__"  # set on the wrapper: installed already
 POLICY_VIOLATION = 1008  # the websocket close code for a client cut off
@@ -80,15 +80,7 @@ HandleBackMsg = Callable[..., None]
 
 def client_address(client: Any) -> str | None:
     """The address to count a client's reruns under; None for loopback or unknown."""
-    address = getattr(getattr(client, "client_context", None), "remote_ip", None)
-    if not address:
-        return None
-    try:
-        if ipaddress.ip_address(address).is_loopback:
-            return None
-    except ValueError:
-        pass
-    return str(address)
+    return counted_address(getattr(getattr(client, "client_context", None), "remote_ip", None))
 
 
 WIDGET_ID_PREFIX = GENERATED_ELEMENT_ID_PREFIX + "-"  # every widget id Streamlit gives a page starts so
@@ -164,15 +156,14 @@ def limited(original: HandleBackMsg, gate: RerunGate[Any],
 
     setattr(handle_backmsg, MARK, gate)
     handle_backmsg.__wrapped__ = original  # type: ignore[attr-defined]
-    handle_backmsg.__doc__ = f"{original.__doc__ or ''}\n\nWrapped by quiz.ui.rerun_limit (rerun_script rate)."
+    handle_backmsg.__doc__ = f"{original.__doc__ or ''}\n\nWrapped by {__name__} (rerun_script rate)."
     return handle_backmsg
 
 
 def check_internals() -> list[str]:
-    """What differs from the Streamlit this module was written for (empty when nothing)."""
+    """What differs in Streamlit's internals from what this module was written for (empty
+    when nothing; the version is ``version.supported``'s)."""
     problems = []
-    if streamlit.__version__ != STREAMLIT_VERSION:
-        problems.append(f"Streamlit {streamlit.__version__}, written for {STREAMLIT_VERSION}")
     original = getattr(Runtime.handle_backmsg, "__wrapped__", Runtime.handle_backmsg)
     parameters = inspect.signature(original).parameters
     handler = inspect.getsource(starlette_websocket.create_websocket_handler)
@@ -196,9 +187,7 @@ def install() -> bool:
     internals are not the ones this was written for."""
     if installed_gate() is not None:
         return True
-    problems = check_internals()
-    if problems:
-        log.error("rerun limits not installed: %s", "; ".join(problems))
+    if not fits(check_internals, "rerun limits not installed", log):
         return False
     gate: RerunGate[Any] = RerunGate(SESSION_RATE, CLIENT_RATE, cut_after=CUT_AFTER)
     Runtime.handle_backmsg = limited(Runtime.handle_backmsg, gate)  # type: ignore[method-assign]

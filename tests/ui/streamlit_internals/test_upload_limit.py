@@ -1,7 +1,6 @@
-"""The upload quota in front of Streamlit's upload manager (quiz.ui.upload_limit).
+"""The upload quota in front of Streamlit's upload manager (quiz.ui.streamlit_internals.upload_limit).
 
-The first tests fail when Streamlit changes under the patch: another version than the one
-pinned, another signature of a wrapped method, or an upload route or ``AppSession`` that no
+The first tests fail when Streamlit changes under the patch: another signature of a wrapped method, or an upload route or ``AppSession`` that no
 longer calls them (then the patch may miss uploads, or be needless). The others send PUTs
 to Streamlit's own upload route, built around a real ``MemoryUploadedFileManager`` with the
 wrapper installed. Against a real server: ``tests/reliability/test_upload_quota.py``.
@@ -21,15 +20,15 @@ from streamlit.web.server.starlette import starlette_routes
 
 from quiz.access.upload_quota import Refusal, UploadLedger
 from quiz.content.uploads import MIB
-from quiz.ui import rerun_limit, upload_limit
+from quiz.ui.streamlit_internals import upload_limit
+from tests.ui.streamlit_internals.conftest import NOT_WRITTEN_FOR
 
 SESSION = "a-session"
 LARGEST = 2 * MIB - 4096  # about the largest file the route takes: it counts the multipart framing too
 
 
 def test_written_for_the_pinned_streamlit() -> None:
-    assert upload_limit.STREAMLIT_VERSION == rerun_limit.STREAMLIT_VERSION  # one pin, tested there
-    assert upload_limit.check_internals() == []
+    assert upload_limit.check_internals() == []  # the version: test_version.py
 
 
 def test_streamlit_keeps_every_upload_of_a_session_until_it_ends() -> None:
@@ -53,12 +52,21 @@ def test_install_wraps_the_upload_manager_once() -> None:
         assert method.__wrapped__ is not None and not hasattr(method.__wrapped__, "__wrapped__")
 
 
+def test_install_is_refused_under_another_streamlit(monkeypatch, another_streamlit, caplog) -> None:
+    monkeypatch.setattr(upload_limit, "installed_ledger", lambda: None)
+    for name in upload_limit.PARAMETERS:  # whatever install would do, undone
+        monkeypatch.setattr(MemoryUploadedFileManager, name, getattr(MemoryUploadedFileManager, name))
+    with caplog.at_level(logging.ERROR):
+        assert not upload_limit.install()
+    assert f"is written for Streamlit {NOT_WRITTEN_FOR}" in caplog.text
+
+
 def test_install_is_refused_with_a_log_error_on_other_internals(monkeypatch, caplog) -> None:
     monkeypatch.setattr(upload_limit, "installed_ledger", lambda: None)
-    monkeypatch.setattr(upload_limit.streamlit, "__version__", "9.9.9")
+    monkeypatch.setitem(upload_limit.PARAMETERS, "add_file", ("self", "session_id", "file", "more"))
     with caplog.at_level(logging.ERROR, logger=upload_limit.__name__):
         assert not upload_limit.install()
-    assert "upload quota not installed: Streamlit 9.9.9" in caplog.text
+    assert "upload quota not installed: MemoryUploadedFileManager.add_file(self, session_id" in caplog.text
 
 
 @pytest.fixture
