@@ -57,6 +57,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection, Engine
 
 from quiz.db.engine import sqlite_file
+from quiz.model.errors import NoticeLost
 
 V = TypeVar("V")
 MAX_AGE = 300.0  # seconds a kept value is trusted at most (a change made by hand in SQL sends no notice)
@@ -435,10 +436,6 @@ def send_probe(connection: Any, channel: str, payload: str) -> None:
     """Notify ``channel`` from the listening connection itself (PostgreSQL delivers a session's
     own notices to it)."""
     connection.execute("SELECT pg_notify(%s, %s)", (channel, payload))
-
-
-class NoticeLost(RuntimeError):
-    """The listener's own probe notice did not come back."""
 
 
 def _tell(owner: weakref.ref[Listener], channels: Collection[str] | None, live: bool) -> bool | None:
