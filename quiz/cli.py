@@ -261,7 +261,7 @@ def _switch_account(args: argparse.Namespace) -> int:
 def _link_account(args: argparse.Namespace) -> int:
     """Link an account to its owner's subject at the deployment's OpenID Connect provider
     (recorded in the audit log as the system's)."""
-    from quiz.access.supervisors import link_oidc
+    from quiz.access.oidc_links import link_oidc
 
     with opened_store(args.database_url) as store:
         try:

@@ -233,7 +233,7 @@ def test_regrade_reports_on_a_database_of_the_first_release_then_credits_the_rig
 
 
 def test_accounts_link_lets_an_account_sign_in_with_its_provider_subject(tmp_path):
-    from quiz.access.supervisors import account_for_oidc
+    from quiz.access.oidc_links import account_for_oidc
     from quiz.db.store import Store
 
     url = f"sqlite:///{tmp_path / 'quiz.db'}"
