@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from quiz.content.coverage import coverage
 from quiz.content.finding_coverage import finding_coverage, finding_coverage_lines
@@ -17,6 +19,9 @@ from quiz.rules.engine import judge
 from quiz.rules.variants import DEFAULT_SEED
 from quiz.training.answer_grade import grade_json
 from quiz.training.presets import PRESETS_PATH, load_presets
+
+if TYPE_CHECKING:
+    from quiz.db.store import Store
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -175,26 +180,22 @@ def _set_pin(args: argparse.Namespace) -> int:
     """Read the PIN twice from the terminal (or once per line from a pipe) and store its hash."""
     from quiz.access.accounts import set_pin
     from quiz.access.pins import check_new_pin
-    from quiz.db.store import Store
     from quiz.model.names import valid_name
 
     first, second = _read_secret("New PIN: "), _read_secret("Same PIN again: ")
     if first != second:
         print("error: the two PINs differ; nothing was changed", file=sys.stderr)
         return EXIT_USAGE
-    store = Store(args.database_url)
-    try:
-        existing = store.find_trainee(args.name)  # an existing name is kept as it is, even one older rules allowed
-        check_new_pin(first)
-        if existing is None:
-            valid_name(args.name)
-        trainee = existing or store.trainee(args.name)
-        set_pin(store, trainee.id, first, None)  # the server's console: recorded as the system
-    except ValueError as error:
-        print(f"error: {error}; nothing was changed", file=sys.stderr)
-        return EXIT_USAGE
-    finally:
-        store.dispose()
+    with opened_store(args.database_url) as store:
+        try:
+            existing = store.find_trainee(args.name)  # an existing name is kept as it is, even one older rules allowed
+            check_new_pin(first)
+            if existing is None:
+                valid_name(args.name)
+            trainee = existing or store.trainee(args.name)
+            set_pin(store, trainee.id, first, None)  # the server's console: recorded as the system
+        except ValueError as error:
+            return _refused(error)
     print(f"set a new PIN for {trainee.name}")
     return EXIT_OK
 
@@ -205,19 +206,15 @@ def _regrade(args: argparse.Namespace) -> int:
     ``--dry-run`` what would."""
     from quiz.content.snapshot import load_served_content as app_content  # the app's content, as it loads it
     from quiz.db.regrade import apply_regrade, plan_regrade, report_lines
-    from quiz.db.store import Store
 
     content = app_content()
     if content.problems:
         print(f"warning: the content has {len(content.problems)} problems (see `python -m quiz validate`); "
               "answers to cards that did not load are left alone", file=sys.stderr)
-    store = Store(args.database_url)
-    try:
+    with opened_store(args.database_url) as store:
         if store.upgraded is not None:
             print(f"the database was {store.upgraded} (as the app does on start)")
         report = plan_regrade(store, content) if args.dry_run else apply_regrade(store, content)
-    finally:
-        store.dispose()
     for line in report_lines(report, top=max(args.top, 0)):
         print(line)
     return EXIT_OK
@@ -225,15 +222,13 @@ def _regrade(args: argparse.Namespace) -> int:
 
 def _db_upgrade(args: argparse.Namespace) -> int:
     """Bring the database to the head revision, as a starting app would, and say what was done."""
-    from quiz.db.store import Store
-
     try:
-        store = Store(args.database_url)
+        with opened_store(args.database_url) as store:
+            upgraded = store.upgraded
     except QuizError as error:  # a newer app's database: left untouched
         print(f"error: {error}", file=sys.stderr)
         return EXIT_PROBLEMS
-    store.dispose()
-    print(f"the database was {store.upgraded}" if store.upgraded else "the database was already current")
+    print(f"the database was {upgraded}" if upgraded else "the database was already current")
     return EXIT_OK
 
 
@@ -246,24 +241,19 @@ def _switch_account(args: argparse.Namespace) -> int:
     """Disable an account, or enable a disabled one again, as it is now (recorded in the
     audit log as the system's)."""
     from quiz.access.supervisors import account, disable_account, enable_account
-    from quiz.db.store import Store
 
     disable = args.accounts_command == "disable"
-    store = Store(args.database_url)
-    try:
-        found = account(store, args.name)
-        if found is None:
-            print(f"error: no account {args.name!r}; nothing was changed", file=sys.stderr)
-            return EXIT_USAGE
-        if found.disabled == disable:
-            print(f"the account {found.supervisor.name} is already {'disabled' if disable else 'enabled'}")
-            return EXIT_OK
-        (disable_account if disable else enable_account)(store, found.seen, None)
-    except QuizError as error:
-        print(f"error: {error}; nothing was changed", file=sys.stderr)
-        return EXIT_USAGE
-    finally:
-        store.dispose()
+    with opened_store(args.database_url) as store:
+        try:
+            found = account(store, args.name)
+            if found is None:
+                return _refused(f"no account {args.name!r}")
+            if found.disabled == disable:
+                print(f"the account {found.supervisor.name} is already {'disabled' if disable else 'enabled'}")
+                return EXIT_OK
+            (disable_account if disable else enable_account)(store, found.seen, None)
+        except QuizError as error:
+            return _refused(error)
     print(f"{'disabled' if disable else 'enabled'} the account {found.supervisor.name}")
     return EXIT_OK
 
@@ -271,17 +261,13 @@ def _switch_account(args: argparse.Namespace) -> int:
 def _link_account(args: argparse.Namespace) -> int:
     """Link an account to its owner's subject at the deployment's OpenID Connect provider
     (recorded in the audit log as the system's)."""
-    from quiz.access.supervisors import link_oidc
-    from quiz.db.store import Store
+    from quiz.access.oidc_links import link_oidc
 
-    store = Store(args.database_url)
-    try:
-        linked = link_oidc(store, args.name, args.issuer, args.subject, None)
-    except ValueError as error:
-        print(f"error: {error}; nothing was changed", file=sys.stderr)
-        return EXIT_USAGE
-    finally:
-        store.dispose()
+    with opened_store(args.database_url) as store:
+        try:
+            linked = link_oidc(store, args.name, args.issuer, args.subject, None)
+        except ValueError as error:
+            return _refused(error)
     print(f"linked the account {linked.name} to {args.subject} at {args.issuer}")
     return EXIT_OK
 
@@ -291,7 +277,6 @@ def _add_account(args: argparse.Namespace) -> int:
     password gets its first admin. Recorded in the audit log as the system's."""
     from quiz.access.stores import create_store, store_by_name
     from quiz.access.supervisors import create_account
-    from quiz.db.store import Store
 
     if (args.role == "supervisor") != (args.store is not None):
         print("error: a supervisor needs --store, an admin takes none", file=sys.stderr)
@@ -300,27 +285,42 @@ def _add_account(args: argparse.Namespace) -> int:
     if first != second:
         print("error: the two passwords differ; nothing was changed", file=sys.stderr)
         return EXIT_USAGE
-    store = Store(args.database_url)
-    try:
-        store_id = None
-        if args.store is not None:
-            found = store_by_name(store, args.store)  # compared as trainee names are: NFKC, any case
-            if found is not None and found.name != args.store.strip():
-                print(f"error: the store is named {found.name!r}, not {args.store.strip()!r}: give its exact "
-                      "name; nothing was changed", file=sys.stderr)
-                return EXIT_USAGE
-            if found is None:
-                found = create_store(store, args.store, None)
-                print(f"made the store {found.name}")
-            store_id = found.id
-        made = create_account(store, args.name, first, args.role, store_id, None)
-    except ValueError as error:
-        print(f"error: {error}; nothing was changed", file=sys.stderr)
-        return EXIT_USAGE
-    finally:
-        store.dispose()
+    with opened_store(args.database_url) as store:
+        try:
+            store_id = None
+            if args.store is not None:
+                found = store_by_name(store, args.store)  # compared as trainee names are: NFKC, any case
+                if found is not None and found.name != args.store.strip():
+                    return _refused(f"the store is named {found.name!r}, not {args.store.strip()!r}: give its exact "
+                                    "name")
+                if found is None:
+                    found = create_store(store, args.store, None)
+                    print(f"made the store {found.name}")
+                store_id = found.id
+            made = create_account(store, args.name, first, args.role, store_id, None)
+        except ValueError as error:
+            return _refused(error)
     print(f"made the {made.role} account {made.name}")
     return EXIT_OK
+
+
+@contextmanager
+def opened_store(database_url: str | None) -> Iterator[Store]:
+    """The database a command acts on (migrated to the head revision as a starting app would),
+    its connections closed and watches stopped however the command ends."""
+    from quiz.db.store import Store  # only the commands that need a database open one
+
+    store = Store(database_url)
+    try:
+        yield store
+    finally:
+        store.dispose()
+
+
+def _refused(reason: object) -> int:
+    """Say why a command changed nothing: the usage exit."""
+    print(f"error: {reason}; nothing was changed", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def _read_secret(prompt: str) -> str:

@@ -17,15 +17,12 @@ import pandas as pd
 
 from quiz.model.attempt import RIGHT_RESULTS
 from quiz.model.investigation import InvestigationRecord
+from quiz.report.finding_statistics import FINDINGS_COLUMNS, FindingsSplit
+from quiz.report.floor_call_statistics import FLOOR_CALL_COLUMNS, FLOOR_CALL_COUNTS, FloorCallSplit
 from quiz.report.statistics import (  # noqa: E402 - the shapes the app's statistics return
-    FINDINGS_COLUMNS,
-    FLOOR_CALL_COLUMNS,
-    FLOOR_CALL_COUNTS,
     MISTAKE_COLUMNS,
     PARTS,
     TALLY_COLUMNS,
-    FindingsSplit,
-    FloorCallSplit,
     Leniency,
     Streak,
     Summary,

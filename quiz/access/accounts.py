@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
-import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -46,13 +45,12 @@ from quiz.access.throttles import (
 )
 from quiz.db.answers import WriteGuard
 from quiz.db.audit import record
-from quiz.db.scoped import refuse_unseen, sees_store
+from quiz.db.scoped import refuse_unseen
 from quiz.db.store import Store, Trainee
 from quiz.db.tables import trainee_devices, trainee_name_keys, trainee_pins, trainees
 from quiz.model.attempt import utc_now
 from quiz.model.errors import CredentialChangedError, NameTakenError
-from quiz.model.names import HIDDEN_CATEGORIES, NAME_INPUT_MAX, NAME_MAX, mixed_scripts, name_key, valid_name
-from quiz.model.scope import Scope
+from quiz.model.names import NAME_INPUT_MAX, NAME_MAX, name_key, valid_name
 
 DEVICE_TOKEN_MAX = 100  # characters of a device token (quiz.access.device_tokens.TOKEN_MAX)
 CREDENTIALS = "quiz_credentials"  # the channel set_pin notifies on (quiz.db.watches)
@@ -313,44 +311,6 @@ def lift_lockout(store: Store, trainee_id: int, actor: Supervisor, names: NameTh
         if lifted:
             record(conn, actor, "lock_lifted", trainee.name, trainee.store_id)
     return lifted
-
-
-# Cyrillic and Greek letters (case-folded) that look like Latin ones, for spotting look-alikes.
-_LOOK_ALIKES = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "з": "3", "і": "i", "ј": "j", "к": "k", "м": "m", "н": "h",
-    "о": "o", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q",
-    "ԝ": "w", "ӏ": "l", "α": "a", "β": "b", "ε": "e", "ζ": "z", "η": "h", "ι": "i", "κ": "k", "μ": "m",
-    "ν": "n", "ο": "o", "ρ": "p", "τ": "t", "υ": "y", "χ": "x",
-})
-
-
-def look_alike_key(name: str) -> str:
-    """The canonical form with Cyrillic and Greek look-alikes of Latin letters made Latin."""
-    return name_key(name).translate(_LOOK_ALIKES)
-
-
-def look_alike_groups(store: Store, scope: Scope) -> list[list[Trainee]]:
-    """``scope``'s trainees whose names look alike (same ``look_alike_key``: differing only in case, width,
-    spacing, hidden characters, or Cyrillic/Greek letters that look Latin), each group ordered
-    by id, groups by their first id. Names made under today's rules cannot share a canonical
-    form; these are older trainees, or whole words in look-alike letters (for the Team page)."""
-    groups: dict[str, list[Trainee]] = {}
-    with store.engine.connect() as conn:
-        seen = select(trainees).where(sees_store(trainees.c.store_id, scope)).order_by(trainees.c.id)
-        for row in conn.execute(seen):
-            trainee = Trainee(**row._mapping)
-            groups.setdefault(look_alike_key(trainee.name), []).append(trainee)
-    return [group for group in groups.values() if len(group) > 1]
-
-
-def visible_name(name: str) -> str:
-    """The name with what the eye cannot see spelt out, for telling look-alikes apart on the
-    Team page: hidden characters as ``<U+200B>``, and a word mixing alphabets followed by
-    them, e.g. ``Alicе [Cyrillic+Latin]``. Plain text: escape it for Markdown as any name."""
-    shown = "".join(f"<U+{ord(char):04X}>" if unicodedata.category(char) in HIDDEN_CATEGORIES else char
-                    for char in name)
-    mixed = dict.fromkeys("+".join(scripts) for _, scripts in mixed_scripts(name))
-    return shown + "".join(f" [{scripts}]" for scripts in mixed)
 
 
 def _too_long(name: str, pin: str) -> bool:

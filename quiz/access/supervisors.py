@@ -17,9 +17,7 @@ that password, at the first sign-in of "admin" with it (recorded in the audit lo
 on the shared password opens nothing, and the sign-in says to use an account. Without it,
 ``python -m quiz accounts add`` makes the first admin.
 
-OpenID Connect: where the operator configures it, an account may also be linked to one
-provider's subject (``link_oidc``, kept as "<issuer> <sub>"); the provider's sign-in then opens
-that account (``account_for_oidc``), unless it is disabled.
+An account may also be linked to an OpenID Connect provider's subject (``quiz.access.oidc_links``).
 """
 
 from __future__ import annotations
@@ -62,7 +60,6 @@ PASSWORD_SECRET = "supervisor_password"
 PASSWORD_MIN = 8  # characters of a new account password
 PASSWORD_MAX = 200  # characters: a longer guess is refused without being hashed (the form's limit too)
 BOOTSTRAP_NAME = "admin"
-OIDC_SUBJECT_MAX = 255  # characters of "<issuer> <sub>", as the column holds
 ACCOUNT_SCOPE = "account"
 # Per account, every session together: doubling from 1 s up to 30 s, each failure's weight
 # halving every 30 s; no lock-out (an admin locked out would lock every store out).
@@ -172,48 +169,6 @@ def create_account(store: Store, name: str, password: str, role: Role, store_id:
     return made
 
 
-def oidc_subject(issuer: str, sub: str) -> str:
-    """The stored form of a provider's subject: the issuer names the provider, ``sub`` is
-    unique only within it."""
-    return f"{issuer.strip()} {sub.strip()}"
-
-
-def link_oidc(store: Store, account_name: str, issuer: str, sub: str, actor: Supervisor | None) -> Supervisor:
-    """Link the account named ``account_name`` to the provider subject (``issuer``, ``sub``),
-    replacing any link it had, with its audit row (``account_linked``) in one transaction.
-
-    Raises ``AccountError`` for an unknown account or an empty issuer or subject, and
-    ``NameTakenError`` when another account has that subject.
-    """
-    if not issuer.strip() or not sub.strip() or " " in issuer.strip():
-        raise AccountError("oidc", "an OpenID Connect link needs an issuer URL and a subject")
-    subject = oidc_subject(issuer, sub)
-    if len(subject) > OIDC_SUBJECT_MAX:
-        raise AccountError("oidc", "the issuer and subject are too long to store")
-    row = _account_row(store, account_name)
-    if row is None:
-        raise AccountError("unknown", f"no account {account_name!r}")
-    linked = _supervisor(row)
-    try:
-        with store.engine.begin() as conn:
-            conn.execute(update(supervisor_accounts).where(supervisor_accounts.c.id == linked.id)
-                         .values(oidc_subject=subject))
-            record(conn, actor, "account_linked", linked.name, linked.store_id, {"subject": subject})
-    except IntegrityError as error:
-        raise NameTakenError(f"another account is linked to {subject!r}") from error
-    return linked
-
-
-def account_for_oidc(store: Store, issuer: str, sub: str) -> Supervisor | None:
-    """The enabled account linked to the provider subject (``issuer``, ``sub``), or None."""
-    with store.engine.connect() as conn:
-        row = conn.execute(select(supervisor_accounts).where(
-            supervisor_accounts.c.oidc_subject == oidc_subject(issuer, sub))).one_or_none()
-    if row is None or row.disabled_at is not None:
-        return None
-    return _supervisor(row._mapping)
-
-
 def has_admin(store: Store) -> bool:
     """Whether any admin account exists (disabled ones too: the bootstrap happens once)."""
     with store.engine.connect() as conn:
@@ -257,7 +212,7 @@ def sign_in(store: Store, name: str, password: str, session: LoginThrottle,
                 made.append(True)
             except NameTakenError:  # made meanwhile by another session: sign in to it below
                 pass
-        row = _account_row(store, name)
+        row = account_row(store, name)
         stored = row["password_hash"] if row is not None else None
         if not _verify(stored if stored is not None else _dummy_hash(), password) or row is None:
             return False
@@ -265,7 +220,7 @@ def sign_in(store: Store, name: str, password: str, session: LoginThrottle,
             return False
         if hasher().check_needs_rehash(stored):
             _set_hash(store, row["id"], hasher().hash(password), new_version=False)
-        found.append((_supervisor(row), row["credential_version"]))
+        found.append((supervisor_of(row), row["credential_version"]))
         return True
 
     result = attempt(check, throttles)
@@ -300,7 +255,7 @@ def change_password(store: Store, supervisor: Supervisor, current: str, new: str
         return False
 
     def check() -> bool:
-        row = _account_row(store, supervisor.name)
+        row = account_row(store, supervisor.name)
         stored = row["password_hash"] if row is not None and row["id"] == supervisor.id else None
         return _verify(stored if stored is not None else _dummy_hash(), current) and stored is not None
 
@@ -327,7 +282,7 @@ def disable_account(store: Store, row: Seen, actor: Supervisor | None) -> None:
     _admin_or_system(actor)
     with store.engine.begin() as conn:
         change_seen(conn, supervisor_accounts, row, {"disabled_at": utc_now(), "credential_version": _new_version()})
-        done = _supervisor(conn.execute(select(supervisor_accounts)
+        done = supervisor_of(conn.execute(select(supervisor_accounts)
                                         .where(supervisor_accounts.c.id == row.key)).one()._mapping)
         if done.is_admin:
             enabled = (select(supervisor_accounts.c.id).where(supervisor_accounts.c.role == "admin",
@@ -346,7 +301,7 @@ def enable_account(store: Store, row: Seen, actor: Supervisor | None) -> None:
     _admin_or_system(actor)
     with store.engine.begin() as conn:
         change_seen(conn, supervisor_accounts, row, {"disabled_at": None})
-        done = _supervisor(conn.execute(select(supervisor_accounts)
+        done = supervisor_of(conn.execute(select(supervisor_accounts)
                                         .where(supervisor_accounts.c.id == row.key)).one()._mapping)
         record(conn, actor, "account_enabled", done.name, done.store_id)
 
@@ -369,7 +324,7 @@ def _listed(store: Store, *where: Any) -> list[Account]:
     query = (select(supervisor_accounts, stores.c.name.label("store_name")).select_from(joined).where(*where)
              .order_by(supervisor_accounts.c.name_key))
     with store.engine.connect() as conn:
-        return [Account(_supervisor(row._mapping), row.store_name, row.disabled_at) for row in conn.execute(query)]
+        return [Account(supervisor_of(row._mapping), row.store_name, row.disabled_at) for row in conn.execute(query)]
 
 
 def _admin_or_system(actor: Supervisor | None) -> None:
@@ -384,7 +339,8 @@ def _bootstraps(store: Store, name: str, password: str, bootstrap: str | None) -
             and len(password) >= PASSWORD_MIN and not has_admin(store))
 
 
-def _account_row(store: Store, name: str) -> Any:
+def account_row(store: Store, name: str) -> Any:
+    """The row of the account whose canonical name is ``name``'s, as a mapping, or None."""
     if not name.strip():
         return None
     with store.engine.connect() as conn:
@@ -393,7 +349,8 @@ def _account_row(store: Store, name: str) -> Any:
     return row._mapping if row is not None else None
 
 
-def _supervisor(row: Any) -> Supervisor:
+def supervisor_of(row: Any) -> Supervisor:
+    """The account of an account row (a mapping) as a signed-in ``Supervisor``."""
     return Supervisor(row["id"], row["name"], row["role"], row["store_id"])
 
 

@@ -23,9 +23,9 @@ from quiz.db.exams import exam_history
 from quiz.db.sql import inserted_id
 from quiz.db.store import Store
 from quiz.db.tables import assignment_members, assignments, trainees
-from quiz.model.errors import OutOfScopeError
+from quiz.model.errors import AssignmentError, OutOfScopeError
 from quiz.model.scope import Scope
-from quiz.training.assignments import TITLE_MAX, AssignmentError, Evidence, Plan, Standing, plan_cards, standing
+from quiz.training.assignments import TITLE_MAX, Evidence, Plan, Standing, plan_cards, standing
 
 A = assignments.c
 M = assignment_members.c

@@ -12,23 +12,19 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
 
-from quiz.db.sql import upsert
 from quiz.db.store import Store
 from quiz.db.tables import attempts, trainee_goals
-from quiz.model.attempt import utc_now
+from quiz.db.trainee_settings import TraineeSetting
 from quiz.model.errors import GoalError
 
 DEFAULT_DAILY_GOAL = 10  # the welcome suggests it too (quiz.ui.first_visit)
 GOAL_RANGE = (1, 200)
+GOAL = TraineeSetting(trainee_goals.c.cards_per_day, default=DEFAULT_DAILY_GOAL)
 
 
 def daily_goal(store: Store, trainee_id: int) -> int:
     """The trainee's cards per day (``DEFAULT_DAILY_GOAL`` until they set one)."""
-    with store.engine.connect() as conn:
-        found = conn.execute(
-            select(trainee_goals.c.cards_per_day).where(trainee_goals.c.trainee_id == trainee_id)
-        ).scalar_one_or_none()
-    return int(found) if found is not None else DEFAULT_DAILY_GOAL
+    return int(GOAL.read(store, trainee_id))
 
 
 def set_daily_goal(store: Store, trainee_id: int, cards_per_day: int) -> int:
@@ -36,9 +32,7 @@ def set_daily_goal(store: Store, trainee_id: int, cards_per_day: int) -> int:
     low, high = GOAL_RANGE
     if not low <= cards_per_day <= high:
         raise GoalError(f"a daily goal is {low} to {high} cards")
-    with store.engine.begin() as conn:
-        upsert(conn, trainee_goals, {"trainee_id": trainee_id},
-               {"cards_per_day": cards_per_day, "updated_at": utc_now()})
+    GOAL.write(store, trainee_id, cards_per_day)
     return cards_per_day
 
 

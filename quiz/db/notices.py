@@ -29,6 +29,7 @@ from typing import Any, Callable, Collection
 from sqlalchemy.engine import Engine
 
 from quiz.db.kept_values import KeptValues
+from quiz.model.errors import NoticeLost
 
 POLL = 1.0  # seconds the listener waits for notices before it looks at its connection again
 RETRY_CEILING = 30.0  # the longest wait before the listener connects again
@@ -51,10 +52,6 @@ def notice_key(payload: str) -> int | None:
         return int(payload.partition(SENT_BY)[0])
     except ValueError:
         return None
-
-
-class NoticeLost(RuntimeError):
-    """The listener's own probe notice did not come back."""
 
 
 def _connector(engine: Engine) -> Callable[[], Any]:

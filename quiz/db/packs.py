@@ -36,16 +36,12 @@ from quiz.db.sql import inserted_id
 from quiz.db.store import Store
 from quiz.db.tables import content_pack_cards, content_pack_files, content_packs
 from quiz.model.attempt import utc_now
-from quiz.model.errors import OutOfScopeError
+from quiz.model.errors import OutOfScopeError, PackRemovalError
 from quiz.model.scope import Supervisor
 
 PACKS = "quiz_packs"  # the channel an import or a removal notifies (quiz.db.watches)
 VERSION_KEY = 0  # the one value watched on it: the packs' version
 Version = tuple[int, int]  # the newest pack's id, how many were removed: moves with every change
-
-
-class PackRemovalError(ValueError):
-    """No pack of that id to remove (never imported, or removed already)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,24 +10,19 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from sqlalchemy import select
-
-from quiz.db.sql import upsert
 from quiz.db.store import Store
 from quiz.db.tables import trainee_games
-from quiz.model.attempt import utc_now
+from quiz.db.trainee_settings import TraineeSetting
 from quiz.model.errors import UnknownIdError
 
 MAX_GAMES = 32  # more ruleset ids than any deployment ships: a longer list is not a choice
+GAMES = TraineeSetting(trainee_games.c.rulesets)  # a JSON list of ruleset ids; no row: never asked
 
 
 def studied_games(store: Store, trainee_id: int, known: Iterable[str]) -> tuple[str, ...] | None:
     """The trainee's games that are still among ``known`` (in their order); None when they
     never chose, or when none of their games is offered any more."""
-    with store.reads.connect() as conn:
-        kept = conn.execute(
-            select(trainee_games.c.rulesets).where(trainee_games.c.trainee_id == trainee_id)
-        ).scalar_one_or_none()
+    kept = GAMES.read(store, trainee_id)
     offered = set(known)
     games = tuple(game for game in kept if isinstance(game, str) and game in offered) if isinstance(kept, list) else ()
     return games or None
@@ -44,6 +39,5 @@ def keep_studied_games(store: Store, trainee_id: int, games: Iterable[str], know
     unknown = [game for game in chosen if game not in offered]
     if not chosen or unknown or len(chosen) > MAX_GAMES:
         raise UnknownIdError(f"not a choice of games: {list(chosen)[:MAX_GAMES]!r}")
-    with store.engine.begin() as conn:
-        upsert(conn, trainee_games, {"trainee_id": trainee_id}, {"rulesets": list(chosen), "updated_at": utc_now()})
+    GAMES.write(store, trainee_id, list(chosen))
     return chosen

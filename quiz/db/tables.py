@@ -218,7 +218,7 @@ login_throttles = Table(
 # The canonical key of each trainee's name (``quiz.model.names.name_key``): unique, so "Alice",
 # "ALICE" and "Ａlice" are one account. Trainees that collided before keys existed keep
 # working under their exact names; the later of them has no row here (see
-# ``quiz.access.accounts.look_alike_groups``).
+# ``quiz.access.look_alikes.look_alike_groups``).
 trainee_name_keys = Table(
     "trainee_name_keys",
     metadata,

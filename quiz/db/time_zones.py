@@ -9,15 +9,13 @@ from __future__ import annotations
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from sqlalchemy import select
-
-from quiz.db.sql import upsert
 from quiz.db.store import Store
 from quiz.db.tables import trainee_time_zones
-from quiz.model.attempt import utc_now
+from quiz.db.trainee_settings import TraineeSetting
 from quiz.model.errors import TimeZoneError
 
 DEFAULT_TIME_ZONE = "UTC"
+TIME_ZONE = TraineeSetting(trainee_time_zones.c.time_zone)  # no row: none kept yet
 
 
 @lru_cache(maxsize=1)
@@ -39,10 +37,7 @@ def valid_time_zone(name: str | None) -> str | None:
 
 def time_zone_of(store: Store, trainee_id: int) -> str | None:
     """The trainee's kept time zone, None when none is kept yet."""
-    with store.engine.connect() as conn:
-        found = conn.execute(
-            select(trainee_time_zones.c.time_zone).where(trainee_time_zones.c.trainee_id == trainee_id)
-        ).scalar_one_or_none()
+    found = TIME_ZONE.read(store, trainee_id)
     return str(found) if found is not None else None
 
 
@@ -51,8 +46,7 @@ def set_time_zone(store: Store, trainee_id: int, name: str) -> str:
     zone = valid_time_zone(name)
     if zone is None:
         raise TimeZoneError(f"{name[:64]!r} is not a time zone (an IANA name such as Asia/Tokyo)")
-    with store.engine.begin() as conn:
-        upsert(conn, trainee_time_zones, {"trainee_id": trainee_id}, {"time_zone": zone, "updated_at": utc_now()})
+    TIME_ZONE.write(store, trainee_id, zone)
     return zone
 
 

@@ -205,3 +205,24 @@ class JoinCodeError(QuizError, ValueError):
 class ChangedMeanwhileError(QuizError):
     """A person acted on a row that changed (or went) since they saw it: nothing was done,
     and the page shows the row as it is now (``quiz.db.seen``)."""
+
+
+class AssignmentError(QuizError, ValueError):
+    """An assignment that cannot be made: ``rule`` names why (``empty``, ``mastery``,
+    ``title``, ``no_members``, ``store``)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(message)
+
+
+class PdfFontMissingError(QuizError, FileNotFoundError):
+    """No Japanese font to embed in a PDF."""
+
+
+class PackRemovalError(QuizError, ValueError):
+    """No pack of that id to remove (never imported, or removed already)."""
+
+
+class NoticeLost(QuizError, RuntimeError):
+    """A PostgreSQL listener's own probe notice did not come back (``quiz.db.watched``)."""

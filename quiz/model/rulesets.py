@@ -82,7 +82,7 @@ def split_rules(lines: list[str], rules_end: str | None) -> tuple[list[str], lis
     return (lines, []) if end is None else (lines[:end + 1], lines[end + 1:])
 
 
-class Scope(StrictModel):
+class ScopeRule(StrictModel):
     """Where a penalty applies under some facts, instead of the rung's ``applies_to``."""
 
     when: Condition = Field(description=CONDITION_DOC)
@@ -102,7 +102,7 @@ class Penalty(StrictModel):
     meaning: Text
     recorded: bool | None = Field(description="Officially recorded; null where the document does not say")
     applies_to: ScopeId = "current_game"
-    scopes: list[Scope] = Field(default_factory=list, description="Tried in order; the first that holds decides")
+    scopes: list[ScopeRule] = Field(default_factory=list, description="Tried in order; the first that holds decides")
     optional_fixes: list[Id] = Field(
         default_factory=list, description="Fixes a judge may add whenever this penalty is given"
     )

@@ -23,7 +23,7 @@ from pathlib import Path
 from quiz.content.categories import category_labels
 from quiz.content.loader import Content
 from quiz.db.assignments import Assignment, MemberStanding
-from quiz.model.errors import QuizError
+from quiz.model.errors import PdfFontMissingError
 from quiz.model.local_time import local_text, local_time
 from quiz.model.words import t
 from quiz.training.assignments import Plan, plan_cards
@@ -40,10 +40,6 @@ FALLBACK_FONTS = tuple(NOTO_CORE / f"NotoSans{script}-Regular.ttf" for script in
 )) + (NOTO_CORE / "NotoSerifTibetan-Regular.ttf",)
 MISSING = "?"  # printed for a character no embedded font has
 TABLE_COLUMNS = ("trainee", "status", "progress", "done_at")
-
-
-class PdfFontMissingError(QuizError, FileNotFoundError):
-    """No Japanese font to embed in a PDF."""
 
 
 def plan_lines(plan: Plan, content: Content, language: str, exam_names: Mapping[str, str]) -> list[str]:

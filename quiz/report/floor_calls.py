@@ -20,6 +20,7 @@ from quiz.db.store import Store
 from quiz.model.scope import Scope
 from quiz.model.words import t
 from quiz.report import charts
+from quiz.report import floor_call_statistics as floor_sql
 from quiz.report import statistics as stats_sql
 from quiz.report.progress_findings import Spec
 from quiz.rules.variants import list_title
@@ -33,14 +34,14 @@ MISSED_TABLE = ["card", "card_id", "answered", "findings", "missed", "missed_sha
 @dataclass(frozen=True)
 class FloorCallFigures:
     """One trainee's floor calls: every answer together, and the accuracy of floor calls and of
-    scenario cards (``statistics.accuracy_by_kind``)."""
+    scenario cards (``floor_call_statistics.accuracy_by_kind``)."""
 
-    split: stats_sql.FloorCallSplit
+    split: floor_sql.FloorCallSplit
     kinds: pd.DataFrame
 
 
 def floor_call_figures(store: Store, scope: stats_sql.Scope) -> FloorCallFigures:
-    return FloorCallFigures(stats_sql.floor_call_split(store, scope), stats_sql.accuracy_by_kind(store, scope))
+    return FloorCallFigures(floor_sql.floor_call_split(store, scope), floor_sql.accuracy_by_kind(store, scope))
 
 
 def floor_call_labels(language: str) -> dict[str, str]:
@@ -50,7 +51,7 @@ def floor_call_labels(language: str) -> dict[str, str]:
 
 
 def evidence_data(rows: pd.DataFrame, column: str, names: Mapping[Any, str]) -> pd.DataFrame:
-    """``column, evidence, count`` of each row of ``statistics.floor_calls_by`` (or a one-row
+    """``column, evidence, count`` of each row of ``floor_call_statistics.floor_calls_by`` (or a one-row
     frame of a ``FloorCallSplit``'s counts) with findings: gathered, missed but right (a right
     guess), missed and wrong; each row named by ``names`` (its key when missing)."""
     data = []
@@ -73,7 +74,7 @@ def evidence_chart(data: pd.DataFrame, column: str, labels: dict[str, str]) -> S
 
 
 def kinds_chart(kinds: pd.DataFrame, labels: dict[str, str]) -> Spec | None:
-    """Floor calls' accuracy against scenario cards' (``statistics.accuracy_by_kind``); None
+    """Floor calls' accuracy against scenario cards' (``floor_call_statistics.accuracy_by_kind``); None
     without answers."""
     if kinds.empty:
         return None
@@ -97,7 +98,7 @@ def progress_floor_charts(figures: FloorCallFigures, language: str) -> dict[str,
 
 @dataclass(frozen=True)
 class TeamFloorCalls:
-    """``statistics.floor_calls_by`` per trainee and per card, and ``accuracy_by_kind`` per
+    """``floor_call_statistics.floor_calls_by`` per trainee and per card, and ``accuracy_by_kind`` per
     trainee, over a supervisor's trainees."""
 
     by_trainee: pd.DataFrame
@@ -113,9 +114,9 @@ def team_floor_calls(store: Store, scope: Scope, rulesets: Iterable[str] | None 
     """The floor calls of ``scope``'s trainees in ``rulesets`` (every game when None)."""
     answers = stats_sql.Scope(rulesets=None if rulesets is None else tuple(rulesets), seen_by=scope)
     return TeamFloorCalls(
-        by_trainee=stats_sql.floor_calls_by(store, answers, "trainee_id"),
-        by_card=stats_sql.floor_calls_by(store, answers, "card_id"),
-        kinds=stats_sql.accuracy_by_kind(store, answers, "trainee_id"),
+        by_trainee=floor_sql.floor_calls_by(store, answers, "trainee_id"),
+        by_card=floor_sql.floor_calls_by(store, answers, "card_id"),
+        kinds=floor_sql.accuracy_by_kind(store, answers, "trainee_id"),
     )
 
 

@@ -15,6 +15,7 @@ from quiz.db.store import Store
 from quiz.model.attempt import FIX_FIELDS
 from quiz.model.errors import QuizError
 from quiz.model.rulesets import Ruleset
+from quiz.report import finding_statistics as finding_sql
 from quiz.report import statistics as stats_sql
 from quiz.report.card_words import choice_words
 from quiz.report.floor_calls import FloorCallFigures, floor_call_figures
@@ -140,8 +141,8 @@ class ProgressFigures:
     confusion: pd.DataFrame
     leniency: stats_sql.Leniency
     mistakes: pd.DataFrame
-    findings: stats_sql.FindingsSplit  # answers to cards with findings, and their wrong penalties told apart
-    finding_facts: pd.DataFrame  # ``statistics.finding_accuracy``: each fact of each game, weakest first
+    findings: finding_sql.FindingsSplit  # answers to cards with findings, and their wrong penalties told apart
+    finding_facts: pd.DataFrame  # ``finding_statistics.finding_accuracy``: each fact of each game, weakest first
     floor_calls: FloorCallFigures  # the investigation of floor calls, and floor calls against scenario cards
 
 
@@ -180,8 +181,8 @@ def progress_figures(
         confusion=penalty_confusion_by_game(store, scope),
         leniency=stats_sql.leniency(store, scope),
         mistakes=stats_sql.recent_mistakes(store, scope),
-        findings=stats_sql.findings_split(store, scope),
-        finding_facts=stats_sql.finding_accuracy(store, scope),
+        findings=finding_sql.findings_split(store, scope),
+        finding_facts=finding_sql.finding_accuracy(store, scope),
         floor_calls=floor_call_figures(store, scope),
     )
 

@@ -13,9 +13,9 @@ import pandas as pd
 
 from quiz.content.loader import Content
 from quiz.report import charts
-from quiz.report.statistics import FindingsSplit
+from quiz.report.finding_statistics import FindingsSplit
 
-CAUSES = ("misjudged", "misapplied")  # the columns of ``statistics.findings_by``, and their chart labels
+CAUSES = ("misjudged", "misapplied")  # the columns of ``finding_statistics.findings_by``, and their chart labels
 Spec = dict[str, Any]
 
 
@@ -40,7 +40,7 @@ def fact_labels(facts: pd.DataFrame, content: Content, language: str) -> list[st
 
 
 def fact_accuracy_chart(facts: pd.DataFrame, content: Content, language: str, labels: dict[str, str]) -> Spec | None:
-    """``statistics.finding_accuracy`` as accuracy bars, one per fact; None without findings."""
+    """``finding_statistics.finding_accuracy`` as accuracy bars, one per fact; None without findings."""
     if facts.empty:
         return None
     named = facts.assign(fact=fact_labels(facts, content, language))
@@ -57,7 +57,7 @@ def split_chart(split: FindingsSplit, labels: dict[str, str]) -> Spec | None:
 
 
 def split_by_chart(by: pd.DataFrame, column: str, names: Mapping[Any, str], labels: dict[str, str]) -> Spec | None:
-    """``statistics.findings_by`` (by ``column``) as one bar per row with wrong penalties, each
+    """``finding_statistics.findings_by`` (by ``column``) as one bar per row with wrong penalties, each
     named by ``names`` (its key when missing) and stacked by cause; None without any."""
     wrong = by[(by["misjudged"] + by["misapplied"]) > 0]
     if wrong.empty:

@@ -14,6 +14,7 @@ import pandas as pd
 from quiz.content.loader import Content
 from quiz.db.store import Store
 from quiz.model.scope import Scope
+from quiz.report import finding_statistics as finding_sql
 from quiz.report import statistics as stats_sql
 from quiz.report.progress_charts import chart_labels
 from quiz.report.progress_findings import Spec, fact_accuracy_chart, fact_name, split_by_chart
@@ -21,7 +22,7 @@ from quiz.report.progress_findings import Spec, fact_accuracy_chart, fact_name, 
 
 @dataclass(frozen=True)
 class TeamFindings:
-    """``statistics.findings_by`` per trainee and per card, and ``finding_accuracy`` per fact
+    """``finding_statistics.findings_by`` per trainee and per card, and ``finding_accuracy`` per fact
     of each game (the whole team) and per card and fact."""
 
     by_trainee: pd.DataFrame
@@ -34,10 +35,10 @@ def team_findings(store: Store, scope: Scope, rulesets: Iterable[str] | None = N
     """The findings of ``scope``'s trainees in ``rulesets`` (every game when None)."""
     answers = stats_sql.Scope(rulesets=None if rulesets is None else tuple(rulesets), seen_by=scope)
     return TeamFindings(
-        by_trainee=stats_sql.findings_by(store, answers, "trainee_id"),
-        by_card=stats_sql.findings_by(store, answers, "card_id"),
-        facts=stats_sql.finding_accuracy(store, answers),
-        card_facts=stats_sql.finding_accuracy(store, answers, ("card_id", "ruleset")),
+        by_trainee=finding_sql.findings_by(store, answers, "trainee_id"),
+        by_card=finding_sql.findings_by(store, answers, "card_id"),
+        facts=finding_sql.finding_accuracy(store, answers),
+        card_facts=finding_sql.finding_accuracy(store, answers, ("card_id", "ruleset")),
     )
 
 

@@ -28,7 +28,7 @@ def percent(ratio: float | None) -> float | None:
 
 
 def findings_columns(keys: Iterable[Any], by: pd.DataFrame | None, key: str) -> dict[str, Any]:
-    """``FINDINGS_TABLE`` of each of ``keys`` from ``statistics.findings_by`` (by ``key``): the
+    """``FINDINGS_TABLE`` of each of ``keys`` from ``finding_statistics.findings_by`` (by ``key``): the
     share of findings right (%) and the wrong penalties by cause; blank (None) for a key
     without answers to cards with findings."""
     rows = {} if by is None else {row[key]: row for row in by.to_dict("records")}

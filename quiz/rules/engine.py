@@ -33,7 +33,7 @@ class CompiledRule:
 
 
 @dataclass(frozen=True, slots=True)
-class CompiledScope:
+class CompiledScopeRule:
     when: Condition
     applies_to: str
     discretionary: bool
@@ -66,7 +66,7 @@ class CompiledRuleset:
     infractions: dict[str, tuple[Infraction, tuple[CompiledRule, ...]]]
     penalties: dict[str, Penalty]
     ranks: dict[str, int]
-    scopes: dict[str, tuple[CompiledScope, ...]]
+    scopes: dict[str, tuple[CompiledScopeRule, ...]]
     escalations: tuple[CompiledEscalation, ...]
     upgrades: tuple[CompiledUpgrade, ...]
     penalty_citations: dict[str, CitedLine]
@@ -105,7 +105,7 @@ def compile_ruleset(ruleset: Ruleset) -> CompiledRuleset:
         penalties={p.id: p for p in ruleset.ladder},
         ranks=ranks,
         scopes={
-            p.id: tuple(CompiledScope(parse(s.when), s.applies_to, s.discretionary, cite(s.citation, "scope"))
+            p.id: tuple(CompiledScopeRule(parse(s.when), s.applies_to, s.discretionary, cite(s.citation, "scope"))
                         for s in p.scopes)
             for p in ruleset.ladder
         },

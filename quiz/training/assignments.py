@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from quiz.content.categories import split_key
 from quiz.content.loader import Content
-from quiz.model.errors import QuizError
+from quiz.model.errors import AssignmentError
 from quiz.training.answering import card_pool
 
 Status = Literal["done", "on_track", "late", "not_started"]
@@ -26,15 +26,6 @@ STATUSES: tuple[Status, ...] = ("done", "on_track", "late", "not_started")
 MASTERY_RANGE = (1, 100)
 DEFAULT_MASTERY = 80
 TITLE_MAX = 200
-
-
-class AssignmentError(QuizError, ValueError):
-    """An assignment that cannot be made: ``rule`` names why (``empty``, ``mastery``,
-    ``title``, ``no_members``, ``store``)."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        self.rule = rule
-        super().__init__(message)
 
 
 @dataclass(frozen=True, slots=True)

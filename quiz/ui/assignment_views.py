@@ -18,11 +18,10 @@ from quiz.db import assignments as stored
 from quiz.db.assignments import Assignment, MemberStanding
 from quiz.db.store import Trainee
 from quiz.model.attempt import utc_now
-from quiz.model.errors import OutOfScopeError
+from quiz.model.errors import AssignmentError, OutOfScopeError, PdfFontMissingError
 from quiz.model.local_time import local_text, local_time
 from quiz.model.scope import Scope
 from quiz.report.assignments import (
-    PdfFontMissingError,
     completion_pdf,
     due_day,
     font_file,
@@ -36,7 +35,6 @@ from quiz.training.assignments import (
     DEFAULT_MASTERY,
     MASTERY_RANGE,
     TITLE_MAX,
-    AssignmentError,
     Plan,
     due_at,
     plan_cards,

@@ -24,12 +24,12 @@ from typing import Any, Mapping
 
 import streamlit as st
 
+from quiz.access.oidc_links import account_for_oidc
 from quiz.access.scope import Scope, Supervisor
 from quiz.access.stores import list_stores, store_name
 from quiz.access.supervisors import (
     PASSWORD_MAX,
     PASSWORD_SECRET,
-    account_for_oidc,
     configured_password,
     credential_version,
     has_admin,

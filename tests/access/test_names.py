@@ -1,11 +1,11 @@
 """One canonical form of a trainee name, used for uniqueness, signing in and the throttle;
-look-alike names refused (new) or flagged (old); server-side length limits on every text the
+look-alike names refused (new); server-side length limits on every text the
 sign-in, new-trainee, change-PIN and supervisor forms accept, checked before any work."""
 
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import event, insert
+from sqlalchemy import event
 
 from quiz.access import pins as pin_module
 from quiz.access import supervisors
@@ -13,17 +13,12 @@ from quiz.access.accounts import (
     NameTakenError,
     add_trainee,
     change_pin,
-    look_alike_groups,
     name_throttles,
-    set_pin,
     sign_in,
     throttle_key,
-    visible_name,
 )
 from quiz.access.pins import PinRuleError
 from quiz.access.throttles import LoginThrottle
-from quiz.db.tables import trainees
-from quiz.model.attempt import utc_now
 from quiz.model.errors import NameRuleError
 from quiz.model.names import name_key, valid_name
 from tests.scopes import EVERY_STORE
@@ -94,41 +89,10 @@ def test_real_names_of_many_scripts_are_kept(store, name):
     assert add_trainee(store, name, PIN).name == name
 
 
-def test_old_look_alike_trainees_keep_working_and_are_flagged(store):
-    """Trainees made before these rules (written straight into the table) all still sign in by
-    their exact names; look_alike_groups lists them for the supervisor."""
-    names = ["Alice", "alice", "Alic\u0435", "Alice\u200b", "Ben"]
-    with store.engine.begin() as conn:
-        for name in names:
-            conn.execute(insert(trainees).values(name=name, created_at=utc_now()))
-    for trainee in store.trainees(EVERY_STORE):
-        set_pin(store, trainee.id, f"{trainee.id}864", None)
-    for trainee in store.trainees(EVERY_STORE):
-        found = sign_in(store, trainee.name, f"{trainee.id}864", name_throttles(), LoginThrottle())
-        assert found.trainee == trainee, trainee.name
-    groups = look_alike_groups(store, EVERY_STORE)
-    assert [sorted(t.name for t in group) for group in groups] == [sorted(names[:4])]
-    with pytest.raises(NameTakenError):  # and no new one joins them
-        add_trainee(store, "ALICE", PIN)
-
-
-def test_visible_name_spells_out_what_the_eye_cannot_see():
-    assert visible_name("Alice\u200b") == "Alice<U+200B>"
-    assert visible_name("\u202eecilA") == "<U+202E>ecilA"
-    assert visible_name("Alic\u0435") == "Alic\u0435 [Cyrillic+Latin]"
-    assert visible_name("Tシャツ太郎") == "Tシャツ太郎" and visible_name("Alice") == "Alice"
-
-
 def test_a_name_too_long_once_normalised_is_refused():
     with pytest.raises(NameRuleError) as caught:
         valid_name("\ufdfa" * 12)  # one character, 18 once normalised
     assert caught.value.rule == "length"
-
-
-def test_a_whole_word_of_cyrillic_look_alikes_is_flagged_with_the_latin_name(store):
-    add_trainee(store, "Maxim", PIN)
-    add_trainee(store, "\u041c\u0430\u0445\u0456\u043c", PIN)  # Махім, all Cyrillic: allowed, but flagged
-    assert [sorted(t.name for t in group) for group in look_alike_groups(store, EVERY_STORE)] == [["Maxim", "Махім"]]
 
 
 # --- server-side length limits, before any hashing or database work ------------------------------

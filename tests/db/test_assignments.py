@@ -15,9 +15,9 @@ from quiz.db.exams import hand_in, save_exam_answer, start_exam
 from quiz.db.store import Store
 from quiz.db.tables import assignment_members, stores, supervisor_accounts, trainees
 from quiz.model.attempt import AttemptRecord
-from quiz.model.errors import OutOfScopeError
+from quiz.model.errors import AssignmentError, OutOfScopeError
 from quiz.model.scope import Scope, Supervisor
-from quiz.training.assignments import AssignmentError, Plan
+from quiz.training.assignments import Plan
 from quiz.training.exams import ExamSpec
 from tests.recording import record
 from tests.waiting import wait_until

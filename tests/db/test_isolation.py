@@ -19,10 +19,10 @@ from quiz.access.accounts import (
     has_pin,
     lift_lockout,
     lockout_of,
-    look_alike_groups,
     set_pin,
     sign_in,
 )
+from quiz.access.look_alikes import look_alike_groups
 from quiz.access.throttles import LoginThrottle, ThrottlePolicy
 from quiz.db.packs import import_pack, list_packs, remove_pack
 from quiz.db.problem_reports import card_reports, get_report, reports_frame, resolve_report

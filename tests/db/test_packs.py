@@ -15,7 +15,6 @@ from quiz.content.stored import store_view
 from quiz.db.audit import entries
 from quiz.db.packs import (
     PACKS,
-    PackRemovalError,
     ServedContent,
     import_pack,
     list_packs,
@@ -26,7 +25,7 @@ from quiz.db.packs import (
 from quiz.db.store import Store
 from quiz.db.tables import content_pack_cards, content_pack_files, content_packs, stores
 from quiz.model.attempt import utc_now
-from quiz.model.errors import OutOfScopeError
+from quiz.model.errors import OutOfScopeError, PackRemovalError
 from quiz.model.scope import Supervisor
 from tests.pack_files import knowledge, scenario, zip_of
 from tests.waiting import wait_until

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from quiz.access.supervisors import link_oidc
+from quiz.access.oidc_links import link_oidc
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.words import t

@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from quiz.db.assignments import Assignment, MemberStanding
-from quiz.report.assignments import FONT_ENV, PdfFontMissingError, completion_pdf, font_file, plan_lines
+from quiz.model.errors import PdfFontMissingError
+from quiz.report.assignments import FONT_ENV, completion_pdf, font_file, plan_lines
 from quiz.training.assignments import Plan, Standing
 
 pypdf = pytest.importorskip("pypdf")

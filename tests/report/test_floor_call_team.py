@@ -27,7 +27,7 @@ from quiz.report.statistics import Scope
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.access.cheap_hash import cheap_hashing
-from tests.report.test_floor_call_stats import call, scenario, store_history
+from tests.report.test_floor_call_statistics import call, scenario, store_history
 from tests.scopes import EVERY_STORE
 from tests.two_stores import NOW, seed_two_stores
 from tests.ui.answering import right_answer
@@ -36,7 +36,7 @@ CALL = "ygo-fc-two-cards-at-the-draw"
 
 
 def by_card(*rows: tuple[str, int, int, int]) -> pd.DataFrame:
-    """``statistics.floor_calls_by`` per card, only the columns ``most_missed`` reads."""
+    """``floor_call_statistics.floor_calls_by`` per card, only the columns ``most_missed`` reads."""
     return pd.DataFrame(rows, columns=["card_id", "answered", "findings", "gathered"])
 
 

@@ -8,6 +8,8 @@ import sys
 from datetime import UTC
 from pathlib import Path
 
+import pytest
+
 from quiz.db.migrate import HEAD_REVISION
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -231,7 +233,7 @@ def test_regrade_reports_on_a_database_of_the_first_release_then_credits_the_rig
 
 
 def test_accounts_link_lets_an_account_sign_in_with_its_provider_subject(tmp_path):
-    from quiz.access.supervisors import account_for_oidc
+    from quiz.access.oidc_links import account_for_oidc
     from quiz.db.store import Store
 
     url = f"sqlite:///{tmp_path / 'quiz.db'}"
@@ -326,3 +328,21 @@ def test_add_account_refuses_a_store_name_that_only_differs_in_case_or_width(tmp
         assert [info.name for info in list_stores(store)] == ["StoreA"]
     finally:
         store.dispose()
+
+
+def test_opened_store_disposes_the_store_however_the_command_ends(tmp_path, monkeypatch):
+    from quiz.cli import opened_store
+    from quiz.db.store import Store
+
+    disposed: list[Store] = []
+    dispose = Store.dispose
+    monkeypatch.setattr(Store, "dispose", lambda store: (disposed.append(store), dispose(store))[1])
+    url = f"sqlite:///{tmp_path / 'quiz.db'}"
+    with opened_store(url) as store:
+        store.trainee("Eri")
+    assert disposed == [store]
+    with pytest.raises(ValueError), opened_store(url) as failing:
+        raise ValueError("refused")
+    assert disposed == [store, failing]
+    with opened_store(url) as again:
+        assert again.find_trainee("Eri") is not None

@@ -7,9 +7,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from quiz.model.errors import AssignmentError
 from quiz.training.answering import card_pool
 from quiz.training.assignments import (
-    AssignmentError,
     Evidence,
     Plan,
     due_at,

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from quiz.access.oidc_links import link_oidc
 from quiz.access.stores import codes_in, create_store, list_stores
-from quiz.access.supervisors import PASSWORD_ENV, account, disable_account, link_oidc, set_password
+from quiz.access.supervisors import PASSWORD_ENV, account, disable_account, set_password
 from quiz.db import audit
 from tests.scopes import EVERY_STORE
 from tests.ui import supervisor

@@ -16,9 +16,9 @@ from quiz.access.work_limits import claim_pack_check, one_check_at_a_time
 from quiz.content.packs import PackReport, authoring_guide, problems_frame
 from quiz.content.previews import preview_table
 from quiz.content.uploads import MIB, UploadLimits
-from quiz.db.packs import PackInfo, PackRemovalError, check_upload, import_pack, list_packs, remove_pack
+from quiz.db.packs import PackInfo, check_upload, import_pack, list_packs, remove_pack
 from quiz.model.cards import CARD_KINDS
-from quiz.model.errors import OutOfScopeError
+from quiz.model.errors import OutOfScopeError, PackRemovalError
 from quiz.model.local_time import local_texts
 from quiz.model.scope import Scope
 from quiz.ui import shell as shell_module

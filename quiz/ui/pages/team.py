@@ -7,7 +7,7 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from quiz.access.accounts import look_alike_groups, visible_name
+from quiz.access.look_alikes import look_alike_groups, visible_name
 from quiz.content.categories import category_labels
 from quiz.content.loader import Content
 from quiz.db.store import Store

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from quiz.access.oidc_links import account_for_oidc, link_oidc
 from quiz.access.stores import create_store
-from quiz.access.supervisors import account, account_for_oidc, create_account, disable_account, link_oidc
+from quiz.access.supervisors import account, create_account, disable_account
 from quiz.db import audit
 from quiz.model.errors import AccountError, NameTakenError
 from tests.access.cheap_hash import cheap_hashing

@@ -17,10 +17,11 @@ from quiz.db.store import Store
 from quiz.db.tables import attempts
 from quiz.model.attempt import AttemptRecord, FindingRecord
 from quiz.model.investigation import GATHERED, MISSED, InvestigationRecord
-from quiz.report import statistics as stats_sql
-from quiz.report.statistics import FLOOR_CALL_COLUMNS, FloorCallSplit, Scope
+from quiz.report import floor_call_statistics as floor_sql
+from quiz.report.floor_call_statistics import FLOOR_CALL_COLUMNS, FloorCallSplit
+from quiz.report.statistics import Scope
 from tests import stats_oracle as oracle
-from tests.report.test_findings_stats import empty, plain_frame, typed_frame
+from tests.report.test_finding_statistics import empty, plain_frame, typed_frame
 
 START = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 GAMES = ("yugioh-ocg", "pokemon-card-ja")
@@ -124,12 +125,12 @@ def assert_equal_to_oracle(store: Store, ids: list[int]) -> None:
         frame = everything[everything["trainee_id"].isin(who)]
         if games is not None:
             frame = frame[frame["ruleset"].isin(games)]
-        assert stats_sql.floor_call_split(store, scope) == oracle.floor_call_split(frame)
+        assert floor_sql.floor_call_split(store, scope) == oracle.floor_call_split(frame)
         for key in ("trainee_id", "card_id", "ruleset", None):
-            pd.testing.assert_frame_equal(stats_sql.floor_calls_by(store, scope, key), oracle.floor_calls_by(frame, key),
+            pd.testing.assert_frame_equal(floor_sql.floor_calls_by(store, scope, key), oracle.floor_calls_by(frame, key),
                                           check_dtype=False)
         for key in ("trainee_id", None):
-            pd.testing.assert_frame_equal(stats_sql.accuracy_by_kind(store, scope, key),
+            pd.testing.assert_frame_equal(floor_sql.accuracy_by_kind(store, scope, key),
                                           oracle.accuracy_by_kind(frame, key), check_dtype=False)
 
 
@@ -162,10 +163,10 @@ def test_floor_call_statistics_equal_pandas_on_generated_histories(store, answer
 
 def test_hand_built_history_in_sql(store) -> None:
     ids = store_history(store, HISTORY)
-    assert stats_sql.floor_call_split(store, Scope()) == FloorCallSplit(4, 2, 7, 3, 2, 3, 990, 960, 2)
-    assert stats_sql.floor_call_split(store, Scope(ids[1])).right_guesses == 0
-    assert stats_sql.floor_call_split(store, Scope(ids[2])) == FloorCallSplit(0, 0, 0, 0, 0, 0, 0, 0, 0)
-    by_card = stats_sql.floor_calls_by(store, Scope(), "card_id")
+    assert floor_sql.floor_call_split(store, Scope()) == FloorCallSplit(4, 2, 7, 3, 2, 3, 990, 960, 2)
+    assert floor_sql.floor_call_split(store, Scope(ids[1])).right_guesses == 0
+    assert floor_sql.floor_call_split(store, Scope(ids[2])) == FloorCallSplit(0, 0, 0, 0, 0, 0, 0, 0, 0)
+    by_card = floor_sql.floor_calls_by(store, Scope(), "card_id")
     assert by_card[["card_id", "answered", "findings", "gathered"]].values.tolist() == [["a", 3, 6, 3], ["b", 1, 1, 0]]
     assert_equal_to_oracle(store, ids)
 
@@ -180,11 +181,11 @@ def test_floor_calls_stored_without_an_investigation_count_for_nothing(store) ->
         conn.execute(insert(attempts).values(**(call(ids[0], "sql-null").values() | {"investigation": null()})))
         conn.execute(insert(attempts).values(**(call(ids[0], "json-null").values() | {"investigation": None})))
         conn.execute(insert(attempts).values(**(bare.values() | {"investigation": {"seconds": 30}})))
-    split = stats_sql.floor_call_split(store, Scope(ids[0]))
+    split = floor_sql.floor_call_split(store, Scope(ids[0]))
     assert (split.answered, split.findings, split.right_guesses, split.leading, split.seconds) == (2, 1, 1, 1, 150)
     assert_equal_to_oracle(store, ids)
 
 
 def test_floor_calls_are_counted_only_by_the_attempts_keys(store) -> None:
     with pytest.raises(ValueError, match="answered_at"):
-        stats_sql.floor_calls_by(store, Scope(), "answered_at")
+        floor_sql.floor_calls_by(store, Scope(), "answered_at")

@@ -17,8 +17,9 @@ from quiz.db.frames import FRAME_COLUMNS, attempts_frame
 from quiz.db.store import Store
 from quiz.db.tables import attempts, review_schedules, trainee_name_keys, trainees
 from quiz.model.attempt import AttemptRecord, FindingRecord
-from quiz.report import statistics as stats_sql
-from quiz.report.statistics import FINDINGS_COLUMNS, FindingsSplit, Scope
+from quiz.report import finding_statistics as finding_sql
+from quiz.report.finding_statistics import FINDINGS_COLUMNS, FindingsSplit
+from quiz.report.statistics import Scope
 from tests import stats_oracle as oracle
 from tests.recording import record
 
@@ -139,12 +140,12 @@ def assert_equal_to_oracle(store: Store, ids: list[int]) -> None:
         frame = everything[everything["trainee_id"].isin(who)]
         if games is not None:
             frame = frame[frame["ruleset"].isin(games)]
-        assert stats_sql.findings_split(store, scope) == oracle.findings_split(frame)
+        assert finding_sql.findings_split(store, scope) == oracle.findings_split(frame)
         for by in (("ruleset",), ("card_id",), ("ruleset", "card_id")):
-            pd.testing.assert_frame_equal(stats_sql.finding_accuracy(store, scope, by), oracle.finding_accuracy(frame, by),
+            pd.testing.assert_frame_equal(finding_sql.finding_accuracy(store, scope, by), oracle.finding_accuracy(frame, by),
                                           check_dtype=False)
         for key in ("trainee_id", "card_id", "ruleset", None):
-            pd.testing.assert_frame_equal(stats_sql.findings_by(store, scope, key), oracle.findings_by(frame, key),
+            pd.testing.assert_frame_equal(finding_sql.findings_by(store, scope, key), oracle.findings_by(frame, key),
                                           check_dtype=False)
 
 
@@ -181,18 +182,18 @@ def test_attempts_stored_without_findings_in_any_shape_count_for_nothing(store) 
         shapes = dict(conn.execute(select(attempts.c.card_id, attempts.c.findings)).all())
     assert (shapes["none"], shapes["empty-list"], shapes["sql-null"]) == (None, [], None)
     scope = Scope(ids[0])
-    assert stats_sql.findings_split(store, scope) == FindingsSplit(1, 1, 0, 1, 0)
-    assert list(stats_sql.findings_by(store, scope, "card_id")["card_id"]) == ["x"]
-    assert list(stats_sql.finding_accuracy(store, scope)["fact"]) == ["intentional"]
+    assert finding_sql.findings_split(store, scope) == FindingsSplit(1, 1, 0, 1, 0)
+    assert list(finding_sql.findings_by(store, scope, "card_id")["card_id"]) == ["x"]
+    assert list(finding_sql.finding_accuracy(store, scope)["fact"]) == ["intentional"]
     assert_equal_to_oracle(store, ids)
 
 
 def test_hand_built_history_in_sql(store) -> None:
     ids = store_history(store, HISTORY)
-    assert stats_sql.findings_split(store, Scope()) == FindingsSplit(5, 8, 4, 2, 2)
-    assert stats_sql.findings_split(store, Scope(ids[2], ("yugioh-ocg",))) == FindingsSplit(1, 2, 0, 1, 0)  # Ben
-    assert stats_sql.findings_split(store, Scope(ids[0])) == FindingsSplit(0, 0, 0, 0, 0)  # no answers
-    facts = stats_sql.finding_accuracy(store, Scope(ids[1]))  # Aiko
+    assert finding_sql.findings_split(store, Scope()) == FindingsSplit(5, 8, 4, 2, 2)
+    assert finding_sql.findings_split(store, Scope(ids[2], ("yugioh-ocg",))) == FindingsSplit(1, 2, 0, 1, 0)  # Ben
+    assert finding_sql.findings_split(store, Scope(ids[0])) == FindingsSplit(0, 0, 0, 0, 0)  # no answers
+    facts = finding_sql.finding_accuracy(store, Scope(ids[1]))  # Aiko
     assert facts[["fact", "answered", "correct"]].values.tolist() == [
         ["minutes_late", 1, 0], ["intentional", 2, 1], ["decisive", 2, 2]]
     assert_equal_to_oracle(store, ids)
@@ -200,6 +201,6 @@ def test_hand_built_history_in_sql(store) -> None:
 
 def test_findings_are_counted_only_by_the_attempts_keys(store) -> None:
     with pytest.raises(ValueError, match="answered_at"):
-        stats_sql.findings_by(store, Scope(), "answered_at")
+        finding_sql.findings_by(store, Scope(), "answered_at")
     with pytest.raises(ValueError, match="follows"):
-        stats_sql.finding_accuracy(store, Scope(), ("follows",))
+        finding_sql.finding_accuracy(store, Scope(), ("follows",))
