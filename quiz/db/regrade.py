@@ -3,7 +3,7 @@
 Every attempt keeps what the trainee chose, the drawn values of a variant card and the
 fingerprint of the content it was graded under. When the content changes (a ruleset now
 reads its document differently, a card's key is corrected), ``plan_regrade`` grades every
-stored answer again through ``quiz.training.answering.answer_card``, the very path a new answer takes,
+stored answer again through ``quiz.training.answer_outcomes.answer_card``, the very path a new answer takes,
 and counts what would change; ``apply_regrade`` does the same and writes the new grades,
 each changed attempt's grade as it was before going to ``attempt_regrades`` first (one row
 per re-grade, so the original is the attempt's oldest row there, kept for good). Statistics

@@ -1,6 +1,6 @@
 """Answering a card: the one path every page takes from a trainee's answer to the database.
 
-``submit_answer`` grades the answer (``quiz.training.answering.answer_card``) and stores it at
+``submit_answer`` grades the answer (``quiz.training.answer_outcomes.answer_card``) and stores it at
 once: a practice or review answer with its card's review schedule (``quiz.db.answers``), an
 exam answer only while its exam is open and the question unanswered (``quiz.db.exams``).
 """
@@ -18,7 +18,7 @@ from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.cards import AnyCard
 from quiz.rules.variants import CardShowing
-from quiz.training.answering import Outcome
+from quiz.training.answer_outcomes import Outcome
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 

@@ -10,7 +10,7 @@ from quiz.model.errors import FactError, StepError, UnknownIdError
 from quiz.model.facts import coerce_value
 from quiz.model.words import Wording
 from quiz.rules.variants import DEFAULT_SEED, Value, drawn_facts, show_card
-from quiz.training.answering import ScenarioOutcome
+from quiz.training.answer_outcomes import ScenarioOutcome
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card, as_scenario
 

@@ -13,7 +13,7 @@ from quiz.content.loader import Content
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import AnyCard
 from quiz.model.local_time import local_texts
-from quiz.training.answering import Outcome
+from quiz.training.answer_outcomes import Outcome
 from quiz.training.exams import Exam, answers_by_card
 from quiz.training.kinds import answer_card, blank_answer, given_from_record, showing_of
 

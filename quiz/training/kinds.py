@@ -24,7 +24,7 @@ from quiz.model.facts import FactValue
 from quiz.model.investigation import InvestigationRecord
 from quiz.model.text import Text
 from quiz.rules.variants import CardShowing, show_card
-from quiz.training.answering import (
+from quiz.training.answer_outcomes import (
     Outcome,
     answer_judgement_call,
     answer_knowledge,

@@ -16,7 +16,7 @@ from quiz.model.cards import (
     KnowledgeCard,
     ScenarioCard,
 )
-from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome
+from quiz.training.answer_outcomes import KnowledgeOutcome, Outcome, ScenarioOutcome
 from quiz.ui import feedback_views, investigation_view, widgets
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.report_problem import report_problem

@@ -15,7 +15,7 @@ from quiz.db.store import Trainee
 from quiz.model.attempt import AttemptRecord, utc_now
 from quiz.model.errors import Problem
 from quiz.model.local_time import local_text
-from quiz.training.answering import ScenarioOutcome
+from quiz.training.answer_outcomes import ScenarioOutcome
 from quiz.training.exam_results import (
     exam_questions,
     history_table,
@@ -69,7 +69,7 @@ def wait_for_closed_book_exam(shell: Shell) -> None:
     """On a study page (Practice, Review, Reference, Progress) while the signed-in trainee's
     closed-book exam runs: say so, offer the way back to it, and stop the page before its
     content is drawn, so the server never sends it. A card's own run (Check, Next card) asks
-    first (``answering.card_fragment``), so a tab opened before the exam waits too. Any other
+    first (``answer_flow.card_fragment``), so a tab opened before the exam waits too. Any other
     exam running: say so (its clock does not stop while the candidate is away), with the way
     back, above the page."""
     if shell.trainee is None:

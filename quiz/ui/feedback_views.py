@@ -29,7 +29,7 @@ from quiz.report.citations import (
 from quiz.report.why_line import judgement_why, knowledge_why, scenario_why
 from quiz.rules.explain import applies_to_words, describe_facts, explain_penalty
 from quiz.rules.variants import drawn_facts, seed_facts
-from quiz.training.answering import KnowledgeOutcome, ScenarioOutcome
+from quiz.training.answer_outcomes import KnowledgeOutcome, ScenarioOutcome
 from quiz.ui.findings_view import findings_feedback
 from quiz.ui.folds import answer_key, fold
 from quiz.ui.markdown import escape_markdown, quote_block

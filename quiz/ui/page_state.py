@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from quiz.rules.variants import DEFAULT_SEED, new_seed
-from quiz.training.answering import Outcome
+from quiz.training.answer_outcomes import Outcome
 
 
 @dataclass

@@ -11,7 +11,7 @@ from quiz.content.loader import Content
 from quiz.model.attempt import PLAYERS, AttemptRecord
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, RuledCard
 from quiz.rules.variants import CardShowing
-from quiz.training.answering import asks_players
+from quiz.training.answer_outcomes import asks_players
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import FORM_PARTS, answer_from_form, shown_texts
 from quiz.ui.findings_view import findings_inputs, found_in_form, prefill_findings

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from quiz.content.categories import card_category
 from quiz.content.coverage import branches, coverage
 from quiz.content.loader import load_content
 from quiz.content.ruleset_checks import check_ruleset
@@ -24,9 +25,10 @@ from quiz.rules.engine import judge
 from quiz.rules.explain import describe_rule, explain_penalty
 from quiz.rules.outcomes import can_name_both_players, describe_changes, possible_penalties, route_to_penalty
 from quiz.rules.variants import possible_facts
-from quiz.training.answering import asks_players, card_category, card_pool
+from quiz.training.answer_outcomes import asks_players
 from quiz.training.grading import ScenarioAnswer, grade_scenario
 from quiz.training.kinds import answer_card
+from quiz.training.pools import card_pool
 
 ROOT = Path(__file__).resolve().parents[2]
 THIRD = ROOT / "tests" / "fixtures" / "third_game"

@@ -26,7 +26,7 @@ from quiz.model.attempt import utc_now
 from quiz.model.cards import KnowledgeCard, ScenarioCard
 from quiz.model.words import t
 from quiz.report.charts import wrap_label
-from quiz.training.answering import verdict_for
+from quiz.training.answer_outcomes import verdict_for
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.e2e import driver

@@ -23,7 +23,7 @@ from quiz.db.problem_reports import file_report, reports_frame
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.cards import ScenarioCard
-from quiz.training.answering import verdict_for
+from quiz.training.answer_outcomes import verdict_for
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.e2e import driver

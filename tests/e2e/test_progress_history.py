@@ -21,7 +21,7 @@ from quiz.db.store import Store
 from quiz.db.time_zones import set_time_zone
 from quiz.model.attempt import utc_now
 from quiz.model.cards import FloorCallCard, JudgementCallCard, KnowledgeCard, ScenarioCard
-from quiz.training.answering import verdict_for
+from quiz.training.answer_outcomes import verdict_for
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.e2e import driver

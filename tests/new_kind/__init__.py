@@ -36,7 +36,7 @@ MODEL_EDITS = (  # (old, new) in quiz/model/cards.py
 IMPORTS = {  # one line added after the module's docstring and __future__ import
     "content/card_kinds.py": "from quiz.model.cards import TrueFalseCard",
     "training/kinds.py": "from quiz.model.cards import TrueFalseCard\n"
-                         "from quiz.training.answering import KnowledgeOutcome, choice_record\n"
+                         "from quiz.training.answer_outcomes import KnowledgeOutcome, choice_record\n"
                          "from quiz.training.grading import KnowledgeGrade",
     "report/card_words.py": "from quiz.model.cards import TrueFalseCard",
     "ui/card_views.py": "import streamlit as st\n\nfrom quiz.model.cards import TrueFalseCard",

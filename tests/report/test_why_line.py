@@ -19,7 +19,7 @@ from quiz.report.why_line import (
     scenario_why,
     short_place,
 )
-from quiz.training.answering import ScenarioOutcome, answer_scenario, verdict_for
+from quiz.training.answer_outcomes import ScenarioOutcome, answer_scenario, verdict_for
 from quiz.training.grading import ScenarioAnswer
 from tests.content.card_tree import GOOD_CARD, load_with, make_tree
 from tests.findings_cards import EXTRA_DRAW

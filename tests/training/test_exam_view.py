@@ -10,7 +10,7 @@ import pandas as pd
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import JudgementCallCard
 from quiz.rules.variants import show_card
-from quiz.training.answering import answer_knowledge, answer_scenario, asks_players, verdict_for
+from quiz.training.answer_outcomes import answer_knowledge, answer_scenario, asks_players, verdict_for
 from quiz.training.exam_results import HISTORY_TABLE_COLUMNS, exam_questions, history_table, shown_questions
 from quiz.training.exams import Exam, ExamSpec, deadline_for
 from quiz.training.kinds import answer_card

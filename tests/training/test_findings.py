@@ -9,7 +9,7 @@ import json
 import pytest
 
 from quiz.cli import main
-from quiz.training.answering import answer_scenario
+from quiz.training.answer_outcomes import answer_scenario
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_from_form, given_from_record
 from tests.content.card_tree import load_with, make_tree

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from quiz.rules.variants import show_card
-from quiz.training.answering import answer_scenario, verdict_for
+from quiz.training.answer_outcomes import answer_scenario, verdict_for
 from quiz.training.grading import ScenarioAnswer
 
 TARDINESS_VARIANT = "ygo-variant-tardiness-empty-seat"

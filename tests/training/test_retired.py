@@ -10,11 +10,11 @@ import pytest
 
 from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
 from quiz.report import statistics
-from quiz.training.answering import card_pool
 from quiz.training.exam_results import exam_questions
 from quiz.training.exams import Exam, ExamSpec, deadline_for, draw_exam
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
+from quiz.training.pools import card_pool
 from quiz.training.selection import next_card
 from tests.recording import record
 

@@ -10,7 +10,7 @@ from quiz.db.answers import save_answer
 from quiz.db.store import Store
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard
-from quiz.training.answering import verdict_for
+from quiz.training.answer_outcomes import verdict_for
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.ui.answering import right_answer

@@ -37,7 +37,7 @@ from quiz.training.exams import (
     time_left,
 )
 from quiz.training.kinds import showing_of
-from quiz.ui import answering, card_views, exam_widgets, kept_values, widgets
+from quiz.ui import answer_flow, card_views, exam_widgets, kept_values, widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.assignment_views import ASSIGNED_EXAM_KEY
 from quiz.ui.markdown import escape_markdown
@@ -269,7 +269,7 @@ def store_given_answer(
     given = widgets.take_given(exam_form_key(exam, index, version))
     if given is None:
         return None
-    submitted = answering.store_given(shell, card, given, time.time() - state.shown_at, "exam", showing,
+    submitted = answer_flow.store_given(shell, card, given, time.time() - state.shown_at, "exam", showing,
                                       exam_id=exam.id)  # with the click's PIN check (card_fragment)
     if not submitted.stored:
         st.rerun()  # a late answer is not stored; the rerun closes the exam
@@ -326,7 +326,7 @@ def main(state: ExamState) -> None:
     running = exam_store.open_exam(shell.store, trainee.id, utc_now())
     if running is not None and state.exam_id == running.id:
         exam_banner(running)
-        answering.card_fragment(shell, lambda: take_exam(state, running), study_page=False)
+        answer_flow.card_fragment(shell, lambda: take_exam(state, running), study_page=False)
         return
     if running is not None:
         offer_resume(state, running)

@@ -11,10 +11,10 @@ import streamlit as st
 from quiz.db import reviews as review_store
 from quiz.model.attempt import utc_now
 from quiz.training import scheduling as review
-from quiz.training.answering import card_pool
 from quiz.training.exam_dates import card_games
 from quiz.training.kinds import showing_of
-from quiz.ui import answering, card_views, exam_widgets
+from quiz.training.pools import card_pool
+from quiz.ui import answer_flow, card_views, exam_widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.page_state import ReviewState
 
@@ -64,7 +64,7 @@ def review_card() -> None:
     card = shell.content.cards[state.card]
     showing = showing_of(card, state.seed)
     count = st.empty()  # drawn after the answer: an answered card is no longer due
-    if answering.card_until_answered(shell, card, state, f"review-{state.n}", state.mode, showing):
+    if answer_flow.card_until_answered(shell, card, state, f"review-{state.n}", state.mode, showing):
         schedules = review_store.planned_schedules(shell.store, trainee.id, card_games(shell.content), now)
         due = review.due_first(schedules, pool, now)
     if state.mode == "review":
@@ -73,10 +73,10 @@ def review_card() -> None:
         count.caption(shell.t("review.new_card", n=len(review.new_cards(schedules, pool))))
 
     if state.outcome is not None:
-        answering.next_card_button(shell, f"review-next-{state.n}", on_click=state.go_on)  # above the feedback
+        answer_flow.next_card_button(shell, f"review-next-{state.n}", on_click=state.go_on)  # above the feedback
         if card.id in schedules:
             st.info(shell.t("review.comes_back", when=when(schedules[card.id].due)), icon=":material/event_repeat:")
         card_views.feedback(shell, card, state.outcome)
 
 
-answering.card_fragment(shell, review_card)
+answer_flow.card_fragment(shell, review_card)
