@@ -25,7 +25,7 @@ from quiz.ui.shell import Shell
 
 def answer_form(shell: Shell, card: AnyCard, form_key: str, submit_label: str | None = None,
                 exam_id: int | None = None) -> None:
-    """The card's answer form; its submit button gives the answer (``widgets.take_given``),
+    """The card's answer form; its submit button gives the answer (``form_answers.take_given``),
     in the form ``quiz.training.kinds.answer_card`` takes. A floor call is investigated
     first, its steps kept per exam (``exam_id``) or outside exams, and "Rule" opens the form."""
     match card:

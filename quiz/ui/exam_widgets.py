@@ -34,7 +34,7 @@ from quiz.training.exams import (
     time_left,
 )
 from quiz.training.presets import ExamPreset, load_presets
-from quiz.ui import card_views, widgets
+from quiz.ui import card_views, form_answers, widgets
 from quiz.ui.exam_clock import exam_clock
 from quiz.ui.page_state import ExamState
 from quiz.ui.rounds import start_round
@@ -86,7 +86,7 @@ def wait_for_closed_book_exam(shell: Shell) -> None:
                         left=clock_text(time_left(running.deadline, now))), icon=":material/timer:")
         _back_to_exam(shell, running)
         return
-    widgets.drop_given()  # an answer sent from a tab opened before the exam: not graded, not shown
+    form_answers.drop_given()  # an answer sent from a tab opened before the exam: not graded, not shown
     st.info(shell.t("exam.closed_book_wait", name=exam_name(shell, running.preset),
                     left=clock_text(time_left(running.deadline, now))), icon=":material/menu_book:")
     _back_to_exam(shell, running)

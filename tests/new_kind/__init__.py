@@ -57,9 +57,9 @@ CASES: dict[str, dict[str, str]] = {  # module -> function -> its case for the n
                             "    choice = parts.get(\"choice\")\n"
                             "    return choice if choice in (\"true\", \"false\") else None",
         "answer_card": "case TrueFalseCard():\n"
-                       "    grade = KnowledgeGrade(given if isinstance(given, str) else None, str(card.true).lower())\n"
-                       "    return KnowledgeOutcome(grade, choice_record(card, grade, trainee_id, seconds, mode, exam_id,\n"
-                       "                                                 content.fingerprint()))",
+                       "    chosen = given.chosen if isinstance(given.chosen, str) else None\n"
+                       "    grade = KnowledgeGrade(chosen, str(card.true).lower())\n"
+                       "    return KnowledgeOutcome(grade, choice_record(grade, given, content.fingerprint()))",
         "given_from_record": "case TrueFalseCard():\n"
                              "    choice = row[\"chosen_choice\"]\n"
                              "    return choice if isinstance(choice, str) else None",
