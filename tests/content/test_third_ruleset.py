@@ -208,7 +208,8 @@ def test_the_practice_flow(third, lt):
     right = answer_card(third, GivenAnswer(agreed, ScenarioAnswer("agreed_result", "ejection", (), "both"), 1, 3.0))
     assert right.grade.correct and right.record.players_result == "correct"
     assert right.record.standard_players == "both" and right.record.content_fingerprint == third.fingerprint()
-    wrong = answer_card(third, GivenAnswer(agreed, ScenarioAnswer("agreed_result", "round_loss", (), "offender"), 1, 3.0))
+    wrong = answer_card(third, GivenAnswer(agreed, ScenarioAnswer("agreed_result", "round_loss", (), "offender"), 1,
+                                           3.0))
     assert not wrong.grade.correct and wrong.record.penalty_result == "wrong"
     knowledge = cards["lt-k-strike-recorded"]
     assert isinstance(knowledge, KnowledgeCard)

@@ -49,7 +49,8 @@ def test_a_report_keeps_the_card_as_shown_and_the_answer_given(store, content):
     trainee = store.trainee("Aiko")
     card = variant_card(content)
     showing = show_card(card, 12345)
-    submission = submit_answer(store, content, GivenAnswer(card, ScenarioAnswer(card.infraction, "warning", ()), trainee.id, 9.0, showing=showing))
+    submission = submit_answer(store, content, GivenAnswer(card, ScenarioAnswer(card.infraction, "warning", ()),
+                                                           trainee.id, 9.0, showing=showing))
     before = store.attempts()
     report = file_report(store, submission.outcome.record, "key_wrong", "  The key says warning; line 55 says otherwise.  ",
                          now=NOW)
@@ -95,7 +96,8 @@ def test_every_reason_is_accepted(store, content, reason):
 
 def test_bad_reasons_and_long_texts_are_refused(store, content):
     trainee = store.trainee("Emi")
-    record = submit_answer(store, content, GivenAnswer(content.knowledge_cards[0], None, trainee.id, 1.0)).outcome.record
+    record = submit_answer(store, content, GivenAnswer(content.knowledge_cards[0], None, trainee.id,
+                                                       1.0)).outcome.record
     with pytest.raises(ReportError) as error:
         file_report(store, record, "boring")
     assert error.value.rule == "reason" and isinstance(error.value, QuizError)
@@ -108,8 +110,10 @@ def test_bad_reasons_and_long_texts_are_refused(store, content):
 
 def test_a_supervisor_resolves_a_report_with_a_note(store, content, admin):
     trainee = store.trainee("Fumi")
-    record = submit_answer(store, content, GivenAnswer(content.knowledge_cards[0], None, trainee.id, 1.0)).outcome.record
-    other = submit_answer(store, content, GivenAnswer(content.knowledge_cards[1], None, trainee.id, 1.0)).outcome.record
+    record = submit_answer(store, content, GivenAnswer(content.knowledge_cards[0], None, trainee.id,
+                                                       1.0)).outcome.record
+    other = submit_answer(store, content, GivenAnswer(content.knowledge_cards[1], None, trainee.id,
+                                                      1.0)).outcome.record
     first = file_report(store, record, "key_wrong", "one", now=NOW)
     second = file_report(store, other, "unclear", "two", now=NOW + dt.timedelta(minutes=1))
     resolved = resolve_report(store, admin, first.id, "Fixed in the card file.", now=NOW + dt.timedelta(hours=1))
@@ -130,7 +134,8 @@ def test_a_report_from_exam_results_finds_the_answer_that_counted(store, content
     cards = content.knowledge_cards[:2]
     spec = ExamSpec(2, 10, 80, (cards[0].ruleset,))
     exam = exam_store.start_exam(store, trainee.id, "custom", spec, tuple(c.id for c in cards), (1, 2), NOW)
-    submit_answer(store, content, GivenAnswer(cards[0], cards[0].choices[-1].id, trainee.id, 5.0, mode=Mode.EXAM, exam_id=exam.id), now=NOW + dt.timedelta(minutes=1))
+    submit_answer(store, content, GivenAnswer(cards[0], cards[0].choices[-1].id, trainee.id, 5.0, mode=Mode.EXAM,
+                                              exam_id=exam.id), now=NOW + dt.timedelta(minutes=1))
     closed = exam_store.hand_in(store, exam.id, NOW + dt.timedelta(minutes=2))
     questions = exam_questions(content, closed, exam_store.exam_answers(store, exam.id))
     stored = store.attempts()

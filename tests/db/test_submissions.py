@@ -39,7 +39,8 @@ def test_an_exam_answer_after_the_deadline_is_graded_but_not_stored(store, conte
     started = utc_now() - timedelta(hours=2)
     spec = ExamSpec(questions=1, minutes=30, pass_percent=80, rulesets=("yugioh-ocg",))
     exam = start_exam(store, trainee, "custom", spec, [card.id], [0], started)
-    late = submit_answer(store, content, GivenAnswer(card, ScenarioAnswer("tardiness", "warning"), trainee, 4.0, mode=Mode.EXAM, exam_id=exam.id), now=utc_now())
+    late = submit_answer(store, content, GivenAnswer(card, ScenarioAnswer("tardiness", "warning"), trainee, 4.0,
+                                                     mode=Mode.EXAM, exam_id=exam.id), now=utc_now())
     assert not late.stored
     assert store.attempts(trainee).empty
 
@@ -64,10 +65,12 @@ def test_a_guard_that_refuses_stores_nothing_on_either_path(store, content):
 
     for mode, exam_id in ((Mode.PRACTICE, None), (Mode.EXAM, exam.id)):
         with pytest.raises(Refused):
-            submit_answer(store, content, GivenAnswer(card, given, trainee, 4.0, mode=mode, exam_id=exam_id), guard=refuse)
+            submit_answer(store, content, GivenAnswer(card, given, trainee, 4.0, mode=mode, exam_id=exam_id),
+                          guard=refuse)
     assert len(seen) == 2 and store.attempts(trainee).empty
     assert due_count(store, trainee, [card.id], utc_now() + timedelta(days=365)) == 0  # no schedule either
 
     for mode, exam_id in ((Mode.PRACTICE, None), (Mode.EXAM, exam.id)):
-        assert submit_answer(store, content, GivenAnswer(card, given, trainee, 4.0, mode=mode, exam_id=exam_id), guard=seen.append).stored
+        assert submit_answer(store, content, GivenAnswer(card, given, trainee, 4.0, mode=mode, exam_id=exam_id),
+                             guard=seen.append).stored
     assert len(seen) == 4 and len(store.attempts(trainee)) == 2

@@ -56,7 +56,8 @@ def history(store: Store, content: Content, trainee_id: int, rng: random.Random)
         skill = 0.45 + 0.45 * (DAYS - days_ago) / DAYS  # 45 % six weeks ago, 90 % today
         for n in range(rng.randint(6, 18)):
             card = rng.choice(cards)
-            outcome = answer_card(content, GivenAnswer(card, _answer(content, card, skill, rng), trainee_id, rng.uniform(8, 60)))
+            outcome = answer_card(content, GivenAnswer(card, _answer(content, card, skill, rng), trainee_id,
+                                                       rng.uniform(8, 60)))
             when = today - dt.timedelta(days=days_ago, minutes=10 * n)
             record(store, replace(outcome.record, answered_at=when))
             stored += 1

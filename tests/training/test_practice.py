@@ -34,7 +34,8 @@ def test_an_answer_is_graded_and_recorded_against_its_showing(content):
     assert outcome.grade.correct and outcome.showing == showing
     # the drawn minutes are the finding's right value: another count is a wrong finding
     other = replace(answer, findings=(("minutes_late", minutes + 1),))
-    assert not answer_scenario(content, card, GivenAnswer(card, other, trainee_id=1, seconds=3.0, showing=showing)).grade.correct
+    assert not answer_scenario(content, card, GivenAnswer(card, other, trainee_id=1, seconds=3.0,
+                                                          showing=showing)).grade.correct
     assert (outcome.record.standard_penalty, outcome.record.card_id) == ("duel_loss", TARDINESS_VARIANT)
 
 

@@ -65,7 +65,8 @@ def test_a_retired_card_is_never_dealt_or_drawn(retired_content):
 def test_answers_to_a_retired_card_stay_in_the_history(retired_content, store):
     trainee = store.trainee("Aiko")
     card = retired_content.cards[RETIRED]
-    outcome = answer_card(retired_content, GivenAnswer(card, ScenarioAnswer("tardiness", "warning", ()), trainee.id, 6.0))
+    outcome = answer_card(retired_content, GivenAnswer(card, ScenarioAnswer("tardiness", "warning", ()), trainee.id,
+                                                       6.0))
     record(store, outcome.record)
     assert store.attempts()["card_id"].tolist() == [RETIRED]
     assert statistics.summary(store, statistics.Scope(trainee.id)).answered == 1

@@ -53,7 +53,8 @@ def test_progress_in_japanese_names_the_floor_calls(open_app, store):
 
 def test_no_floor_call_section_without_floor_calls(open_app, store):
     scenario = next(c for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg")
-    submit_answer(store, CONTENT, GivenAnswer(scenario, right_answer(CONTENT, scenario), store.trainee("Aiko").id, 10.0))
+    submit_answer(store, CONTENT, GivenAnswer(scenario, right_answer(CONTENT, scenario), store.trainee("Aiko").id,
+                                              10.0))
     at = open_app(page="quiz/ui/pages/progress.py")
     assert not at.exception, at.exception
     assert "Floor calls" not in [header.value for header in at.subheader]

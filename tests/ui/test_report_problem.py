@@ -41,7 +41,8 @@ def form_script(url: str, card_id: str, trainee_name: str, language: str) -> Non
     card = content.cards[card_id]
     if "record" not in st.session_state:
         given = ScenarioAnswer(card.infraction, "duel_loss", ())
-        st.session_state["record"] = submit_answer(store, content, GivenAnswer(card, given, trainee.id, 7.0)).outcome.record
+        st.session_state["record"] = submit_answer(store, content, GivenAnswer(card, given, trainee.id,
+                                                                               7.0)).outcome.record
     shell = Shell(language, trainee, tuple(content.rulesets), (), content, store)
     report_problem(shell, card, st.session_state["record"])
 

@@ -70,7 +70,8 @@ def test_floor_calls_per_trainee_and_the_calls_most_often_missed(open_app, store
 
 def test_a_team_without_floor_calls_is_told_so(open_app, store):
     scenario = next(c for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg")
-    submit_answer(store, CONTENT, GivenAnswer(scenario, right_answer(CONTENT, scenario), store.trainee(NAMES[0]).id, 10.0))
+    submit_answer(store, CONTENT, GivenAnswer(scenario, right_answer(CONTENT, scenario), store.trainee(NAMES[0]).id,
+                                              10.0))
     supervisor.make_account(PASSWORD)
     at = supervisor.unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     assert [c.value for c in at.caption].count("No trainee has answered a floor call yet.") == 2
