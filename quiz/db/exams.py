@@ -16,17 +16,17 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 
 if TYPE_CHECKING:
     import pandas as pd
-from sqlalchemy import Integer, bindparam, delete, exists, func, insert, literal, null, select, union_all, update
+from sqlalchemy import Integer, bindparam, delete, insert, literal, null, select, union_all, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import Select
 
-from quiz.db.answers import ATTEMPT_VALUES, WriteGuard, attempt_parameters
+from quiz.db.answers import WriteGuard, answer_writes
 from quiz.db.reviews import reschedule
 from quiz.db.sql import inserted_id
 from quiz.db.store import Store
 from quiz.db.tables import attempts, exam_flags, exams, trainees
-from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord
+from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord, Mode
 from quiz.model.errors import ExamInProgressError
 from quiz.training.exams import (
     Exam,
@@ -168,7 +168,7 @@ def save_exam_answer(store: Store, record: AttemptRecord, now: datetime, guard: 
     replaced. The card's review schedule waits for the exam to close. Otherwise nothing is
     stored and False is returned. ``guard`` runs first in the transaction (``save_answer``).
     """
-    if record.exam_id is None or record.mode != "exam":
+    if record.exam_id is None or record.mode is not Mode.EXAM:
         raise ValueError("an exam answer needs mode 'exam' and its exam_id")
     with store.engine.begin() as conn:  # the check and the write hold the exam's row: two tabs take turns
         if guard is not None:
@@ -181,7 +181,7 @@ def save_exam_answer(store: Store, record: AttemptRecord, now: datetime, guard: 
             record = replace(record, answered_at=exam.started_at)
         if not accepts_answer(exam, record.card_id, now):
             return False
-        _write_answer(store, conn, exam.id, record)
+        answer_writes(store).exam_answer(store, conn, exam.id, record, EXAM_ANSWERS)
     store.watches.changed(EXAM_ANSWERS, exam.id, lambda kept: _with_answer(kept, record))  # no read again here
     return True
 
@@ -194,42 +194,6 @@ def _with_answer(
     answers, flags = kept
     kept_answers = [answer for answer in answers if answer.card_id != record.card_id]
     return tuple(sorted([*kept_answers, record], key=lambda answer: answer.answered_at)), flags
-
-
-# Built once, like answers._INSERT: the question's answer replaced, or else added. Parameters:
-# ``question_exam``, ``question_card`` and those of ``answers.ATTEMPT_VALUES``.
-_THE_QUESTION = (attempts.c.exam_id == bindparam("question_exam"), attempts.c.card_id == bindparam("question_card"))
-_REPLACE_ANSWER = update(attempts).where(*_THE_QUESTION).values(ATTEMPT_VALUES)
-_ADD_ANSWER = insert(attempts).values(ATTEMPT_VALUES)
-
-
-def _answer_written_and_told() -> Select[Any]:
-    """One statement (a data-modifying WITH: PostgreSQL) for the three of ``_write_answer``:
-    the answer replaced, or else added, and the notice; also parameters ``channel`` and ``payload``."""
-    replaced = _REPLACE_ANSWER.returning(attempts.c.id).cte("replaced_answer")
-    unless_replaced = select(*ATTEMPT_VALUES.values()).where(~exists(select(replaced.c.id)))
-    added = insert(attempts).from_select(list(ATTEMPT_VALUES), unless_replaced).returning(attempts.c.id)
-    return select(func.pg_notify(bindparam("channel"), bindparam("payload"))).add_cte(
-        replaced, added.cte("added_answer"))
-
-
-_ANSWER_WRITTEN_AND_TOLD = _answer_written_and_told()
-
-
-def _write_answer(store: Store, conn: Connection, exam_id: int, record: AttemptRecord) -> None:
-    """Within the transaction that holds the exam's row: replace the question's stored answer
-    with ``record``, or add it, and notify ``EXAM_ANSWERS`` at the commit. On PostgreSQL in one
-    statement (``store.one_statement_writes``), not three round trips; with the exam's row
-    held, two tabs' saves of one question cannot both add it."""
-    parameters = attempt_parameters(record)
-    parameters.update(question_exam=exam_id, question_card=record.card_id)
-    if store.one_statement_writes:
-        parameters.update(channel=EXAM_ANSWERS, payload=store.watches.payload(exam_id))
-        conn.execute(_ANSWER_WRITTEN_AND_TOLD, parameters)
-        return
-    if not conn.execute(_REPLACE_ANSWER, parameters).rowcount:
-        conn.execute(_ADD_ANSWER, parameters)
-    store.watches.notify(conn, EXAM_ANSWERS, exam_id)
 
 
 def exam_answers(store: Store, exam_id: int) -> list[AttemptRecord]:
@@ -309,7 +273,7 @@ def _lock_trainee(conn: Connection, trainee_id: int) -> None:
 
 
 _LOCK_EXAM = (update(exams).where(exams.c.id == bindparam("lock_exam_id")).values(preset=exams.c.preset)
-              .returning(*exams.c))  # built once, like answers._INSERT
+              .returning(*exams.c))  # built once: made anew per answer, it cost more than running it
 
 
 def _lock_exam(conn: Connection, exam_id: int) -> Exam:

@@ -3,7 +3,7 @@
 Every attempt keeps what the trainee chose, the drawn values of a variant card and the
 fingerprint of the content it was graded under. When the content changes (a ruleset now
 reads its document differently, a card's key is corrected), ``plan_regrade`` grades every
-stored answer again through ``quiz.training.answering.answer_card``, the very path a new answer takes,
+stored answer again through ``quiz.training.kinds.answer_card``, the very path a new answer takes,
 and counts what would change; ``apply_regrade`` does the same and writes the new grades,
 each changed attempt's grade as it was before going to ``attempt_regrades`` first (one row
 per re-grade, so the original is the attempt's oldest row there, kept for good). Statistics
@@ -30,11 +30,12 @@ from quiz.db.audit import record
 from quiz.db.exams import EXAM_ANSWERS, get_exam
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts, exams, trainees
-from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord, utc_now
+from quiz.model.attempt import ATTEMPT_FIELDS, AttemptRecord, Mode, utc_now
 from quiz.model.cards import RulingCard
 from quiz.model.errors import QuizError, StepError, UndecidedCaseError
 from quiz.rules.variants import CardShowing, card_facts, fill_text, values_from_stored
 from quiz.training.exams import score_exam
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.kinds import answer_card, as_scenario, given_from_record
 
 BATCH_SIZE = 2000  # attempts read, and at most as many re-graded, per transaction
@@ -179,8 +180,8 @@ def regrade(content: Content, row: Mapping[Any, Any], showings: dict | None = No
         if showing is None:
             return "values_gone"
     try:
-        outcome = answer_card(content, card, given, row["trainee_id"], row["seconds"], row["mode"], row["exam_id"],
-                              showing)
+        outcome = answer_card(content, GivenAnswer(card, given, row["trainee_id"], row["seconds"], Mode(row["mode"]),
+                                                   row["exam_id"], showing))
     except UndecidedCaseError:
         return "refused"
     except StepError:

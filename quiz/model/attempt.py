@@ -6,15 +6,38 @@ import threading
 import time
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any, Callable
 
 from quiz.model.cards import CARD_KINDS, CardKind
 from quiz.model.investigation import InvestigationRecord
 
+
+class Mode(StrEnum):
+    """Where a card was answered: it decides what the answer moves (an exam's waits for its close)."""
+
+    PRACTICE = "practice"
+    EXAM = "exam"
+    REVIEW = "review"
+
+
+class PartResult(StrEnum):
+    """The mark of one part of an answer (infraction, penalty, fixes, who receives it):
+    ``ACCEPTED`` is a penalty the document leaves to the judge, and counts as right."""
+
+    CORRECT = "correct"
+    ACCEPTED = "accepted"
+    WRONG = "wrong"
+
+    @property
+    def right(self) -> bool:
+        return self is not PartResult.WRONG
+
+
 PLAYERS: tuple[str, ...] = ("offender", "both")
-MODES: tuple[str, ...] = ("practice", "exam", "review")
-RESULTS: tuple[str, ...] = ("correct", "accepted", "wrong")
-RIGHT_RESULTS: tuple[str, ...] = ("correct", "accepted")
+MODES: tuple[str, ...] = tuple(mode.value for mode in Mode)
+RESULTS: tuple[str, ...] = tuple(result.value for result in PartResult)
+RIGHT_RESULTS: tuple[str, ...] = tuple(result.value for result in PartResult if result.right)
 RESULT_FIELDS: tuple[str, ...] = ("infraction_result", "penalty_result", "fixes_result")
 FIX_FIELDS: tuple[str, ...] = ("chosen_fixes", "standard_fixes")
 FIX_SEPARATOR = ","
@@ -96,7 +119,7 @@ class AttemptRecord:
     ruleset: str
     category: str | None
     card_kind: CardKind
-    mode: str = "practice"
+    mode: Mode = Mode.PRACTICE
     chosen_infraction: str | None = None
     standard_infraction: str | None = None
     chosen_penalty: str | None = None
@@ -105,9 +128,9 @@ class AttemptRecord:
     standard_fixes: tuple[str, ...] = ()
     chosen_choice: str | None = None
     correct_choice: str | None = None
-    infraction_result: str | None = None
-    penalty_result: str | None = None
-    fixes_result: str | None = None
+    infraction_result: PartResult | None = None
+    penalty_result: PartResult | None = None
+    fixes_result: PartResult | None = None
     correct: bool
     penalty_steps: int | None = None
     seconds: float
@@ -117,7 +140,7 @@ class AttemptRecord:
     content_fingerprint: str | None = None
     chosen_players: str | None = None
     standard_players: str | None = None
-    players_result: str | None = None
+    players_result: PartResult | None = None
     findings: tuple[FindingRecord, ...] = ()
     penalty_follows_findings: bool | None = None
     investigation: InvestigationRecord | None = None
@@ -131,6 +154,9 @@ class AttemptRecord:
         """Field name -> value, the row to store (``dataclasses.asdict`` would copy each
         tuple and dict again, on every answer)."""
         row = {name: getattr(self, name) for name in ATTEMPT_FIELDS}
+        for name in ENUM_FIELDS:  # stored as their plain values
+            value = row[name]
+            row[name] = value.value if value is not None else None
         row["findings"] = [finding.stored() for finding in self.findings] if self.findings else None
         row["investigation"] = self.investigation.stored() if self.investigation is not None else None
         return row
@@ -151,10 +177,16 @@ class AttemptRecord:
             raise ValueError("invalid attempt: " + "; ".join(problems))
         for name in FIX_FIELDS:
             object.__setattr__(self, name, tuple(sorted(getattr(self, name))))
+        object.__setattr__(self, "mode", Mode(self.mode))  # a stored row's strings as their enums
+        for name in ENUM_FIELDS[1:]:
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, PartResult(value))
         object.__setattr__(self, "answered_at", self.answered_at.astimezone(UTC))
 
 
 ATTEMPT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(AttemptRecord))
+ENUM_FIELDS: tuple[str, ...] = ("mode", *RESULT_FIELDS, "players_result")
 
 
 def _problems(attempt: AttemptRecord) -> list[str]:

@@ -155,6 +155,11 @@ class CredentialChangedError(QuizError):
     nothing was written for it, and the session is to be signed out."""
 
 
+class AnswerLostError(QuizError):
+    """An answer graded but not stored: the database failed while storing it (raised from that
+    failure, ``__cause__``), so nothing of it was kept and it can be sent again."""
+
+
 class ReportError(QuizError, ValueError):
     """A problem report or resolution refused; ``rule`` names why (``reason`` not one of the
     reasons, ``too_long`` text, ``unknown`` report)."""
@@ -225,4 +230,4 @@ class PackRemovalError(QuizError, ValueError):
 
 
 class NoticeLost(QuizError, RuntimeError):
-    """A PostgreSQL listener's own probe notice did not come back (``quiz.db.watched``)."""
+    """A PostgreSQL listener's own probe notice did not come back (``quiz.db.notices``)."""

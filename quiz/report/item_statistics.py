@@ -39,6 +39,7 @@ from sqlalchemy import (
 from quiz.db.scoped import sees_trainee
 from quiz.db.store import Store
 from quiz.db.tables import attempts, problem_reports
+from quiz.model.attempt import PartResult
 from quiz.model.scope import Scope
 
 A = attempts.c
@@ -221,7 +222,7 @@ def distractors(
     frames = []
     with store.engine.connect() as conn:
         for part, (chosen, result) in DISTRACTOR_PARTS.items():
-            wrong = A.correct.is_(False) if result is None else result == "wrong"
+            wrong = A.correct.is_(False) if result is None else result == PartResult.WRONG.value
             asked = A.card_kind != "scenario" if result is None else A.card_kind == "scenario"
             query = (
                 select(A.card_id, chosen, func.count(), _count_where(wrong))

@@ -26,6 +26,7 @@ from quiz.content.loader import Content
 from quiz.db.scoped import sees_trainee
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts
+from quiz.model.attempt import PartResult
 from quiz.model.scope import Scope
 from quiz.report.item_statistics import DISTRACTOR_PARTS, answer_pairs, answer_scope, item_statistics, scanned
 
@@ -90,7 +91,7 @@ def strong_wrong_answers(store: Store, scope: Scope, rulesets: Iterable[str] | N
         results = {part: result for part, (_, result) in DISTRACTOR_PARTS.items() if result is not None}
         card = scanned(store, A.card_id)
         keys = [card, A.card_kind, A.correct, *chosen.values(), *results.values()]
-        any_wrong = or_(A.correct.is_(False), *(result == "wrong" for result in results.values()))
+        any_wrong = or_(A.correct.is_(False), *(result == PartResult.WRONG.value for result in results.values()))
         query = (select(*keys, func.count())
                  .where(answer_scope(scope, games), scanned(store, A.trainee_id).in_(strong), any_wrong)
                  .group_by(*keys))
@@ -102,7 +103,7 @@ def strong_wrong_answers(store: Store, scope: Scope, rulesets: Iterable[str] | N
         for part in chosen:
             scenario = found["card_kind"] == "scenario"
             if part in results:
-                picked = found[scenario & (found[f"result_{part}"] == "wrong")]
+                picked = found[scenario & (found[f"result_{part}"] == PartResult.WRONG.value)]
             else:
                 picked = found[~scenario & ~found["correct"].astype(bool)]
             picked = picked[picked[f"chosen_{part}"].notna()]

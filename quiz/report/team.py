@@ -19,6 +19,7 @@ from sqlalchemy.engine import Connection
 from quiz.content.categories import KNOWLEDGE, category_key
 from quiz.db.scoped import sees_trainee
 from quiz.db.tables import attempts, exams, trainees
+from quiz.model.attempt import PartResult
 from quiz.model.scope import Scope
 
 RECENT_WINDOW = timedelta(days=7)
@@ -139,8 +140,8 @@ def card_statistics(engine: Engine, scope: Scope, rulesets: Iterable[str] | None
         .group_by(attempts.c.card_id, attempts.c.ruleset, attempts.c.card_kind)
     )
     wrong = {
-        "infraction": (attempts.c.chosen_infraction, attempts.c.infraction_result == "wrong"),
-        "penalty": (attempts.c.chosen_penalty, attempts.c.penalty_result == "wrong"),
+        "infraction": (attempts.c.chosen_infraction, attempts.c.infraction_result == PartResult.WRONG.value),
+        "penalty": (attempts.c.chosen_penalty, attempts.c.penalty_result == PartResult.WRONG.value),
         "choice": (attempts.c.chosen_choice, attempts.c.correct == false()),
     }
     with engine.connect() as conn:

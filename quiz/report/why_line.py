@@ -5,7 +5,7 @@ misapplied document (CONTENT.md revision 3). Pure: its words are the string tabl
 
 from __future__ import annotations
 
-from quiz.model.attempt import AttemptRecord, FindingRecord
+from quiz.model.attempt import AttemptRecord, FindingRecord, PartResult
 from quiz.model.cards import JudgementCallCard, KnowledgeCard
 from quiz.model.facts import FactSpec
 from quiz.model.rulesets import Ruleset
@@ -114,30 +114,30 @@ def scenario_why(ruleset: Ruleset, verdict: Verdict, grade: ScenarioGrade, recor
     if not answered:
         return t("why.standard", language, **words) + both
     wrong = [finding for finding in grade.findings if not finding.right]
-    if grade.penalty == "wrong" and grade.findings:
+    if grade.penalty is PartResult.WRONG and grade.findings:
         if grade.penalty_follows_findings:
             return t("why.finding_wrong", language, **_wrong_finding(ruleset, wrong, language))
         if not wrong:
             return t("why.misapplied", language, **words)
         return t("why.both_wrong", language, **words, **_wrong_finding(ruleset, wrong, language))
-    if grade.infraction == "wrong":
+    if grade.infraction is PartResult.WRONG:
         chosen = ruleset.name_of("infraction", record.chosen_infraction, language) if record.chosen_infraction else "—"
         return t("why.infraction", language, **words, chosen=chosen)
     if wrong:
         return t("why.penalty_right_finding_wrong", language, **_wrong_finding(ruleset, wrong, language))
-    if grade.penalty == "wrong":
+    if grade.penalty is PartResult.WRONG:
         chosen = ruleset.name_of("penalty", record.chosen_penalty, language) if record.chosen_penalty else "—"
         return t("why.penalty", language, **words, chosen=chosen)
-    if grade.players == "wrong":
+    if grade.players is PartResult.WRONG:
         return t("why.players", language, **words, players=t(f"players.{verdict.players}", language))
-    if grade.fixes == "wrong":
+    if grade.fixes is PartResult.WRONG:
         if grade.missing_fixes:
             return t("why.missing_fixes", language, **words,
                      fixes=_fixes(ruleset, grade.missing_fixes, language))
         required = _fixes(ruleset, verdict.fixes, language) or t("answer.no_fix", language)
         return t("why.extra_fixes", language, **words, required=required,
                  fixes=_fixes(ruleset, grade.extra_fixes, language))
-    if grade.penalty == "accepted":
+    if grade.penalty is PartResult.ACCEPTED:
         chosen = ruleset.name_of("penalty", record.chosen_penalty or "", language)
         return t("why.accepted", language, **words, chosen=chosen)
     return t("why.right", language, **words) + both

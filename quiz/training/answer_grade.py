@@ -10,7 +10,8 @@ from quiz.model.errors import FactError, StepError, UnknownIdError
 from quiz.model.facts import coerce_value
 from quiz.model.words import Wording
 from quiz.rules.variants import DEFAULT_SEED, Value, drawn_facts, show_card
-from quiz.training.answering import ScenarioOutcome
+from quiz.training.answer_outcomes import ScenarioOutcome
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card, as_scenario
 
@@ -50,7 +51,7 @@ def grade_json(
         found.append((fact, coerce_value(specs[fact], value)))
     answer = ScenarioAnswer(infraction, penalty, fixes, players, tuple(found), steps)
     showing = show_card(card, seed)
-    outcome = answer_card(content, card, answer, trainee_id=0, seconds=0.0, showing=showing)
+    outcome = answer_card(content, GivenAnswer(card, answer, trainee_id=0, seconds=0.0, showing=showing))
     assert isinstance(outcome, ScenarioOutcome)
     investigation = outcome.record.investigation
     if steps and investigation is None:

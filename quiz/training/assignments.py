@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 from quiz.content.categories import split_key
 from quiz.content.loader import Content
 from quiz.model.errors import AssignmentError
-from quiz.training.answering import card_pool
+from quiz.training.pools import card_pool
 
 Status = Literal["done", "on_track", "late", "not_started"]
 STATUSES: tuple[Status, ...] = ("done", "on_track", "late", "not_started")

@@ -10,11 +10,12 @@ import pandas as pd
 
 from quiz.content.categories import category_keys
 from quiz.content.loader import Content
-from quiz.model.attempt import AttemptRecord
+from quiz.model.attempt import AttemptRecord, Mode
 from quiz.model.cards import AnyCard
 from quiz.model.local_time import local_texts
-from quiz.training.answering import Outcome
+from quiz.training.answer_outcomes import Outcome
 from quiz.training.exams import Exam, answers_by_card
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.kinds import answer_card, blank_answer, given_from_record, showing_of
 
 HISTORY_TABLE_COLUMNS = ("started_at", "exam", "score", "percent", "result")
@@ -54,8 +55,7 @@ def exam_questions(content: Content, exam: Exam, records: Iterable[AttemptRecord
         seconds = record.seconds if record else 0.0
         showing = showing_of(card, seed)
         given = given_from_record(card, record.values()) if record is not None else blank_answer(card)
-        outcome = answer_card(content, card, given, exam.trainee_id, seconds, mode="exam", exam_id=exam.id,
-                              showing=showing)
+        outcome = answer_card(content, GivenAnswer(card, given, exam.trainee_id, seconds, Mode.EXAM, exam.id, showing))
         questions.append(ExamQuestion(number, card, outcome, record is not None))
     return questions
 

@@ -17,7 +17,6 @@ from quiz.content.loader import Content
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import CARD_KINDS
 from quiz.rules.variants import new_seed
-from quiz.training.answering import card_pool
 from quiz.training.blueprints import (
     NOT_EXAM_MATERIAL,
     Blueprint,
@@ -28,6 +27,7 @@ from quiz.training.blueprints import (
     pool_by_category,
     sample_unseen_first,
 )
+from quiz.training.pools import card_pool
 
 CUSTOM = "custom"
 QUESTIONS_RANGE = (1, 100)

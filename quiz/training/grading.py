@@ -4,16 +4,23 @@ nearest line of a judgement call."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Literal, Mapping
+from enum import StrEnum
+from typing import Iterable, Mapping
 
-from quiz.model.attempt import FindingRecord
+from quiz.model.attempt import FindingRecord, PartResult
 from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard, RulingCard
 from quiz.model.facts import FactValue
 from quiz.model.rulesets import Ruleset
 from quiz.model.verdict import Verdict
 
-PartResult = Literal["correct", "accepted", "wrong"]
-Headline = Literal["all_right", "one_wrong", "some_wrong", "all_wrong"]
+
+class Headline(StrEnum):
+    """The feedback's first line (its words are ``feedback.<value>``)."""
+
+    ALL_RIGHT = "all_right"
+    ONE_WRONG = "one_wrong"
+    SOME_WRONG = "some_wrong"
+    ALL_WRONG = "all_wrong"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +57,14 @@ class ScenarioGrade:
     @property
     def correct(self) -> bool:
         """Every part right; a penalty the document allows at the judge's discretion counts."""
-        return (self.infraction == "correct" and self.penalty != "wrong" and self.fixes == "correct"
-                and self.players != "wrong" and all(finding.right for finding in self.findings))
+        return (self.infraction is PartResult.CORRECT and self.penalty.right and self.fixes is PartResult.CORRECT
+                and self.players is not PartResult.WRONG and all(finding.right for finding in self.findings))
 
     @property
     def parts_right(self) -> int:
         """How many of the verdict's parts are right: the better of two readings of an answer."""
-        return ((self.infraction == "correct") + (self.penalty != "wrong") + (self.fixes == "correct")
-                + (self.players != "wrong"))
+        return ((self.infraction is PartResult.CORRECT) + self.penalty.right + (self.fixes is PartResult.CORRECT)
+                + (self.players is not PartResult.WRONG))
 
     @property
     def results(self) -> tuple[PartResult, ...]:
@@ -68,12 +75,12 @@ class ScenarioGrade:
     def headline(self) -> Headline:
         """The feedback's first line: "so close" only when a single part (or only findings) is
         wrong; two wrong parts of three are not close."""
-        wrong = sum(result == "wrong" for result in self.results)
+        wrong = sum(not result.right for result in self.results)
         if self.correct:
-            return "all_right"
+            return Headline.ALL_RIGHT
         if wrong == len(self.results):
-            return "all_wrong"
-        return "one_wrong" if wrong <= 1 else "some_wrong"
+            return Headline.ALL_WRONG
+        return Headline.ONE_WRONG if wrong <= 1 else Headline.SOME_WRONG
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,13 +101,13 @@ def grade_scenario(ruleset: Ruleset, verdict: Verdict, answer: ScenarioAnswer) -
     penalty the document leaves to the judge is accepted only for the right infraction: the
     discretion belongs to that infraction's rule.
     """
-    infraction: PartResult = "correct" if answer.infraction == verdict.infraction else "wrong"
+    infraction = PartResult.CORRECT if answer.infraction == verdict.infraction else PartResult.WRONG
     if answer.penalty == verdict.penalty:
-        penalty: PartResult = "correct"
-    elif answer.penalty in verdict.accepted and infraction == "correct":
-        penalty = "accepted"
+        penalty = PartResult.CORRECT
+    elif answer.penalty in verdict.accepted and infraction is PartResult.CORRECT:
+        penalty = PartResult.ACCEPTED
     else:
-        penalty = "wrong"
+        penalty = PartResult.WRONG
     steps = None
     ranks = {p.id: i for i, p in enumerate(ruleset.ladder)}
     if answer.penalty in ranks:
@@ -109,10 +116,10 @@ def grade_scenario(ruleset: Ruleset, verdict: Verdict, answer: ScenarioAnswer) -
     missing = tuple(f for f in verdict.fixes if f not in chosen)
     allowed = set(verdict.fixes) | set(verdict.optional_fixes)
     extra = tuple(sorted(chosen - allowed))
-    fixes: PartResult = "correct" if not missing and not extra else "wrong"
+    fixes = PartResult.CORRECT if not missing and not extra else PartResult.WRONG
     players: PartResult | None = None
     if answer.players is not None:
-        players = "correct" if answer.players == verdict.players else "wrong"
+        players = PartResult.CORRECT if answer.players == verdict.players else PartResult.WRONG
     return ScenarioGrade(infraction, penalty, fixes, steps, missing, extra, players)
 
 
@@ -146,14 +153,14 @@ def grade_findings_card(
     for other in alternatives:
         candidate = grade_scenario(ruleset, other, answer)
         if candidate.parts_right > grade.parts_right:
-            penalty: PartResult = candidate.penalty
-            if candidate.penalty == "correct":  # the other reading's penalty, for the right infraction only
-                penalty = "accepted" if candidate.infraction == "correct" else "wrong"
+            penalty = candidate.penalty
+            if candidate.penalty is PartResult.CORRECT:  # the other reading's penalty, for the right infraction only
+                penalty = PartResult.ACCEPTED if candidate.infraction is PartResult.CORRECT else PartResult.WRONG
             grade = replace(candidate, penalty=penalty, penalty_steps=grade.penalty_steps)
     follows = None
     story = ruleset.infraction(verdict.infraction)
     other_players_act = story is not None and answer.infraction in story.other_player
-    if grade.penalty == "wrong" and not other_players_act:
+    if grade.penalty is PartResult.WRONG and not other_players_act:
         misjudged = any(not finding.right for finding in findings)
         follows = bool(misjudged and own_reading is not None and answer.penalty in own_reading.accepted)
     return replace(grade, findings=findings, penalty_follows_findings=follows,

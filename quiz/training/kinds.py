@@ -24,36 +24,34 @@ from quiz.model.facts import FactValue
 from quiz.model.investigation import InvestigationRecord
 from quiz.model.text import Text
 from quiz.rules.variants import CardShowing, show_card
-from quiz.training.answering import (
+from quiz.training.answer_outcomes import (
+    BLANK_RULING,
     Outcome,
     answer_judgement_call,
     answer_knowledge,
     answer_scenario,
     asks_players,
+    ruling_chosen,
 )
+from quiz.training.given_answer import CardAnswer, GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.investigation import investigate
 
-Given = ScenarioAnswer | str | None
-"""An answer as ``answer_card`` takes it: a ``ScenarioAnswer`` for a scenario card, the chosen
-id of a knowledge card or a judgement call, None when nothing was chosen."""
-
 FORM_PARTS = ("findings", "infraction", "penalty", "players", "fixes", "choice", "nearest", "steps")  # what a form asks
-NO_ANSWER = ScenarioAnswer(infraction=None, penalty=None, fixes=())
 Findings = tuple[tuple[str, FactValue], ...]  # (fact, value found), in the card's order
 
 
-def blank_answer(card: AnyCard, steps: object = ()) -> Given:
+def blank_answer(card: AnyCard, steps: object = ()) -> CardAnswer:
     """The answer of someone who chose nothing ("I don't know", or an exam question left
     unanswered): graded wrong on every part, the standard answer then shown; a floor call's
     keeps the ``steps`` taken (the form's steps part), its investigation shown beside it."""
     match card:
         case ScenarioCard():
-            return NO_ANSWER
+            return BLANK_RULING
         case FloorCallCard():
             taken = tuple(s for s in steps if isinstance(s, str) and card.step(s) is not None) \
                 if isinstance(steps, (list, tuple)) else ()
-            return replace(NO_ANSWER, steps=taken)
+            return replace(BLANK_RULING, steps=taken)
         case KnowledgeCard() | JudgementCallCard():
             return None
         case _:
@@ -83,7 +81,7 @@ def showing_of(card: AnyCard, seed: int) -> CardShowing | None:
             assert_never(card)
 
 
-def answer_from_form(content: Content, card: AnyCard, parts: Mapping[str, object]) -> Given:
+def answer_from_form(content: Content, card: AnyCard, parts: Mapping[str, object]) -> CardAnswer:
     """The answer a submitted form gives: ``parts`` maps the parts of ``FORM_PARTS`` to what
     was chosen (absent when not asked). None while a part the card asks is not chosen, or
     holds a value the form does not offer (a crafted or stale one); fixes not offered are
@@ -149,30 +147,24 @@ def _findings_from_form(content: Content, card: RulingCard, given: object) -> Fi
     return tuple(found)
 
 
-def answer_card(
-    content: Content, card: AnyCard, given: Given, trainee_id: int, seconds: float,
-    mode: str = "practice", exam_id: int | None = None, showing: CardShowing | None = None,
-) -> Outcome:
+def answer_card(content: Content, given: GivenAnswer) -> Outcome:
     """Grade an answer to any card and build its record: the one answer path of every page."""
+    card = given.card
     match card:
         case ScenarioCard():
-            answer = given if isinstance(given, ScenarioAnswer) else NO_ANSWER
-            return answer_scenario(content, card, answer, trainee_id, seconds, mode, exam_id, showing)
+            return answer_scenario(content, card, given)
         case FloorCallCard():
-            answer = given if isinstance(given, ScenarioAnswer) else NO_ANSWER
-            return answer_scenario(content, card, answer, trainee_id, seconds, mode, exam_id, showing,
-                                   investigation=investigate(card, answer.steps))
+            return answer_scenario(content, card, given, investigate(card, ruling_chosen(given).steps))
         case JudgementCallCard():
-            chosen = given if isinstance(given, str) else None
-            return answer_judgement_call(content, card, chosen, trainee_id, seconds, mode, exam_id)
+            return answer_judgement_call(content, card, given)
         case KnowledgeCard():
-            chosen = given if isinstance(given, str) else None
-            return answer_knowledge(card, chosen, trainee_id, seconds, mode, exam_id, content.fingerprint())
+            return answer_knowledge(card, given, content.fingerprint())
         case _:
             assert_never(card)
 
 
-def given_from_record(card: AnyCard, row: Mapping[str, Any]) -> Given:
+
+def given_from_record(card: AnyCard, row: Mapping[str, Any]) -> CardAnswer:
     """The answer a stored attempt gave (``row`` holds its chosen fields), to grade it again."""
     match card:
         case ScenarioCard() | FloorCallCard():

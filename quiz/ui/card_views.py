@@ -16,7 +16,7 @@ from quiz.model.cards import (
     KnowledgeCard,
     ScenarioCard,
 )
-from quiz.training.answering import KnowledgeOutcome, Outcome, ScenarioOutcome
+from quiz.training.answer_outcomes import KnowledgeOutcome, Outcome, ScenarioOutcome
 from quiz.ui import feedback_views, investigation_view, widgets
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.report_problem import report_problem
@@ -25,7 +25,7 @@ from quiz.ui.shell import Shell
 
 def answer_form(shell: Shell, card: AnyCard, form_key: str, submit_label: str | None = None,
                 exam_id: int | None = None) -> None:
-    """The card's answer form; its submit button gives the answer (``widgets.take_given``),
+    """The card's answer form; its submit button gives the answer (``form_answers.take_given``),
     in the form ``quiz.training.kinds.answer_card`` takes. A floor call is investigated
     first, its steps kept per exam (``exam_id``) or outside exams, and "Rule" opens the form."""
     match card:

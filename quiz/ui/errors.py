@@ -7,9 +7,9 @@ server's log. An answer whose saving failed is said to be unsaved, its feedback 
 drawn, and a "Try again" button sends the same answer again. Anything else is a bug and is
 left to Streamlit (which shows no detail either, ``client.showErrorDetails = "none"``).
 
-``app.py`` runs the sidebar and the page inside ``database_guard``. An answer is recognised
-as unsaved when its failure passed through ``quiz.db.submissions.submit_answer`` (the one
-path from an answer to the database).
+``app.py`` runs the sidebar and the page inside ``database_guard``. An answer unsaved is an
+``AnswerLostError`` (raised by ``quiz.db.submissions.submit_answer``, the one path from an
+answer to the database, from the failure of the database).
 """
 
 from __future__ import annotations
@@ -17,29 +17,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from types import TracebackType
 
 import streamlit as st
 
 from quiz.db.storage_errors import storage_problem
+from quiz.model.errors import AnswerLostError
 from quiz.model.text import LANGUAGES
 from quiz.model.words import pick_language, t
 
 log = logging.getLogger(__name__)
-
-SAVING_FUNCTION = ("quiz.db.submissions", "submit_answer")  # the one path from an answer to the database
-
-
-def answer_lost(error: BaseException) -> bool:
-    """Whether ``error`` broke off saving an answer (so nothing of it was stored)."""
-    tb: TracebackType | None = error.__traceback__
-    while tb is not None:
-        frame = tb.tb_frame
-        if (frame.f_globals.get("__name__"), frame.f_code.co_name) == SAVING_FUNCTION:
-            return True
-        tb = tb.tb_next
-    return False
-
 
 def _languages() -> tuple[str, ...]:
     """The visitor's language first, then the other: the sidebar may not have run."""
@@ -64,7 +50,7 @@ def show_database_error(error: BaseException, retry: Callable[[], None] | None =
     """Log ``error`` with its traceback and draw the page that explains it; for an answer
     not saved, a "Try again" button whose callback ``retry`` gives the same answer again."""
     kind = storage_problem(error) or "unreachable"
-    lost = answer_lost(error)
+    lost = isinstance(error, AnswerLostError)
     log.error("database failure (%s)%s", kind, "; an answer was not saved" if lost else "", exc_info=error)
     languages = _languages()
     for language in languages:

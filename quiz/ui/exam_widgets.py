@@ -15,7 +15,7 @@ from quiz.db.store import Trainee
 from quiz.model.attempt import AttemptRecord, utc_now
 from quiz.model.errors import Problem
 from quiz.model.local_time import local_text
-from quiz.training.answering import ScenarioOutcome
+from quiz.training.answer_outcomes import ScenarioOutcome
 from quiz.training.exam_results import (
     exam_questions,
     history_table,
@@ -34,7 +34,7 @@ from quiz.training.exams import (
     time_left,
 )
 from quiz.training.presets import ExamPreset, load_presets
-from quiz.ui import card_views, widgets
+from quiz.ui import card_views, form_answers, widgets
 from quiz.ui.exam_clock import exam_clock
 from quiz.ui.page_state import ExamState
 from quiz.ui.rounds import start_round
@@ -69,7 +69,7 @@ def wait_for_closed_book_exam(shell: Shell) -> None:
     """On a study page (Practice, Review, Reference, Progress) while the signed-in trainee's
     closed-book exam runs: say so, offer the way back to it, and stop the page before its
     content is drawn, so the server never sends it. A card's own run (Check, Next card) asks
-    first (``answering.card_fragment``), so a tab opened before the exam waits too. Any other
+    first (``answer_flow.card_fragment``), so a tab opened before the exam waits too. Any other
     exam running: say so (its clock does not stop while the candidate is away), with the way
     back, above the page."""
     if shell.trainee is None:
@@ -86,7 +86,7 @@ def wait_for_closed_book_exam(shell: Shell) -> None:
                         left=clock_text(time_left(running.deadline, now))), icon=":material/timer:")
         _back_to_exam(shell, running)
         return
-    widgets.drop_given()  # an answer sent from a tab opened before the exam: not graded, not shown
+    form_answers.drop_given()  # an answer sent from a tab opened before the exam: not graded, not shown
     st.info(shell.t("exam.closed_book_wait", name=exam_name(shell, running.preset),
                     left=clock_text(time_left(running.deadline, now))), icon=":material/menu_book:")
     _back_to_exam(shell, running)

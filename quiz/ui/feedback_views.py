@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping
 
 import streamlit as st
 
-from quiz.model.attempt import AttemptRecord
+from quiz.model.attempt import AttemptRecord, PartResult
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, RuledCard
 from quiz.model.rulesets import Penalty, Ruleset
 from quiz.model.text import Text
@@ -28,7 +28,8 @@ from quiz.report.citations import (
 from quiz.report.why_line import judgement_why, knowledge_why, scenario_why
 from quiz.rules.explain import applies_to_words, describe_facts, explain_penalty
 from quiz.rules.variants import drawn_facts, seed_facts
-from quiz.training.answering import KnowledgeOutcome, ScenarioOutcome
+from quiz.training.answer_outcomes import KnowledgeOutcome, ScenarioOutcome
+from quiz.training.grading import Headline
 from quiz.ui.findings_view import findings_feedback
 from quiz.ui.folds import answer_key, fold
 from quiz.ui.markdown import escape_markdown, quote_block
@@ -37,9 +38,9 @@ from quiz.ui.streamlit_internals.objects import Container
 from quiz.ui.widgets import players_name
 
 MARKS = {
-    "correct": ":green[:material/check_circle:]",
-    "accepted": ":orange[:material/check_circle:]",
-    "wrong": ":red[:material/cancel:]",
+    PartResult.CORRECT: ":green[:material/check_circle:]",
+    PartResult.ACCEPTED: ":orange[:material/check_circle:]",
+    PartResult.WRONG: ":red[:material/cancel:]",
 }
 
 
@@ -97,10 +98,10 @@ def scenario_feedback(shell: Shell, card: RuledCard, outcome: ScenarioOutcome, a
     lang, verdict, grade, record = shell.language, outcome.verdict, outcome.grade, outcome.record
     if not answered:
         st.error(shell.t("feedback.not_answered"))
-    elif grade.headline == "all_right":
+    elif grade.headline is Headline.ALL_RIGHT:
         st.success(shell.t("feedback.all_right"))
     else:  # a wrong answer is one box, whatever its words ("so close" for one part only)
-        right = sum(result != "wrong" for result in grade.results)
+        right = sum(result.right for result in grade.results)
         st.error(shell.t(f"feedback.{grade.headline}", right=right, total=len(grade.results)))
     details = lead(shell, card, record, scenario_why(ruleset, verdict, grade, record, answered, lang), before_details)
     if details is None:
@@ -120,7 +121,7 @@ def scenario_feedback(shell: Shell, card: RuledCard, outcome: ScenarioOutcome, a
             st.markdown(f"**{escape_markdown(shell.t('variants.drawn_facts'))}**")
             st.markdown("\n".join(f"- {escape_markdown(line)}" for line in describe_facts(ruleset, drawn, lang)))
         st.markdown("\n".join(f"- {escape_markdown(e.get(lang))}" for e in verdict.explanations))
-        if grade.penalty == "wrong" and chosen_penalty is not None:
+        if grade.penalty is PartResult.WRONG and chosen_penalty is not None:
             facts = outcome.showing.facts if outcome.showing is not None else seed_facts(card)
             _when_right(shell, ruleset, card.infraction, verdict, chosen_penalty, facts)
         if answered and grade.missing_fixes:
@@ -150,7 +151,7 @@ def _scenario_marks(shell: Shell, ruleset: Ruleset, outcome: ScenarioOutcome) ->
         with col:
             st.markdown(f"{MARKS[result]} **{shell.t(label)}** · {shell.t('mark.' + result)}")
             st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
-    if grade.penalty == "accepted":
+    if grade.penalty is PartResult.ACCEPTED:
         st.info(shell.t("feedback.accepted", penalty=chosen_penalty.name.get(lang) if chosen_penalty else ""))
 
 
@@ -293,7 +294,7 @@ def judgement_feedback(shell: Shell, card: JudgementCallCard, outcome: Knowledge
         if answered:
             chosen = shell.t("answer.no_listed_infraction") if grade.chosen == NO_LISTED_INFRACTION else names.get(
                 grade.chosen or "", "—")
-            result = "correct" if grade.correct else "wrong"
+            result = PartResult.CORRECT if grade.correct else PartResult.WRONG
             st.markdown(f"{MARKS[result]} **{shell.t('feedback.nearest')}** · {shell.t('mark.' + result)}")
             st.caption(shell.t("feedback.your_answer") + ": " + escape_markdown(chosen))
 

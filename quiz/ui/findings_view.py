@@ -14,7 +14,7 @@ from quiz.model.cards import RulingCard
 from quiz.model.facts import FactSpec
 from quiz.model.rulesets import Ruleset
 from quiz.report.why_line import finding_question, finding_value
-from quiz.training.answering import ScenarioOutcome
+from quiz.training.answer_outcomes import ScenarioOutcome
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell
 

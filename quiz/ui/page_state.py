@@ -9,8 +9,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from quiz.model.attempt import Mode
 from quiz.rules.variants import DEFAULT_SEED, new_seed
-from quiz.training.answering import Outcome
+from quiz.training.answer_outcomes import Outcome
 
 
 @dataclass
@@ -58,7 +59,7 @@ class PracticeState(CardState):
 @dataclass
 class ReviewState(CardState):
     trainee: int | None = None  # whose reviews these are: another trainee starts over
-    mode: str = "review"  # "practice": a card never seen, asked for when nothing is due
+    mode: Mode = Mode.REVIEW  # PRACTICE: a card never seen, asked for when nothing is due
     new: bool = False  # cards never seen were asked for
 
     def ask_for_new(self) -> None:

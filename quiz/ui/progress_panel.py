@@ -37,7 +37,7 @@ from quiz.report.progress import (
 )
 from quiz.report.progress_charts import Spec, progress_charts
 from quiz.rules.variants import list_title
-from quiz.training.answering import card_pool
+from quiz.training.pools import card_pool
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.rounds import PRACTICE_PAGE, forget_goal, start_round
 from quiz.ui.shell import Shell

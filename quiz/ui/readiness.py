@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from quiz.content.categories import category_labels
+from quiz.content.categories import category_keys, category_labels
 from quiz.db import reviews as review_store
 from quiz.db.store import Trainee
 from quiz.model.attempt import utc_now
 from quiz.report import charts
 from quiz.training import scheduling as review
-from quiz.training.answering import card_pool, category_keys
+from quiz.training.pools import card_pool
 from quiz.ui.shell import Shell
 
 

@@ -22,9 +22,9 @@ from quiz.model.attempt import utc_now
 from quiz.model.text import LANGUAGES
 from quiz.model.words import pick_language, t
 from quiz.report.join_qr import JOIN_PARAM
-from quiz.training.answering import card_pool
 from quiz.training.due_times import DueTimes
 from quiz.training.exam_dates import card_games
+from quiz.training.pools import card_pool
 from quiz.ui import resources
 from quiz.ui.sign_in import trainee_panel
 from quiz.ui.streamlit_internals.words import draw_widget_words, multiselect

@@ -1,9 +1,8 @@
 """A card on the page and its answer form, shared by every page that shows cards: the form's
-submit button reads the answer in its callback (``give``), for the run it starts to take."""
+submit button reads the answer in its callback and gives it (``form_answers.give``), for the
+run it starts to take."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import streamlit as st
 
@@ -11,9 +10,9 @@ from quiz.content.loader import Content
 from quiz.model.attempt import PLAYERS, AttemptRecord
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard, RuledCard
 from quiz.rules.variants import CardShowing
-from quiz.training.answering import asks_players
-from quiz.training.grading import ScenarioAnswer
+from quiz.training.answer_outcomes import asks_players
 from quiz.training.kinds import FORM_PARTS, answer_from_form, shown_texts
+from quiz.ui import form_answers
 from quiz.ui.findings_view import findings_inputs, found_in_form, prefill_findings
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.shell import Shell
@@ -80,55 +79,6 @@ def keep_choice(key: str, options: list[str], many: bool = False) -> str:
     return key
 
 
-@dataclass(frozen=True, slots=True)
-class Given:
-    """An answer given to a card's form (``answer`` is None for a blank one: "I don't know")."""
-
-    answer: ScenarioAnswer | str | None
-
-
-GIVEN_KEY = "given_answer"  # form key -> the answer its submit button gave, for the run it started
-TAKEN_KEY = "taken_answer"  # the same, once a run took it: given again by "Try again" (give_again)
-
-
-def give(form_key: str, answer: ScenarioAnswer | str | None) -> None:
-    """Keep ``answer`` as given to the form ``form_key``, for the run that follows (a callback)."""
-    st.session_state[GIVEN_KEY] = {form_key: Given(answer)}
-
-
-def give_again() -> None:
-    """Give the answer this session took last once more (a callback: "Try again" after the
-    database failed to save it); its run grades and saves it as if the form were sent again."""
-    taken = st.session_state.pop(TAKEN_KEY, None)
-    if isinstance(taken, dict):
-        st.session_state[GIVEN_KEY] = taken
-
-
-def answer_pending() -> bool:
-    """Whether a click has given an answer that its run has yet to take (``take_given``)."""
-    return GIVEN_KEY in st.session_state
-
-
-def drop_given() -> None:
-    """Forget an answer given and not yet taken: its page will not grade it (a closed-book
-    exam started meanwhile; ``exam_widgets.wait_for_closed_book_exam``)."""
-    st.session_state.pop(GIVEN_KEY, None)
-
-
-def take_given(form_key: str) -> Given | None:
-    """The answer given to the form ``form_key`` by the click that started this run, once.
-
-    The form's submit button reads the answer in its callback, before the run: the run that
-    grades it then need not draw the form again (under load, every element is server time).
-    One answer is pending at most: taking drops one given to another form (a page left before
-    its run could take it). The answer taken is kept aside until the next is given, so that
-    one whose saving failed can be given again (``give_again``)."""
-    pending = st.session_state.pop(GIVEN_KEY, None)
-    st.session_state[TAKEN_KEY] = pending
-    given = pending.get(form_key) if isinstance(pending, dict) else None
-    return given if isinstance(given, Given) else None
-
-
 def _take_answer(content: Content, card: AnyCard, form_key: str) -> None:
     """The submit button's callback: the form's answer, once every part it asks is chosen
     (else nothing: the form is drawn again, with what is missing said under it)."""
@@ -136,13 +86,13 @@ def _take_answer(content: Content, card: AnyCard, form_key: str) -> None:
     parts["findings"] = found_in_form(form_key)
     answer = answer_from_form(content, card, parts)
     if answer is not None:
-        give(form_key, answer)
+        form_answers.give(form_key, answer)
 
 
 def check_button(shell: Shell, card: AnyCard, form_key: str, submit_label: str | None = None) -> bool:
     """The answer form's submit button (Check, or ``submit_label``); Ctrl+Enter (⌘+Enter) presses it.
     Check says, when the pointer rests on it, how to answer with the keyboard alone. Pressed
-    with every part chosen, the answer is given (``take_given``) and the form is not drawn;
+    with every part chosen, the answer is given (``form_answers.take_given``) and the form is not drawn;
     so it returns True only when a part was missing."""
     return st.form_submit_button(submit_label or shell.t("answer.check"), type="primary", shortcut="Mod+Enter",
                                  help=None if submit_label else shell.t("answer.keyboard_help"),
@@ -151,7 +101,7 @@ def check_button(shell: Shell, card: AnyCard, form_key: str, submit_label: str |
 
 def scenario_form(shell: Shell, card: RuledCard, form_key: str, submit_label: str | None = None) -> None:
     """The answer form: infraction, penalty, who receives it (on cards whose infraction can name
-    both players) and fixes; "check" (or ``submit_label``) gives the answer (``take_given``).
+    both players) and fixes; "check" (or ``submit_label``) gives the answer (``form_answers.take_given``).
     Each widget is keyed by the form, so a language switch (new labels) keeps the choices made."""
     ruleset = shell.content.rulesets[card.ruleset]
     lang = shell.language

@@ -33,7 +33,7 @@ MEASURED = (
 )
 
 NOT_MEASURED = {
-    "review.py": "the practice page's card fragment (quiz.ui.answering) over the due cards: measured as Practice",
+    "review.py": "the practice page's card fragment (quiz.ui.answer_flow) over the due cards: measured as Practice",
     "exam.py": "its answer loop is measured under load against the capacity floor's Mock exam page (make capacity)",
     "reference.py": "the rulesets in tables: nothing on it grows with the answers or trainees",
     "content.py": "its work is checking content, measured by the content load figures",

@@ -198,7 +198,7 @@ def investigation(card: dict, form_key: str) -> bool:
 
 
 def _draw_due() -> None:
-    """The sidebar's due count, drawn from a fragment as the app's ``answering.card_fragment`` does."""
+    """The sidebar's due count, drawn from a fragment as the app's ``answer_flow.card_fragment`` does."""
     st.session_state["floor-due"].caption(":material/event_repeat: Due for review: 0")
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from quiz.content.categories import card_category
 from quiz.content.coverage import branches, coverage
 from quiz.content.loader import load_content
 from quiz.content.ruleset_checks import check_ruleset
@@ -24,9 +25,11 @@ from quiz.rules.engine import judge
 from quiz.rules.explain import describe_rule, explain_penalty
 from quiz.rules.outcomes import can_name_both_players, describe_changes, possible_penalties, route_to_penalty
 from quiz.rules.variants import possible_facts
-from quiz.training.answering import asks_players, card_category, card_pool
+from quiz.training.answer_outcomes import asks_players
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer, grade_scenario
 from quiz.training.kinds import answer_card
+from quiz.training.pools import card_pool
 
 ROOT = Path(__file__).resolve().parents[2]
 THIRD = ROOT / "tests" / "fixtures" / "third_game"
@@ -202,19 +205,20 @@ def test_the_practice_flow(third, lt):
     assert isinstance(agreed, ScenarioCard) and asks_players(third, agreed)
     assert not asks_players(third, cards["lt-table-talk"])
     assert card_category(third, agreed) == "integrity"
-    right = answer_card(third, agreed, ScenarioAnswer("agreed_result", "ejection", (), "both"), 1, 3.0)
+    right = answer_card(third, GivenAnswer(agreed, ScenarioAnswer("agreed_result", "ejection", (), "both"), 1, 3.0))
     assert right.grade.correct and right.record.players_result == "correct"
     assert right.record.standard_players == "both" and right.record.content_fingerprint == third.fingerprint()
-    wrong = answer_card(third, agreed, ScenarioAnswer("agreed_result", "round_loss", (), "offender"), 1, 3.0)
+    wrong = answer_card(third, GivenAnswer(agreed, ScenarioAnswer("agreed_result", "round_loss", (), "offender"), 1,
+                                           3.0))
     assert not wrong.grade.correct and wrong.record.penalty_result == "wrong"
     knowledge = cards["lt-k-strike-recorded"]
     assert isinstance(knowledge, KnowledgeCard)
-    assert answer_card(third, knowledge, "a", 1, 1.0).grade.correct
+    assert answer_card(third, GivenAnswer(knowledge, "a", 1, 1.0)).grade.correct
     call = cards["lt-jc-peek-on-purpose"]
     assert isinstance(call, JudgementCallCard)
-    assert answer_card(third, call, "peeking", 1, 1.0).grade.correct
-    assert not answer_card(third, call, NO_LISTED_INFRACTION, 1, 1.0).grade.correct
-    assert answer_card(third, cards["lt-jc-no-line"], NO_LISTED_INFRACTION, 1, 1.0).grade.correct
+    assert answer_card(third, GivenAnswer(call, "peeking", 1, 1.0)).grade.correct
+    assert not answer_card(third, GivenAnswer(call, NO_LISTED_INFRACTION, 1, 1.0)).grade.correct
+    assert answer_card(third, GivenAnswer(cards["lt-jc-no-line"], NO_LISTED_INFRACTION, 1, 1.0)).grade.correct
 
 
 # --- outcome queries and explanations -------------------------------------------------------------------

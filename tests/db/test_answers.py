@@ -121,7 +121,7 @@ def test_an_answer_read_before_another_sessions_answer_moves_the_schedule_on_fro
     monkeypatch.setattr(review_store, "read_schedule_json", read_then_another_session_answers)
     saved = save_answer(store, answer(trainee.id, True, our_time))
 
-    assert len(calls) == 3  # the read of the one statement, the other answer's, the transaction's
+    assert len(calls) == 3  # the read of the one statement, the other answer's, the statement's read again
     assert len(store.attempts()) == 3 and list(store.attempts()["id"])[-1] == saved.attempt_id
     expected = next_schedule(next_schedule(next_schedule(None, True, T0), False, other_time), True, our_time)
     assert review_store.schedule(store, trainee.id, "pkm-k-cut-vs-shuffle") == expected

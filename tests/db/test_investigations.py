@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from quiz.db.investigations import forget_steps, steps_taken, take_step
 from quiz.db.store import Store
 from quiz.db.submissions import submit_answer
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 
 CARD = "ygo-fc-two-cards-at-the-draw"
@@ -36,7 +37,7 @@ def test_an_answered_call_starts_afresh_and_keeps_its_steps_in_the_attempt(store
     steps = steps_taken(store, trainee.id, CARD)
     given = ScenarioAnswer("extra_draw", "warning", ("return_extra_to_top",), None,
                            (("intentional", False), ("identifiable", True)), steps)
-    submission = submit_answer(store, content, card, given, trainee.id, 30.0)
+    submission = submit_answer(store, content, GivenAnswer(card, given, trainee.id, 30.0))
     assert submission.stored and steps_taken(store, trainee.id, CARD) == ()
     frame = store.attempts(trainee.id)
     stored = frame.iloc[-1]["investigation"]
@@ -53,7 +54,7 @@ def test_steps_left_behind_by_an_answer_are_never_read_back(store: Store, conten
     take_step(store, trainee.id, CARD, "kimura-what", now=T0)
     given = ScenarioAnswer("extra_draw", "warning", ("return_extra_to_top",), None,
                            (("intentional", False), ("identifiable", True)), ("kimura-what",))
-    submit_answer(store, content, card, given, trainee.id, 30.0)
+    submit_answer(store, content, GivenAnswer(card, given, trainee.id, 30.0))
     take_step(store, trainee.id, CARD, "kimura-what", now=T0)  # as if the deletion had been lost
     assert steps_taken(store, trainee.id, CARD) == ()
     assert take_step(store, trainee.id, CARD, "hand-count") == ("hand-count",)

@@ -28,10 +28,12 @@ from quiz.db.problem_reports import (
 )
 from quiz.db.submissions import submit_answer
 from quiz.db.tables import REPORT_TEXT_MAX, problem_reports
+from quiz.model.attempt import Mode
 from quiz.model.errors import QuizError, ReportError, ReportLimitError
 from quiz.rules.variants import show_card
 from quiz.training.exam_results import exam_questions
 from quiz.training.exams import ExamSpec
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.scopes import EVERY_STORE
@@ -47,8 +49,8 @@ def test_a_report_keeps_the_card_as_shown_and_the_answer_given(store, content):
     trainee = store.trainee("Aiko")
     card = variant_card(content)
     showing = show_card(card, 12345)
-    submission = submit_answer(store, content, card, ScenarioAnswer(card.infraction, "warning", ()), trainee.id, 9.0,
-                               showing=showing)
+    submission = submit_answer(store, content, GivenAnswer(card, ScenarioAnswer(card.infraction, "warning", ()),
+                                                           trainee.id, 9.0, showing=showing))
     before = store.attempts()
     report = file_report(store, submission.outcome.record, "key_wrong", "  The key says warning; line 55 says otherwise.  ",
                          now=NOW)
@@ -68,7 +70,7 @@ def test_a_report_keeps_the_card_as_shown_and_the_answer_given(store, content):
 def test_a_report_on_a_knowledge_card_keeps_the_choice(store, content):
     trainee = store.trainee("Ben")
     card = content.knowledge_cards[0]
-    submission = submit_answer(store, content, card, card.choices[0].id, trainee.id, 4.0)
+    submission = submit_answer(store, content, GivenAnswer(card, card.choices[0].id, trainee.id, 4.0))
     report = file_report(store, submission.outcome.record, "unclear")
     assert report.answer == {"choice": card.choices[0].id}
     assert report.text == ""
@@ -77,7 +79,7 @@ def test_a_report_on_a_knowledge_card_keeps_the_choice(store, content):
 def test_an_answer_not_stored_gives_a_report_without_an_attempt(store, content, admin):
     trainee = store.trainee("Chika")
     card = content.knowledge_cards[1]
-    outcome = answer_card(content, card, card.answer, trainee.id, 3.0)
+    outcome = answer_card(content, GivenAnswer(card, card.answer, trainee.id, 3.0))
     unstored = file_report(store, outcome.record, "other", "typo")
     assert unstored.attempt_id is None
     resolve_report(store, admin, unstored.id, "seen")  # one open report per card and trainee
@@ -88,13 +90,14 @@ def test_an_answer_not_stored_gives_a_report_without_an_attempt(store, content, 
 @pytest.mark.parametrize("reason", REASONS)
 def test_every_reason_is_accepted(store, content, reason):
     trainee = store.trainee("Dai")
-    outcome = submit_answer(store, content, content.knowledge_cards[0], None, trainee.id, 1.0).outcome
+    outcome = submit_answer(store, content, GivenAnswer(content.knowledge_cards[0], None, trainee.id, 1.0)).outcome
     assert file_report(store, outcome.record, reason).reason == reason
 
 
 def test_bad_reasons_and_long_texts_are_refused(store, content):
     trainee = store.trainee("Emi")
-    record = submit_answer(store, content, content.knowledge_cards[0], None, trainee.id, 1.0).outcome.record
+    record = submit_answer(store, content, GivenAnswer(content.knowledge_cards[0], None, trainee.id,
+                                                       1.0)).outcome.record
     with pytest.raises(ReportError) as error:
         file_report(store, record, "boring")
     assert error.value.rule == "reason" and isinstance(error.value, QuizError)
@@ -107,8 +110,10 @@ def test_bad_reasons_and_long_texts_are_refused(store, content):
 
 def test_a_supervisor_resolves_a_report_with_a_note(store, content, admin):
     trainee = store.trainee("Fumi")
-    record = submit_answer(store, content, content.knowledge_cards[0], None, trainee.id, 1.0).outcome.record
-    other = submit_answer(store, content, content.knowledge_cards[1], None, trainee.id, 1.0).outcome.record
+    record = submit_answer(store, content, GivenAnswer(content.knowledge_cards[0], None, trainee.id,
+                                                       1.0)).outcome.record
+    other = submit_answer(store, content, GivenAnswer(content.knowledge_cards[1], None, trainee.id,
+                                                      1.0)).outcome.record
     first = file_report(store, record, "key_wrong", "one", now=NOW)
     second = file_report(store, other, "unclear", "two", now=NOW + dt.timedelta(minutes=1))
     resolved = resolve_report(store, admin, first.id, "Fixed in the card file.", now=NOW + dt.timedelta(hours=1))
@@ -129,8 +134,8 @@ def test_a_report_from_exam_results_finds_the_answer_that_counted(store, content
     cards = content.knowledge_cards[:2]
     spec = ExamSpec(2, 10, 80, (cards[0].ruleset,))
     exam = exam_store.start_exam(store, trainee.id, "custom", spec, tuple(c.id for c in cards), (1, 2), NOW)
-    submit_answer(store, content, cards[0], cards[0].choices[-1].id, trainee.id, 5.0, mode="exam", exam_id=exam.id,
-                  now=NOW + dt.timedelta(minutes=1))
+    submit_answer(store, content, GivenAnswer(cards[0], cards[0].choices[-1].id, trainee.id, 5.0, mode=Mode.EXAM,
+                                              exam_id=exam.id), now=NOW + dt.timedelta(minutes=1))
     closed = exam_store.hand_in(store, exam.id, NOW + dt.timedelta(minutes=2))
     questions = exam_questions(content, closed, exam_store.exam_answers(store, exam.id))
     stored = store.attempts()
@@ -149,7 +154,7 @@ def admin(store):
 def answered(store, content, name: str, cards: int):
     """A trainee's stored answers to the first ``cards`` knowledge cards."""
     trainee = store.trainee(name)
-    return [submit_answer(store, content, card, None, trainee.id, 1.0).outcome.record
+    return [submit_answer(store, content, GivenAnswer(card, None, trainee.id, 1.0)).outcome.record
             for card in content.knowledge_cards[:cards]]
 
 

@@ -32,6 +32,7 @@ from quiz.model.errors import UndecidedCaseError
 from quiz.report import statistics as stats_sql
 from quiz.rules.variants import show_card, stored_values
 from quiz.training.exams import ExamSpec
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 
@@ -105,7 +106,7 @@ def graded(
     if values is not None:
         showings = (show_card(card, seed) for seed in range(100))
         showing = next(shown for shown in showings if stored_values(card, shown) == values)
-    record = answer_card(content, card, given, trainee_id, 12.5, showing=showing).record
+    record = answer_card(content, GivenAnswer(card, given, trainee_id, 12.5, showing=showing)).record
     return replace(record, answered_at=changes.pop("answered_at", T0), **changes)
 
 

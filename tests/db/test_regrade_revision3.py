@@ -14,6 +14,7 @@ from quiz.db.answers import save_answer
 from quiz.db.regrade import apply_regrade, original_grade
 from quiz.db.store import Store
 from quiz.model.attempt import FindingRecord
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.findings_cards import EXTRA_DRAW
@@ -50,7 +51,7 @@ def content(tmp_path_factory: pytest.TempPathFactory) -> Content:
 
 
 def stored(store: Store, content: Content, card_id: str, given: ScenarioAnswer, **as_graded_before) -> int:
-    record = answer_card(content, content.cards[card_id], given, store.trainee("Mio").id, 20.0).record
+    record = answer_card(content, GivenAnswer(content.cards[card_id], given, store.trainee("Mio").id, 20.0)).record
     return save_answer(store, replace(record, answered_at=T0, content_fingerprint=None, **as_graded_before)).attempt_id
 
 

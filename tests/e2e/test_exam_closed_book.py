@@ -10,8 +10,8 @@ import pytest
 from quiz.db.exams import start_exam
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
-from quiz.training.answering import card_pool
 from quiz.training.exams import ExamSpec
+from quiz.training.pools import card_pool
 from tests.e2e import driver
 from tests.e2e.driver import ARTIFACTS, assert_no_exception, go_to, main, open_page, settle
 from tests.shipped_content import shipped_content

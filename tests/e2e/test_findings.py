@@ -18,7 +18,7 @@ from quiz.model.attempt import utc_now
 from quiz.model.cards import ScenarioCard
 from quiz.model.errors import QuizError
 from quiz.rules.engine import judge
-from quiz.training.answering import asks_players, case_facts, verdict_for
+from quiz.training.answer_outcomes import asks_players, case_facts, verdict_for
 from quiz.training.grading import ScenarioAnswer
 from tests.e2e import driver
 from tests.e2e.driver import assert_no_exception, main, settle

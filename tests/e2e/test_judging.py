@@ -10,7 +10,7 @@ import pytest
 
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
-from quiz.training.answering import verdict_for
+from quiz.training.answer_outcomes import verdict_for
 from tests.e2e import driver
 from tests.e2e.driver import assert_no_exception, choose_language, main, open_page, settle
 from tests.shipped_content import shipped_content

@@ -26,7 +26,8 @@ from quiz.model.attempt import utc_now
 from quiz.model.cards import KnowledgeCard, ScenarioCard
 from quiz.model.words import t
 from quiz.report.charts import wrap_label
-from quiz.training.answering import verdict_for
+from quiz.training.answer_outcomes import verdict_for
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.e2e import driver
@@ -63,7 +64,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServe
             for days_ago in range(7):
                 for card in rng.sample(cards, 5):
                     choice = card.answer if rng.random() < 0.7 else card.choices[0].id
-                    outcome = answer_card(CONTENT, card, choice, trainee.id, 20.0)
+                    outcome = answer_card(CONTENT, GivenAnswer(card, choice, trainee.id, 20.0))
                     record(store, replace(outcome.record, answered_at=utc_now() - dt.timedelta(days=days_ago)))
             for ruleset in CONTENT.rulesets.values():  # a confusion grid per game on Progress
                 ladder = [p.id for p in ruleset.ladder]
@@ -72,7 +73,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServe
                 for card in rng.sample(scenarios, SCENARIOS_PER_GAME):
                     verdict = verdict_for(CONTENT, card)
                     given = ScenarioAnswer(verdict.infraction, rng.choice(ladder), verdict.fixes, verdict.players)
-                    record(store, answer_card(CONTENT, card, given, trainee.id, 40.0).record)
+                    record(store, answer_card(CONTENT, GivenAnswer(card, given, trainee.id, 40.0)).record)
         finally:
             store.dispose()
         yield server

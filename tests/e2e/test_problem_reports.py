@@ -23,7 +23,8 @@ from quiz.db.problem_reports import file_report, reports_frame
 from quiz.db.store import Store
 from quiz.model.attempt import utc_now
 from quiz.model.cards import ScenarioCard
-from quiz.training.answering import verdict_for
+from quiz.training.answer_outcomes import verdict_for
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.e2e import driver
@@ -73,7 +74,7 @@ def history(store: Store, content: Content, rng: random.Random) -> None:
             assert isinstance(card, ScenarioCard)
             for _ in range(3):
                 given = _answer(content, card, strength, rng)
-                outcome = answer_card(content, card, given, trainee.id, rng.uniform(6, 70))
+                outcome = answer_card(content, GivenAnswer(card, given, trainee.id, rng.uniform(6, 70)))
                 when = now - dt.timedelta(days=rng.uniform(1, 30))
                 record(store, replace(outcome.record, answered_at=when))
                 if card_id == UNCLEAR and name == "Hana Mori" and not reported:

@@ -21,7 +21,8 @@ from quiz.db.store import Store
 from quiz.db.time_zones import set_time_zone
 from quiz.model.attempt import utc_now
 from quiz.model.cards import FloorCallCard, JudgementCallCard, KnowledgeCard, ScenarioCard
-from quiz.training.answering import verdict_for
+from quiz.training.answer_outcomes import verdict_for
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.e2e import driver
@@ -55,7 +56,8 @@ def history(store: Store, content: Content, trainee_id: int, rng: random.Random)
         skill = 0.45 + 0.45 * (DAYS - days_ago) / DAYS  # 45 % six weeks ago, 90 % today
         for n in range(rng.randint(6, 18)):
             card = rng.choice(cards)
-            outcome = answer_card(content, card, _answer(content, card, skill, rng), trainee_id, rng.uniform(8, 60))
+            outcome = answer_card(content, GivenAnswer(card, _answer(content, card, skill, rng), trainee_id,
+                                                       rng.uniform(8, 60)))
             when = today - dt.timedelta(days=days_ago, minutes=10 * n)
             record(store, replace(outcome.record, answered_at=when))
             stored += 1

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from quiz.model.attempt import AttemptRecord, FindingRecord
+from quiz.model.attempt import AttemptRecord, FindingRecord, Mode, PartResult
 
 
 def scenario_answer(**changes) -> AttemptRecord:
@@ -42,3 +42,17 @@ def test_an_invalid_record_names_every_problem() -> None:
     with pytest.raises(ValueError, match="invalid attempt") as refused:
         scenario_answer(card_kind="essay", seconds=-1.0)
     assert "card_kind" in str(refused.value) and "seconds" in str(refused.value)
+
+
+def test_mode_and_part_results_are_enums_in_the_record_and_plain_words_in_its_row() -> None:
+    record = scenario_answer(mode="review", infraction_result="correct", penalty_result="wrong",
+                             fixes_result="accepted")
+    assert record.mode is Mode.REVIEW
+    assert (record.infraction_result, record.penalty_result, record.fixes_result) == (
+        PartResult.CORRECT, PartResult.WRONG, PartResult.ACCEPTED)
+    assert record.players_result is None
+    row = record.values()
+    assert [type(row[name]) for name in ("mode", "infraction_result", "penalty_result")] == [str, str, str]
+    assert (row["mode"], row["penalty_result"]) == ("review", "wrong")
+    assert AttemptRecord.from_row(row).penalty_result is PartResult.WRONG
+    assert [result.right for result in PartResult] == [True, True, False]

@@ -36,7 +36,7 @@ MODEL_EDITS = (  # (old, new) in quiz/model/cards.py
 IMPORTS = {  # one line added after the module's docstring and __future__ import
     "content/card_kinds.py": "from quiz.model.cards import TrueFalseCard",
     "training/kinds.py": "from quiz.model.cards import TrueFalseCard\n"
-                         "from quiz.training.answering import KnowledgeOutcome, choice_record\n"
+                         "from quiz.training.answer_outcomes import KnowledgeOutcome, choice_record\n"
                          "from quiz.training.grading import KnowledgeGrade",
     "report/card_words.py": "from quiz.model.cards import TrueFalseCard",
     "ui/card_views.py": "import streamlit as st\n\nfrom quiz.model.cards import TrueFalseCard",
@@ -57,9 +57,9 @@ CASES: dict[str, dict[str, str]] = {  # module -> function -> its case for the n
                             "    choice = parts.get(\"choice\")\n"
                             "    return choice if choice in (\"true\", \"false\") else None",
         "answer_card": "case TrueFalseCard():\n"
-                       "    grade = KnowledgeGrade(given if isinstance(given, str) else None, str(card.true).lower())\n"
-                       "    return KnowledgeOutcome(grade, choice_record(card, grade, trainee_id, seconds, mode, exam_id,\n"
-                       "                                                 content.fingerprint()))",
+                       "    chosen = given.chosen if isinstance(given.chosen, str) else None\n"
+                       "    grade = KnowledgeGrade(chosen, str(card.true).lower())\n"
+                       "    return KnowledgeOutcome(grade, choice_record(grade, given, content.fingerprint()))",
         "given_from_record": "case TrueFalseCard():\n"
                              "    choice = row[\"chosen_choice\"]\n"
                              "    return choice if isinstance(choice, str) else None",

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from quiz.training.given_answer import GivenAnswer
+
 CARD_FILE = """cards:
   - id: lt-tf-strikes
     kind: true_false
@@ -35,8 +37,9 @@ def page(repo: str, work: str, database: str) -> None:
     import streamlit as st
 
     from quiz.db.store import Store
+    from quiz.training.given_answer import GivenAnswer
     from quiz.training.kinds import answer_card
-    from quiz.ui import card_views, widgets
+    from quiz.ui import card_views, form_answers
     from quiz.ui.shell import Shell
     from tests.new_kind.exercise import CARD_ID, load
 
@@ -45,11 +48,11 @@ def page(repo: str, work: str, database: str) -> None:
     trainee = store.trainee("Kind Tester")
     shell = Shell("en", trainee, ("lantern-tiles",), (), content, store)
     card = content.cards[CARD_ID]
-    given = widgets.take_given("tf")
+    given = form_answers.take_given("tf")
     if given is None:
         card_views.answer_form(shell, card, "tf")
     else:
-        outcome = answer_card(content, card, given.answer, trainee.id, 3.0)
+        outcome = answer_card(content, GivenAnswer(card, given.chosen, trainee.id, 3.0))
         card_views.feedback(shell, card, outcome)
         st.caption("answered: " + card_views.answer_summary(shell, card, outcome.record))
 
@@ -81,16 +84,16 @@ def main(repo: str, work: str) -> None:
     given = kinds.answer_from_form(content, card, {"choice": "false"})
     assert given == "false"
     assert kinds.shown_texts(card)[1].get("en") == "A strike is officially recorded."
-    wrong = kinds.answer_card(content, card, given, 1, 2.0).record
+    wrong = kinds.answer_card(content, GivenAnswer(card, given, 1, 2.0)).record
     assert (wrong.card_kind, wrong.correct, wrong.chosen_choice, wrong.correct_choice) == (
         "true_false", False, "false", "true")
-    assert kinds.answer_card(content, card, kinds.blank_answer(card), 1, 2.0).record.blank
+    assert kinds.answer_card(content, GivenAnswer(card, kinds.blank_answer(card), 1, 2.0)).record.blank
 
     # stored with its review schedule, read back and re-graded unchanged
     database = f"sqlite:///{Path(work) / 'quiz.db'}"
     store = Store(database)
     trainee = store.trainee("Kind Tester")
-    submission = submit_answer(store, content, card, "true", trainee.id, 3.0)
+    submission = submit_answer(store, content, GivenAnswer(card, "true", trainee.id, 3.0))
     assert submission.outcome.record.correct
     report = plan_regrade(store, content)
     assert (report.changed, report.skipped_total) == (0, 0), report

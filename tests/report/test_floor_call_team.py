@@ -24,6 +24,7 @@ from quiz.report.floor_calls import (
     trainee_floor_table,
 )
 from quiz.report.statistics import Scope
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.access.cheap_hash import cheap_hashing
@@ -92,7 +93,7 @@ def test_a_supervisor_sees_only_their_stores_floor_calls(store, content, two) ->
     given = right_answer(content, card)
     assert isinstance(given, ScenarioAnswer)
     for trainee, steps in ((two.aiko, ("hand-count", "sleeves")), (two.ben, ("hand-count",)), (two.ben, ())):
-        record = answer_card(content, card, replace(given, steps=steps), trainee.id, 30.0).record
+        record = answer_card(content, GivenAnswer(card, replace(given, steps=steps), trainee.id, 30.0)).record
         save_answer(store, replace(record, answered_at=NOW))
     mine = team_floor_calls(store, two.scope_a)
     assert mine.by_trainee["trainee_id"].tolist() == [two.aiko.id]

@@ -19,7 +19,8 @@ from quiz.report.why_line import (
     scenario_why,
     short_place,
 )
-from quiz.training.answering import ScenarioOutcome, answer_scenario, verdict_for
+from quiz.training.answer_outcomes import ScenarioOutcome, answer_scenario, verdict_for
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from tests.content.card_tree import GOOD_CARD, load_with, make_tree
 from tests.findings_cards import EXTRA_DRAW
@@ -43,7 +44,7 @@ def floor(tmp_path_factory):
 def outcome(content, card_id: str, answer: ScenarioAnswer) -> ScenarioOutcome:
     card = content.cards[card_id]
     assert isinstance(card, ScenarioCard)
-    return answer_scenario(content, card, answer, 1, 5.0)
+    return answer_scenario(content, card, GivenAnswer(card, answer, trainee_id=1, seconds=5.0))
 
 
 def why(content, card_id: str, answer: ScenarioAnswer, lang: str, answered: bool = True) -> str:

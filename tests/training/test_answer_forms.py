@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from quiz.model.cards import NO_LISTED_INFRACTION, JudgementCallCard, KnowledgeCard, ScenarioCard
-from quiz.training.answering import asks_players
+from quiz.training.answer_outcomes import asks_players
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_from_form
 

@@ -8,7 +8,6 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from quiz.model.errors import AssignmentError
-from quiz.training.answering import card_pool
 from quiz.training.assignments import (
     Evidence,
     Plan,
@@ -18,6 +17,7 @@ from quiz.training.assignments import (
     progress,
     standing,
 )
+from quiz.training.pools import card_pool
 
 DUE = datetime(2026, 12, 4, 15, 0, tzinfo=UTC)  # Friday's midnight in Tokyo
 CARDS = ("a", "b", "c", "d", "e")

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from quiz.content.categories import category_keys
 from quiz.model.attempt import AttemptRecord
-from quiz.training.answering import card_pool
 from quiz.training.blueprints import (
     NOT_EXAM_MATERIAL,
     balanced_blueprint,
@@ -26,6 +25,7 @@ from quiz.training.blueprints import (
 )
 from quiz.training.exam_results import section_scores, section_table
 from quiz.training.exams import Exam, ExamSpec, balanced_by_category, deadline_for, draw_exam, exam_pool
+from quiz.training.pools import card_pool
 from quiz.training.presets import PRESETS_FILE, load_presets
 
 START = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)

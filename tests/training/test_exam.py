@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import CARD_KINDS
-from quiz.training.answering import card_pool
 from quiz.training.exams import (
     Exam,
     ExamScreen,
@@ -33,6 +32,7 @@ from quiz.training.exams import (
     score_exam,
     time_left,
 )
+from quiz.training.pools import card_pool
 from quiz.training.presets import PRESETS_FILE, load_presets
 
 START = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)

@@ -7,12 +7,13 @@ from datetime import UTC, datetime, timedelta
 
 import pandas as pd
 
-from quiz.model.attempt import AttemptRecord
+from quiz.model.attempt import AttemptRecord, Mode
 from quiz.model.cards import JudgementCallCard
 from quiz.rules.variants import show_card
-from quiz.training.answering import answer_knowledge, answer_scenario, asks_players, verdict_for
+from quiz.training.answer_outcomes import answer_knowledge, answer_scenario, asks_players, verdict_for
 from quiz.training.exam_results import HISTORY_TABLE_COLUMNS, exam_questions, history_table, shown_questions
 from quiz.training.exams import Exam, ExamSpec, deadline_for
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.kinds import answer_card
 from tests.ui.answering import right_answer
 
@@ -35,10 +36,11 @@ def test_questions_keep_their_exam_numbers_and_grades(content):
     unanswered = next(c for c in content.scenario_cards if c.ruleset == "yugioh-ocg" and c.id != scenario.id)
     knowledge = next(c for c in content.knowledge_cards if c.ruleset == "yugioh-ocg")
     exam = make_exam((scenario.id, "no-longer-shipped", knowledge.id, unanswered.id), (0, 0, 0, 0))
-    right = answer_scenario(content, scenario, right_answer(content, scenario), 1, 9.0, mode="exam",
-                            exam_id=exam.id).record
+    right = answer_scenario(content, scenario, GivenAnswer(scenario, right_answer(content, scenario), trainee_id=1,
+                                                           seconds=9.0, mode=Mode.EXAM, exam_id=exam.id)).record
     wrong_choice = next(c.id for c in knowledge.choices if c.id != knowledge.answer)
-    wrong = answer_knowledge(knowledge, wrong_choice, 1, 4.0, mode="exam", exam_id=exam.id).record
+    wrong = answer_knowledge(knowledge, GivenAnswer(knowledge, wrong_choice, trainee_id=1, seconds=4.0,
+                                                    mode=Mode.EXAM, exam_id=exam.id)).record
     questions = exam_questions(content, exam, [at(right, 1), at(wrong, 2)])
     assert [q.number for q in questions] == [1, 3, 4]  # the card gone from the content is left out
     assert [q.card.id for q in questions] == [scenario.id, knowledge.id, unanswered.id]
@@ -56,7 +58,8 @@ def test_a_variant_question_is_graded_on_the_showing_the_exam_drew(content):
     penalties = {seed: verdict_for(content, card, show_card(card, seed)).penalty for seed in range(200)}
     first, second = next((a, b) for a in penalties for b in penalties if penalties[a] != penalties[b])
     answer = right_answer(content, card, show_card(card, first))
-    record = answer_scenario(content, card, answer, 1, 5.0, mode="exam", exam_id=7).record
+    record = answer_scenario(content, card, GivenAnswer(card, answer, trainee_id=1, seconds=5.0, mode=Mode.EXAM,
+                                                        exam_id=7)).record
     (asked_first,) = exam_questions(content, make_exam((VARIANT,), (first,)), [at(record, 1)])
     (asked_second,) = exam_questions(content, make_exam((VARIANT,), (second,)), [at(record, 1)])
     assert asked_first.outcome.showing.seed == first and asked_first.correct
@@ -109,9 +112,10 @@ def test_exam_questions_grade_every_kind_through_the_one_answer_path(content):
                 if asks_players(content, c) and not c.parameters and verdict_for(content, c).players == "both")
     with_call = replace(content, cards={**content.cards, call.id: call})
     exam = make_exam((call.id, both.id), (0, 0))
-    named = answer_card(content, both, replace(right_answer(content, both), players="offender"),
-                        1, 5.0, mode="exam", exam_id=exam.id).record
-    nearest = answer_card(with_call, call, "cards_mixed_into_deck", 1, 5.0, mode="exam", exam_id=exam.id).record
+    named = answer_card(content, GivenAnswer(both, replace(right_answer(content, both), players="offender"), 1, 5.0,
+                                             mode=Mode.EXAM, exam_id=exam.id)).record
+    nearest = answer_card(with_call, GivenAnswer(call, "cards_mixed_into_deck", 1, 5.0, mode=Mode.EXAM,
+                                                 exam_id=exam.id)).record
     questions = exam_questions(with_call, exam, [at(nearest, 1), at(named, 2)])
     assert [q.card.id for q in questions] == [call.id, both.id]
     assert questions[0].correct and questions[0].outcome.record.card_kind == "judgement_call"

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from quiz.cli import main
-from quiz.training.answering import answer_scenario
+from quiz.training.answer_outcomes import answer_scenario
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_from_form, given_from_record
 from tests.content.card_tree import load_with, make_tree
@@ -25,7 +26,8 @@ def content(tmp_path_factory):
 
 def graded(content, card_id, findings, infraction, penalty, fixes=()):
     answer = ScenarioAnswer(infraction, penalty, tuple(fixes), None, tuple(findings.items()))
-    return answer_scenario(content, content.cards[card_id], answer, trainee_id=1, seconds=3.0)
+    return answer_scenario(content, content.cards[card_id], GivenAnswer(content.cards[card_id], answer, trainee_id=1,
+                                                                        seconds=3.0))
 
 
 def test_finding_intent_where_the_evidence_shows_none_and_giving_its_disqualification_follows_from_the_finding(content):
@@ -86,7 +88,8 @@ def test_a_stored_answer_gives_back_its_findings(content):
     outcome = graded(content, "t-floor-draw", {"intentional": True, "decisive": False}, "extra_draw", "warning")
     given = given_from_record(content.cards["t-floor-draw"], outcome.record.values())
     assert given.findings == (("intentional", True), ("decisive", False))
-    again = answer_scenario(content, content.cards["t-floor-draw"], given, 1, 3.0)
+    again = answer_scenario(content, content.cards["t-floor-draw"], GivenAnswer(content.cards["t-floor-draw"], given,
+                                                                                trainee_id=1, seconds=3.0))
     assert again.record.values() == outcome.record.values() | {"answered_at": again.record.answered_at}
 
 

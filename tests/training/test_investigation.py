@@ -14,6 +14,7 @@ import pytest
 
 from quiz.model.cards import FloorCallCard
 from quiz.model.errors import StepError
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.investigation import checked_steps, investigate, open_steps
 from quiz.training.kinds import answer_card
@@ -32,7 +33,7 @@ def card(**changes) -> FloorCallCard:
 
 def ruled(content, call: FloorCallCard, steps: tuple[str, ...], **answer):
     given = ScenarioAnswer(**{**RIGHT, **answer}, steps=steps)
-    return answer_card(content, call, given, trainee_id=1, seconds=20.0)
+    return answer_card(content, GivenAnswer(call, given, trainee_id=1, seconds=20.0))
 
 
 def test_a_right_ruling_without_the_step_that_shows_a_finding_is_right_with_its_evidence_missed(content):

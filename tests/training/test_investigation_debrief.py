@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from quiz.model.cards import FloorCallCard
 from quiz.model.text import Text
-from quiz.training.answering import PRACTICE_POOLS, card_pool, pool_choice
 from quiz.training.investigation import (
     better_wording,
     conversation,
@@ -15,6 +14,7 @@ from quiz.training.investigation import (
     resumed_steps,
     round_clock,
 )
+from quiz.training.pools import PRACTICE_POOLS, card_pool, pool_choice
 from tests.floor_calls import floor_call
 
 APART = {"id": "apart", "separate": True, "text": {"ja": "離す。", "en": "Take them apart."},

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from quiz.rules.variants import show_card
-from quiz.training.answering import answer_scenario, verdict_for
+from quiz.training.answer_outcomes import answer_scenario, verdict_for
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 
 TARDINESS_VARIANT = "ygo-variant-tardiness-empty-seat"
@@ -29,11 +30,12 @@ def test_an_answer_is_graded_and_recorded_against_its_showing(content):
     minutes = showing.facts["minutes_late"]
     answer = ScenarioAnswer(infraction="tardiness", penalty="duel_loss", fixes=(),
                             findings=(("minutes_late", minutes),) if "minutes_late" in card.findings else ())
-    outcome = answer_scenario(content, card, answer, trainee_id=1, seconds=3.0, showing=showing)
+    outcome = answer_scenario(content, card, GivenAnswer(card, answer, trainee_id=1, seconds=3.0, showing=showing))
     assert outcome.grade.correct and outcome.showing == showing
     # the drawn minutes are the finding's right value: another count is a wrong finding
     other = replace(answer, findings=(("minutes_late", minutes + 1),))
-    assert not answer_scenario(content, card, other, 1, 3.0, showing=showing).grade.correct
+    assert not answer_scenario(content, card, GivenAnswer(card, other, trainee_id=1, seconds=3.0,
+                                                          showing=showing)).grade.correct
     assert (outcome.record.standard_penalty, outcome.record.card_id) == ("duel_loss", TARDINESS_VARIANT)
 
 
@@ -41,7 +43,7 @@ def test_without_a_showing_the_default_seed_is_judged(content):
     card = content.cards[TARDINESS_VARIANT]
     default = show_card(card)
     answer = ScenarioAnswer(infraction="tardiness", penalty="warning", fixes=())
-    outcome = answer_scenario(content, card, answer, trainee_id=1, seconds=1.0)
+    outcome = answer_scenario(content, card, GivenAnswer(card, answer, trainee_id=1, seconds=1.0))
     assert outcome.showing == default
     assert verdict_for(content, card) == verdict_for(content, card, default)
     assert outcome.record.standard_penalty == verdict_for(content, card, default).penalty

@@ -10,11 +10,12 @@ import pytest
 
 from quiz.content.loader import RULESETS_DIR, SCENARIOS_DIR, load_content
 from quiz.report import statistics
-from quiz.training.answering import card_pool
 from quiz.training.exam_results import exam_questions
 from quiz.training.exams import Exam, ExamSpec, deadline_for, draw_exam
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
+from quiz.training.pools import card_pool
 from quiz.training.selection import next_card
 from tests.recording import record
 
@@ -64,7 +65,8 @@ def test_a_retired_card_is_never_dealt_or_drawn(retired_content):
 def test_answers_to_a_retired_card_stay_in_the_history(retired_content, store):
     trainee = store.trainee("Aiko")
     card = retired_content.cards[RETIRED]
-    outcome = answer_card(retired_content, card, ScenarioAnswer("tardiness", "warning", ()), trainee.id, 6.0)
+    outcome = answer_card(retired_content, GivenAnswer(card, ScenarioAnswer("tardiness", "warning", ()), trainee.id,
+                                                       6.0))
     record(store, outcome.record)
     assert store.attempts()["card_id"].tolist() == [RETIRED]
     assert statistics.summary(store, statistics.Scope(trainee.id)).answered == 1

@@ -11,7 +11,7 @@ from quiz.model.cards import (
     ScenarioCard,
 )
 from quiz.rules.variants import CardShowing, show_card
-from quiz.training.answering import asks_players, case_facts, verdict_for
+from quiz.training.answer_outcomes import asks_players, case_facts, verdict_for
 from quiz.training.grading import ScenarioAnswer, judgement_call_answer
 
 DETAILS_ICON = ":material/menu_book:"  # the feedback's details fold (quiz.ui.feedback_views.lead)

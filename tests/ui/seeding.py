@@ -10,7 +10,8 @@ from quiz.db.answers import save_answer
 from quiz.db.store import Store
 from quiz.model.attempt import AttemptRecord
 from quiz.model.cards import NO_LISTED_INFRACTION, AnyCard, JudgementCallCard, KnowledgeCard
-from quiz.training.answering import verdict_for
+from quiz.training.answer_outcomes import verdict_for
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from tests.ui.answering import right_answer
@@ -29,7 +30,7 @@ def attempt(content: Content, trainee_id: int, card: AnyCard, correct: bool, whe
         accepted = verdict_for(content, card).accepted  # type: ignore[arg-type]
         given = ScenarioAnswer(given.infraction, next(p.id for p in ladder if p.id not in accepted), given.fixes,
                                given.players)
-    return replace(answer_card(content, card, given, trainee_id, 5.0).record, answered_at=when)
+    return replace(answer_card(content, GivenAnswer(card, given, trainee_id, 5.0)).record, answered_at=when)
 
 
 def seed(store: Store, content: Content, trainee_id: int, card: AnyCard, correct: bool,

@@ -50,24 +50,24 @@ def test_switching_language_keeps_the_choices_of_a_scenario_card(open_app):
 def _give_and_take() -> None:
     import streamlit as st
 
-    from quiz.ui import widgets
+    from quiz.ui import form_answers
 
-    widgets.give("answer-1", "choice-a")
-    widgets.give("answer-2", "choice-b")  # a second click before a run took the first
-    st.session_state["taken"] = [widgets.take_given("answer-1"), widgets.take_given("answer-2")]
-    widgets.give("answer-3", None)  # "I don't know": a blank answer is still an answer given
-    st.session_state["blank"] = widgets.take_given("answer-3")
-    st.session_state["again"] = widgets.take_given("answer-3")
+    form_answers.give("answer-1", "choice-a")
+    form_answers.give("answer-2", "choice-b")  # a second click before a run took the first
+    st.session_state["taken"] = [form_answers.take_given("answer-1"), form_answers.take_given("answer-2")]
+    form_answers.give("answer-3", None)  # "I don't know": a blank answer is still an answer given
+    st.session_state["blank"] = form_answers.take_given("answer-3")
+    st.session_state["again"] = form_answers.take_given("answer-3")
 
 
 def test_a_given_answer_is_taken_once_by_its_own_form_and_none_lingers():
     from streamlit.testing.v1 import AppTest
 
-    from quiz.ui.widgets import Given
+    from quiz.ui.form_answers import FormAnswer
 
     at = AppTest.from_function(_give_and_take)
     at.run()
     assert not at.exception, at.exception
     assert at.session_state["taken"] == [None, None]  # the first was replaced; the second dropped by the first take
-    assert at.session_state["blank"] == Given(None)
+    assert at.session_state["blank"] == FormAnswer("answer-3", None)
     assert at.session_state["again"] is None

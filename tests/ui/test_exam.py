@@ -11,8 +11,8 @@ from quiz.db.time_zones import set_time_zone
 from quiz.model.attempt import utc_now
 from quiz.model.cards import ScenarioCard
 from quiz.rules.variants import show_card
-from quiz.training.answering import card_pool
 from quiz.training.exams import ExamSpec
+from quiz.training.pools import card_pool
 from quiz.ui.markdown import escape_markdown
 from tests.shipped_content import shipped_content
 from tests.ui import answering, seeding

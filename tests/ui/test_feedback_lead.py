@@ -9,7 +9,7 @@ import pytest
 from quiz.content.loader import load_content
 from quiz.model.cards import JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.words import t
-from quiz.training.answering import verdict_for
+from quiz.training.answer_outcomes import verdict_for
 from quiz.training.grading import ScenarioAnswer
 from tests.ui import answering
 

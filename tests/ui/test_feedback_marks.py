@@ -6,7 +6,7 @@ import pytest
 
 from quiz.model.cards import ScenarioCard
 from quiz.rules.variants import CardShowing
-from quiz.training.answering import verdict_for
+from quiz.training.answer_outcomes import verdict_for
 from quiz.training.grading import ScenarioAnswer
 from tests.shipped_content import shipped_content
 from tests.ui import answering

@@ -6,7 +6,7 @@ import pandas as pd
 
 from quiz.model.cards import KnowledgeCard, ScenarioCard
 from quiz.rules.engine import judge
-from quiz.training.answering import asks_players
+from quiz.training.answer_outcomes import asks_players
 from quiz.ui.markdown import escape_markdown
 from tests.shipped_content import shipped_content
 from tests.ui import answering

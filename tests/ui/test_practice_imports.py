@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PRACTICE_PATH = (
-    "quiz.ui.shell", "quiz.ui.resources", "quiz.ui.sign_in", "quiz.ui.answering", "quiz.ui.widgets",
+    "quiz.ui.shell", "quiz.ui.resources", "quiz.ui.sign_in", "quiz.ui.answer_flow", "quiz.ui.widgets",
     "quiz.training.selection", "quiz.rules.variants", "quiz.db.answers", "quiz.content.snapshot",
 )
 HEAVY = ("pandas", "numpy", "altair", "pyarrow")

@@ -6,7 +6,7 @@ import dataclasses
 import datetime as dt
 
 from quiz.model.attempt import AttemptRecord
-from quiz.training.answering import card_pool
+from quiz.training.pools import card_pool
 from tests.recording import record
 from tests.shipped_content import shipped_content
 from tests.ui.chart_data import chart_with

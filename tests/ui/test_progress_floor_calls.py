@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from quiz.db.submissions import submit_answer
 from quiz.model.cards import FloorCallCard
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from tests.shipped_content import shipped_content
 from tests.ui.answering import right_answer
@@ -21,7 +22,7 @@ def answer_call(store, trainee_id: int, steps: tuple[str, ...]) -> None:
     assert isinstance(card, FloorCallCard)
     given = right_answer(CONTENT, card)
     assert isinstance(given, ScenarioAnswer)
-    submit_answer(store, CONTENT, card, replace(given, steps=steps), trainee_id, 40.0)
+    submit_answer(store, CONTENT, GivenAnswer(card, replace(given, steps=steps), trainee_id, 40.0))
 
 
 def test_progress_shows_the_floor_calls_of_a_trainee_who_answered_them(open_app, store):
@@ -30,7 +31,7 @@ def test_progress_shows_the_floor_calls_of_a_trainee_who_answered_them(open_app,
     answer_call(store, trainee.id, ("hand-count", "sato-leading"))
     scenario = next(c for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg")
     given = right_answer(CONTENT, scenario)
-    submit_answer(store, CONTENT, scenario, given, trainee.id, 10.0)
+    submit_answer(store, CONTENT, GivenAnswer(scenario, given, trainee.id, 10.0))
     at = open_app(page="quiz/ui/pages/progress.py")
     assert not at.exception, at.exception
     assert "Floor calls" in [header.value for header in at.subheader]
@@ -52,7 +53,8 @@ def test_progress_in_japanese_names_the_floor_calls(open_app, store):
 
 def test_no_floor_call_section_without_floor_calls(open_app, store):
     scenario = next(c for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg")
-    submit_answer(store, CONTENT, scenario, right_answer(CONTENT, scenario), store.trainee("Aiko").id, 10.0)
+    submit_answer(store, CONTENT, GivenAnswer(scenario, right_answer(CONTENT, scenario), store.trainee("Aiko").id,
+                                              10.0))
     at = open_app(page="quiz/ui/pages/progress.py")
     assert not at.exception, at.exception
     assert "Floor calls" not in [header.value for header in at.subheader]

@@ -15,6 +15,7 @@ from quiz.db.submissions import submit_answer
 from quiz.db.tables import problem_reports
 from quiz.model.attempt import AttemptRecord, utc_now
 from quiz.model.words import t
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.ui.folds import open_key
 from quiz.ui.report_problem import report_key
@@ -28,6 +29,7 @@ def form_script(url: str, card_id: str, trainee_name: str, language: str) -> Non
 
     from quiz.db.store import Store
     from quiz.db.submissions import submit_answer
+    from quiz.training.given_answer import GivenAnswer
     from quiz.training.grading import ScenarioAnswer
     from quiz.ui.report_problem import report_problem
     from quiz.ui.shell import Shell
@@ -39,7 +41,8 @@ def form_script(url: str, card_id: str, trainee_name: str, language: str) -> Non
     card = content.cards[card_id]
     if "record" not in st.session_state:
         given = ScenarioAnswer(card.infraction, "duel_loss", ())
-        st.session_state["record"] = submit_answer(store, content, card, given, trainee.id, 7.0).outcome.record
+        st.session_state["record"] = submit_answer(store, content, GivenAnswer(card, given, trainee.id,
+                                                                               7.0)).outcome.record
     shell = Shell(language, trainee, tuple(content.rulesets), (), content, store)
     report_problem(shell, card, st.session_state["record"])
 
@@ -112,7 +115,7 @@ def test_answers_of_two_trainees_are_reported_apart(database_url):
     try:
         ben = store.trainee("Ben")
         card = content.cards[CARD]
-        submit_answer(store, content, card, ScenarioAnswer(card.infraction, "warning", ()), ben.id, 3.0)
+        submit_answer(store, content, GivenAnswer(card, ScenarioAnswer(card.infraction, "warning", ()), ben.id, 3.0))
     finally:
         store.dispose()
     at = start(database_url)

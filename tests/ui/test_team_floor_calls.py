@@ -9,6 +9,7 @@ import pytest
 
 from quiz.db.submissions import submit_answer
 from quiz.model.cards import FloorCallCard
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from tests.shipped_content import shipped_content
 from tests.ui import supervisor
@@ -33,7 +34,7 @@ def answer_call(store, trainee_id: int, steps: tuple[str, ...]) -> None:
     assert isinstance(card, FloorCallCard)
     given = right_answer(CONTENT, card)
     assert isinstance(given, ScenarioAnswer)
-    submit_answer(store, CONTENT, card, replace(given, steps=steps), trainee_id, 40.0)
+    submit_answer(store, CONTENT, GivenAnswer(card, replace(given, steps=steps), trainee_id, 40.0))
 
 
 def table_with(at, column: str):
@@ -69,7 +70,8 @@ def test_floor_calls_per_trainee_and_the_calls_most_often_missed(open_app, store
 
 def test_a_team_without_floor_calls_is_told_so(open_app, store):
     scenario = next(c for c in CONTENT.scenario_cards if c.ruleset == "yugioh-ocg")
-    submit_answer(store, CONTENT, scenario, right_answer(CONTENT, scenario), store.trainee(NAMES[0]).id, 10.0)
+    submit_answer(store, CONTENT, GivenAnswer(scenario, right_answer(CONTENT, scenario), store.trainee(NAMES[0]).id,
+                                              10.0))
     supervisor.make_account(PASSWORD)
     at = supervisor.unlock(open_app(trainee=None, page=PAGE), PASSWORD)
     assert [c.value for c in at.caption].count("No trainee has answered a floor call yet.") == 2

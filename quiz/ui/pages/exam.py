@@ -16,7 +16,8 @@ import streamlit as st
 from quiz.content.categories import category_labels
 from quiz.db import exams as exam_store
 from quiz.db.exam_flags import flagged, set_flag
-from quiz.model.attempt import AttemptRecord, utc_now
+from quiz.db.submissions import Submission
+from quiz.model.attempt import AttemptRecord, Mode, utc_now
 from quiz.model.cards import AnyCard
 from quiz.rules.variants import CardShowing
 from quiz.training.exams import (
@@ -36,8 +37,9 @@ from quiz.training.exams import (
     next_unanswered,
     time_left,
 )
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.kinds import showing_of
-from quiz.ui import answering, card_views, exam_widgets, kept_values, widgets
+from quiz.ui import answer_flow, card_views, exam_widgets, form_answers, kept_values, widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.assignment_views import ASSIGNED_EXAM_KEY
 from quiz.ui.markdown import escape_markdown
@@ -151,9 +153,10 @@ def offer_resume(state: ExamState, exam: Exam) -> None:
         confirm_hand_in(state, exam, exam.total - len(answered), len(flagged(shell.store, exam.id)))
 
 
-def take_exam(state: ExamState, exam: Exam) -> None:
+def take_exam(state: ExamState, exam: Exam) -> Submission | None:
     """One question at a time, no marks shown, a navigator of every question (answered,
     flagged for later); answers are stored as they are given and can be changed until hand-in.
+    Returns the answer submitted in this run, if any.
 
     An answer given to the question's form is stored before anything is drawn, so the head
     (progress, navigator), drawn first, shows it answered: saving takes one run, not two, and
@@ -167,7 +170,8 @@ def take_exam(state: ExamState, exam: Exam) -> None:
         set_flag(shell.store, *flag)
     index = min(max(state.index, 0), exam.total - 1)
     card_id, card, showing = question(exam, index)
-    stored = store_given_answer(state, exam, card, showing, index) if card is not None else None
+    submitted = store_given_answer(state, exam, card, showing, index) if card is not None else None
+    stored = submitted.outcome.record if submitted is not None else None
     if stored is not None and kept_values.kept_value(GO_ON_KEY, False) and index < exam.total - 1:
         st.toast(shell.t("exam.saved_went_on", n=index + 1), icon=":material/check:")
         state.go_to(index + 1)
@@ -205,6 +209,7 @@ def take_exam(state: ExamState, exam: Exam) -> None:
         confirm_hand_in(state, exam, unanswered, len(flags))
     # below the question: on a phone twenty numbers above it filled the first screen
     exam_widgets.navigator(shell, exam, index, set(answered), flags, on_pick=state.go_to)
+    return submitted
 
 
 def question(exam: Exam, index: int) -> tuple[str, AnyCard | None, CardShowing | None]:
@@ -260,21 +265,21 @@ def confirm_hand_in(state: ExamState, exam: Exam, unanswered: int, flags: int) -
 
 def store_given_answer(
     state: ExamState, exam: Exam, card: AnyCard, showing: CardShowing | None, index: int
-) -> AttemptRecord | None:
+) -> Submission | None:
     """Store an answer (or a change to it) given to the question's form, before anything is
     drawn; the question stays on screen: moving on is the candidate's choice. Returns the
     answer stored in this run, if any; the form is then drawn new (``state.saves``), as a
     change of the stored answer."""
     version = state.saves.get(card.id, 0)
-    given = widgets.take_given(exam_form_key(exam, index, version))
-    if given is None:
+    taken = form_answers.take_given(exam_form_key(exam, index, version))
+    if taken is None:
         return None
-    submitted = answering.store_given(shell, card, given, time.time() - state.shown_at, "exam", showing,
-                                      exam_id=exam.id)  # with the click's PIN check (card_fragment)
+    given = GivenAnswer(card, taken.chosen, trainee.id, time.time() - state.shown_at, Mode.EXAM, exam.id, showing)
+    submitted = answer_flow.store_given(shell, given)  # with the click's PIN check (card_fragment)
     if not submitted.stored:
         st.rerun()  # a late answer is not stored; the rerun closes the exam
     state.saves[card.id] = version + 1  # a new form, filled with the answer just stored
-    return submitted.outcome.record
+    return submitted
 
 
 def exam_form_key(exam: Exam, index: int, version: int) -> str:
@@ -326,7 +331,7 @@ def main(state: ExamState) -> None:
     running = exam_store.open_exam(shell.store, trainee.id, utc_now())
     if running is not None and state.exam_id == running.id:
         exam_banner(running)
-        answering.card_fragment(shell, lambda: take_exam(state, running), study_page=False)
+        answer_flow.card_fragment(shell, lambda: take_exam(state, running), study_page=False)
         return
     if running is not None:
         offer_resume(state, running)

@@ -6,10 +6,12 @@ import random
 
 import streamlit as st
 
-from quiz.training.answering import PRACTICE_POOLS, card_pool, pool_choice
+from quiz.db.submissions import Submission
+from quiz.model.attempt import Mode
 from quiz.training.kinds import showing_of
+from quiz.training.pools import PRACTICE_POOLS, card_pool, pool_choice
 from quiz.training.selection import RECENT, RECENT_ANSWERS, next_card
-from quiz.ui import answering, assignment_views, card_views, exam_widgets, first_visit, rounds
+from quiz.ui import answer_flow, assignment_views, card_views, exam_widgets, first_visit, rounds
 from quiz.ui import shell as shell_module
 from quiz.ui.page_state import PracticeState
 
@@ -63,8 +65,8 @@ def go_on() -> None:
     state.go_on()
 
 
-def practice_card() -> None:
-    """The card, its form and, once checked, Next card and the feedback."""
+def practice_card() -> Submission | None:
+    """The card, its form and, once checked, Next card and the feedback; the answer submitted in this run."""
     if round_ids and ROUND_KEY not in st.session_state:  # the round just ended: the page, for the pool
         st.rerun(scope="app")
     if state.card not in pool and not state.answered:
@@ -72,13 +74,15 @@ def practice_card() -> None:
     assert state.card is not None, "a pool of cards deals one"
     card = shell.content.cards[state.card]
     showing = showing_of(card, state.seed)
-    if answering.card_until_answered(shell, card, state, f"answer-{state.n}", "practice", showing):
+    submitted = answer_flow.card_until_answered(shell, card, state, f"answer-{state.n}", Mode.PRACTICE, showing)
+    if submitted is not None:
         rounds.count_towards_goal(shell, trainee)  # the day's goal reached: said (a toast, kept over a rerun)
         if assignment_views.moves_an_assignment(card.id):
             st.rerun(scope="app")  # "your assignments", above the fragment, shows the answer's progress
     if state.outcome is not None:
-        answering.next_card_button(shell, f"next-{state.n}", on_click=go_on)  # above the feedback: no scrolling
+        answer_flow.next_card_button(shell, f"next-{state.n}", on_click=go_on)  # above the feedback: no scrolling
         card_views.feedback(shell, card, state.outcome)
+    return submitted
 
 
-answering.card_fragment(shell, practice_card)
+answer_flow.card_fragment(shell, practice_card)

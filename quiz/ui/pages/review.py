@@ -9,12 +9,13 @@ from datetime import datetime
 import streamlit as st
 
 from quiz.db import reviews as review_store
-from quiz.model.attempt import utc_now
+from quiz.db.submissions import Submission
+from quiz.model.attempt import Mode, utc_now
 from quiz.training import scheduling as review
-from quiz.training.answering import card_pool
 from quiz.training.exam_dates import card_games
 from quiz.training.kinds import showing_of
-from quiz.ui import answering, card_views, exam_widgets
+from quiz.training.pools import card_pool
+from quiz.ui import answer_flow, card_views, exam_widgets
 from quiz.ui import shell as shell_module
 from quiz.ui.page_state import ReviewState
 
@@ -32,9 +33,9 @@ if state.trainee != trainee.id:  # another trainee: start over
     state = st.session_state["review"] = ReviewState(trainee=trainee.id)
 
 
-def review_card() -> None:
+def review_card() -> Submission | None:
     """The most overdue card (or what to do when none is due), its form, and once checked,
-    Next card and the feedback."""
+    Next card and the feedback; the answer submitted in this run."""
     now = utc_now()
     schedules = review_store.planned_schedules(shell.store, trainee.id, card_games(shell.content), now)
     due = review.due_first(schedules, pool, now)
@@ -46,7 +47,7 @@ def review_card() -> None:
 
     if state.card not in pool and not state.answered:  # nothing dealt yet, or filtered out
         state.deal(review.next_card(schedules, pool, now, random.Random() if state.new else None))
-        state.mode = "review" if state.card in schedules else "practice"
+        state.mode = Mode.REVIEW if state.card in schedules else Mode.PRACTICE
 
     st.caption(shell.t("review.intro"))
     if state.card is None:
@@ -59,24 +60,26 @@ def review_card() -> None:
         else:
             st.caption(shell.t("review.all_seen"))
         st.button(shell.t("review.check_again"))
-        return
+        return None
 
     card = shell.content.cards[state.card]
     showing = showing_of(card, state.seed)
     count = st.empty()  # drawn after the answer: an answered card is no longer due
-    if answering.card_until_answered(shell, card, state, f"review-{state.n}", state.mode, showing):
+    submitted = answer_flow.card_until_answered(shell, card, state, f"review-{state.n}", state.mode, showing)
+    if submitted is not None:
         schedules = review_store.planned_schedules(shell.store, trainee.id, card_games(shell.content), now)
         due = review.due_first(schedules, pool, now)
-    if state.mode == "review":
+    if state.mode is Mode.REVIEW:
         count.caption(shell.t("review.due_now", n=len(due)))
     else:  # a new card, asked for when nothing was due
         count.caption(shell.t("review.new_card", n=len(review.new_cards(schedules, pool))))
 
     if state.outcome is not None:
-        answering.next_card_button(shell, f"review-next-{state.n}", on_click=state.go_on)  # above the feedback
+        answer_flow.next_card_button(shell, f"review-next-{state.n}", on_click=state.go_on)  # above the feedback
         if card.id in schedules:
             st.info(shell.t("review.comes_back", when=when(schedules[card.id].due)), icon=":material/event_repeat:")
         card_views.feedback(shell, card, state.outcome)
+    return submitted
 
 
-answering.card_fragment(shell, review_card)
+answer_flow.card_fragment(shell, review_card)

@@ -11,6 +11,7 @@ import pytest
 from quiz.access.accounts import add_trainee
 from quiz.model.cards import KnowledgeCard
 from quiz.ui import trainee_session
+from quiz.ui.form_answers import FormAnswer
 from tests.shipped_content import shipped_content
 from tests.ui import answering
 
@@ -56,7 +57,7 @@ def test_an_answer_left_for_a_form_no_longer_shown_is_not_stored_and_the_pin_is_
     at = open_app()
     answering.deal_until(at, CONTENT, KnowledgeCard)
     pin_checks.clear()
-    at.session_state["given_answer"] = {"answer-gone": None}
+    at.session_state["given_answer"] = FormAnswer("answer-gone", None)
     at.run()
     assert not at.exception and store.attempts().empty
     assert pin_checks == [aiko.id, aiko.id]  # the sidebar's, and the card's after all

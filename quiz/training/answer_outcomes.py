@@ -1,16 +1,16 @@
-"""Answering a card of each kind: the verdict, the grade and the record (the dispatch over
-kinds is ``quiz.training.kinds``); which cards are in play."""
+"""An answer's outcome, for each kind of card: the engine's verdict, the grade and the record
+to store (the dispatch over kinds is ``quiz.training.kinds``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from typing import Iterable, Mapping
+from typing import Any, Mapping
 
-from quiz.content.categories import card_category, category_keys
+from quiz.content.categories import card_category
 from quiz.content.loader import Content
 from quiz.model.attempt import AttemptRecord
-from quiz.model.cards import AnyCard, CardKind, JudgementCallCard, KnowledgeCard, RuledCard, RulingCard
+from quiz.model.cards import JudgementCallCard, KnowledgeCard, RuledCard, RulingCard
 from quiz.model.errors import QuizError
 from quiz.model.facts import FactValue, resolve_facts
 from quiz.model.investigation import InvestigationRecord
@@ -19,6 +19,7 @@ from quiz.model.verdict import Verdict
 from quiz.rules.engine import judge
 from quiz.rules.outcomes import can_name_both_players
 from quiz.rules.variants import CardShowing, seed_facts, show_card, stored_values
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import (
     KnowledgeGrade,
     ScenarioAnswer,
@@ -48,6 +49,7 @@ class KnowledgeOutcome:
 
 
 Outcome = ScenarioOutcome | KnowledgeOutcome
+BLANK_RULING = ScenarioAnswer(infraction=None, penalty=None, fixes=())  # nothing chosen: wrong on every part
 
 
 def asks_players(content: Content, card: RulingCard) -> bool:
@@ -62,61 +64,15 @@ def verdict_for(content: Content, card: RulingCard, showing: CardShowing | None 
     return judge(content.rulesets[card.ruleset], card.infraction, facts)
 
 
-def card_pool(content: Content, rulesets: Iterable[str], categories: Iterable[str] | None = None,
-              kinds: Iterable[CardKind] | None = None) -> list[str]:
-    """Ids of the cards of the chosen rulesets, in file order; retired cards never.
-
-    ``categories`` (when given) holds ``ruleset/category`` keys, ``ruleset/knowledge`` for
-    knowledge cards; ``kinds`` (when given), the kinds of card wanted (``PRACTICE_POOLS``).
-    """
-    wanted_rulesets = frozenset(rulesets)
-    wanted = frozenset(categories) if categories is not None else None
-    wanted_kinds = frozenset(kinds) if kinds is not None else None
-    keys = category_keys(content)
-
-    def compute() -> tuple[str, ...]:
-        return tuple(
-            card.id
-            for card in content.cards.values()
-            if card.ruleset in wanted_rulesets and not card.retired and (wanted is None or keys[card.id] in wanted)
-            and (wanted_kinds is None or card.kind in wanted_kinds)
-        )
-
-    key = ("card_pool", wanted_rulesets, wanted) if wanted_kinds is None else (
-        "card_pool", wanted_rulesets, wanted, wanted_kinds)
-    return list(content.memo(key, compute))
-
-
-@dataclass(frozen=True, slots=True)
-class PoolChoice:
-    """A choice of Practice's pool beside the sidebar's games and categories: its id, its words
-    (a string table key) and the kinds of card it holds (None: every kind)."""
-
-    id: str
-    words: str
-    kinds: frozenset[CardKind] | None = None
-
-
-PRACTICE_POOLS = (
-    PoolChoice("all", "practice.pool.all"),
-    PoolChoice("floor_calls", "practice.pool.floor_calls", frozenset({"floor_call"})),
-)
-
-
-def pool_choice(choice_id: object) -> PoolChoice:
-    """The Practice pool choice of ``choice_id``; the first (every card) for any other value."""
-    return next((choice for choice in PRACTICE_POOLS if choice.id == choice_id), PRACTICE_POOLS[0])
-
-
 def answer_scenario(
-    content: Content, card: RuledCard, answer: ScenarioAnswer, trainee_id: int, seconds: float,
-    mode: str = "practice", exam_id: int | None = None, showing: CardShowing | None = None,
-    investigation: InvestigationRecord | None = None,
+    content: Content, card: RuledCard, given: GivenAnswer, investigation: InvestigationRecord | None = None,
 ) -> ScenarioOutcome:
-    """Judge the card as shown (the drawn facts of ``showing``), grade the answer and build the
-    record (with a floor call's ``investigation``, graded beside the ruling)."""
+    """Judge ``card`` (``given.card``) as shown (the drawn facts of ``given.showing``), grade
+    the ruling chosen and build the record (with a floor call's ``investigation``, graded
+    beside the ruling)."""
     ruleset = content.rulesets[card.ruleset]
-    showing = showing or show_card(card)
+    answer = ruling_chosen(given)
+    showing = given.showing or show_card(card)
     verdict = verdict_for(content, card, showing)
     if card.findings:
         grade = _grade_with_findings(ruleset, card, showing.facts, verdict, answer)
@@ -125,12 +81,8 @@ def answer_scenario(
     infraction = ruleset.infraction(verdict.infraction)
     asked = answer.players is not None
     record = AttemptRecord(
-        trainee_id=trainee_id,
-        card_id=card.id,
-        ruleset=card.ruleset,
+        **_answered(given, content.fingerprint()),
         category=infraction.category if infraction else None,
-        card_kind=card.kind,
-        mode=mode,
         chosen_infraction=answer.infraction,
         standard_infraction=verdict.infraction,
         chosen_penalty=answer.penalty,
@@ -144,10 +96,7 @@ def answer_scenario(
         fixes_result=grade.fixes,
         correct=grade.correct,
         penalty_steps=grade.penalty_steps,
-        seconds=round(max(seconds, 0.0), 2),
-        exam_id=exam_id,
         variant_values=stored_values(card, showing) if card.parameters else None,
-        content_fingerprint=content.fingerprint(),
         chosen_players=answer.players,
         standard_players=verdict.players if asked else None,
         players_result=grade.players,
@@ -156,6 +105,11 @@ def answer_scenario(
         investigation=investigation,
     )
     return ScenarioOutcome(verdict, grade, record, showing)
+
+
+def ruling_chosen(given: GivenAnswer) -> ScenarioAnswer:
+    """The ruling chosen for a scenario card or a floor call (a blank one when nothing was)."""
+    return given.chosen if isinstance(given.chosen, ScenarioAnswer) else BLANK_RULING
 
 
 def case_facts(ruleset: Ruleset, infraction: str, facts: Mapping[str, FactValue]) -> dict[str, FactValue]:
@@ -192,54 +146,39 @@ def _judged(ruleset: Ruleset, infraction: str, facts: Mapping[str, FactValue]) -
         return None
 
 
-def answer_judgement_call(
-    content: Content, card: JudgementCallCard, chosen: str | None, trainee_id: int, seconds: float,
-    mode: str = "practice", exam_id: int | None = None,
-) -> KnowledgeOutcome:
+def answer_judgement_call(content: Content, card: JudgementCallCard, given: GivenAnswer) -> KnowledgeOutcome:
     """Grade the nearest line chosen for a judgement call (all the document decides of it)."""
-    grade = grade_judgement_call(card, chosen)
-    return KnowledgeOutcome(grade, choice_record(
-        card, grade, trainee_id, seconds, mode, exam_id, content.fingerprint(),
-        category=card_category(content, card),
-    ))
+    grade = grade_judgement_call(card, _chosen_id(given))
+    return KnowledgeOutcome(grade, choice_record(grade, given, content.fingerprint(),
+                                                 category=card_category(content, card)))
 
 
-def answer_knowledge(
-    card: KnowledgeCard, chosen: str | None, trainee_id: int, seconds: float,
-    mode: str = "practice", exam_id: int | None = None, fingerprint: str | None = None,
-) -> KnowledgeOutcome:
-    grade = grade_knowledge(card, chosen)
-    return KnowledgeOutcome(
-        grade, choice_record(card, grade, trainee_id, seconds, mode, exam_id, fingerprint)
-    )
+def answer_knowledge(card: KnowledgeCard, given: GivenAnswer, fingerprint: str | None = None) -> KnowledgeOutcome:
+    grade = grade_knowledge(card, _chosen_id(given))
+    return KnowledgeOutcome(grade, choice_record(grade, given, fingerprint))
+
+
+def _chosen_id(given: GivenAnswer) -> str | None:
+    """The id chosen for a card answered by one choice (None: nothing chosen)."""
+    return given.chosen if isinstance(given.chosen, str) else None
+
+
+def _answered(given: GivenAnswer, fingerprint: str | None) -> dict[str, Any]:
+    """The fields of a record that say who answered which card, where, how fast, under which content."""
+    card = given.card
+    return dict(trainee_id=given.trainee_id, card_id=card.id, ruleset=card.ruleset, card_kind=card.kind,
+                mode=given.mode, seconds=given.rounded_seconds, exam_id=given.exam_id,
+                content_fingerprint=fingerprint)
 
 
 def choice_record(
-    card: AnyCard, grade: KnowledgeGrade, trainee_id: int, seconds: float,
-    mode: str, exam_id: int | None, fingerprint: str | None, category: str | None = None,
+    grade: KnowledgeGrade, given: GivenAnswer, fingerprint: str | None, category: str | None = None,
 ) -> AttemptRecord:
     """The record of a card answered by one choice (no infraction, penalty or fixes)."""
     return AttemptRecord(
-        trainee_id=trainee_id,
-        card_id=card.id,
-        ruleset=card.ruleset,
+        **_answered(given, fingerprint),
         category=category,
-        card_kind=card.kind,
-        mode=mode,
-        chosen_infraction=None,
-        standard_infraction=None,
-        chosen_penalty=None,
-        standard_penalty=None,
-        chosen_fixes=(),
-        standard_fixes=(),
         chosen_choice=grade.chosen,
         correct_choice=grade.answer,
-        infraction_result=None,
-        penalty_result=None,
-        fixes_result=None,
         correct=grade.correct,
-        penalty_steps=None,
-        seconds=round(max(seconds, 0.0), 2),
-        exam_id=exam_id,
-        content_fingerprint=fingerprint,
     )

@@ -1,4 +1,6 @@
-"""Answering one card on a page: the form, the grade saved at once, and the feedback."""
+"""An answer's way on a page, from the click on its form to the store: the card and its form,
+the answer given (``form_answers``) graded and saved at once with the click's PIN check, in
+the card's fragment; and the buttons around it ("I don't know", Next card)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,13 @@ import streamlit as st
 
 from quiz.db.exams import closed_book_deadline
 from quiz.db.submissions import Submission, submit_answer
-from quiz.model.attempt import utc_now
+from quiz.model.attempt import Mode, utc_now
 from quiz.model.cards import AnyCard
 from quiz.model.errors import CredentialChangedError
 from quiz.rules.variants import CardShowing
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.kinds import blank_answer
-from quiz.ui import widgets
+from quiz.ui import form_answers, widgets
 from quiz.ui.card_views import answer_form
 from quiz.ui.errors import database_guard
 from quiz.ui.investigation_view import steps_key
@@ -26,8 +29,6 @@ from quiz.ui.streamlit_internals.fragments import running_alone
 from quiz.ui.streamlit_internals.stale_widgets import forget_stale_widgets
 from quiz.ui.trainee_session import answer_guard, still_signed_in
 
-PIN_CHECKED_KEY = "answer_pin_checked"  # this run stored an answer with its PIN check (card_fragment)
-
 
 def dont_know_button(shell: Shell, card: AnyCard, form_key: str) -> None:
     """ "I don't know": a blank answer given to the form, counted wrong, and the answer shown
@@ -37,14 +38,14 @@ def dont_know_button(shell: Shell, card: AnyCard, form_key: str) -> None:
 
 
 def _give_blank(card: AnyCard, form_key: str) -> None:
-    widgets.give(form_key, blank_answer(card, st.session_state.get(steps_key(form_key))))
+    form_answers.give(form_key, blank_answer(card, st.session_state.get(steps_key(form_key))))
 
 
 def card_until_answered(
-    shell: Shell, card: AnyCard, state: CardState, form_key: str, mode: str, showing: CardShowing | None = None
-) -> bool:
-    """The card (header, situation) and, until it is answered, its answer form; returns whether
-    it was answered in this run.
+    shell: Shell, card: AnyCard, state: CardState, form_key: str, mode: Mode, showing: CardShowing | None = None
+) -> Submission | None:
+    """The card (header, situation) and, until it is answered, its answer form; returns the
+    answer submitted in this run, if any.
 
     ``state.outcome`` is set once the answer is graded and saved, before anything is drawn.
     The run that checks the answer draws the answered card (its title shown, no form), so
@@ -52,10 +53,12 @@ def card_until_answered(
     and every element an answer takes is server time.
     """
     assert shell.trainee is not None, "answering needs a trainee"
-    given = widgets.take_given(form_key) if not state.answered else None
-    if given is not None:  # graded and saved before anything is drawn: the page is drawn once
-        submitted = store_given(shell, card, given, time.time() - state.shown_at, mode, showing,
-                                never_answered=state.never_answered(card.id))
+    taken = form_answers.take_given(form_key) if not state.answered else None
+    submitted = None
+    if taken is not None:  # graded and saved before anything is drawn: the page is drawn once
+        submitted = store_given(shell, GivenAnswer(
+            card, taken.chosen, shell.trainee.id, time.time() - state.shown_at, mode, showing=showing,
+            never_answered=state.never_answered(card.id)))
         state.took_answer(card.id)
         count_answer(shell, card.id, submitted.next_due)
         state.outcome = submitted.outcome
@@ -69,26 +72,19 @@ def card_until_answered(
         with form_place:
             answer_form(shell, card, form_key)
             dont_know_button(shell, card, form_key)
-    return given is not None
-
-
-def store_given(
-    shell: Shell, card: AnyCard, given: widgets.Given, seconds: float, mode: str, showing: CardShowing | None,
-    exam_id: int | None = None, never_answered: bool = False,
-) -> Submission:
-    """Grade and store the answer this run was given, with the click's PIN check made in the
-    transaction that stores it (``trainee_session.answer_guard``); ``card_fragment`` learns whether it
-    was. ``never_answered``: no answer of the trainee to the card is known (``CardState``)."""
-    assert shell.trainee is not None, "answering needs a trainee"
-    guard = answer_guard(shell.store)
-    submitted = submit_answer(shell.store, shell.content, card, given.answer, shell.trainee.id, seconds, mode=mode,
-                              exam_id=exam_id, showing=showing, guard=guard, never_answered=never_answered)
-    st.session_state[PIN_CHECKED_KEY] = guard is not None
     return submitted
 
 
-def card_fragment(shell: Shell, body: Callable[[], None], study_page: bool = True) -> None:
-    """Run ``body`` (a page's card, its answer form and feedback) as a Streamlit fragment:
+def store_given(shell: Shell, given: GivenAnswer) -> Submission:
+    """Grade and store the answer this run was given, with the click's PIN check made in the
+    transaction that stores it (``trainee_session.answer_guard``; ``Submission.guarded`` says whether
+    it was, for ``card_fragment``)."""
+    return submit_answer(shell.store, shell.content, given, guard=answer_guard(shell.store))
+
+
+def card_fragment(shell: Shell, body: Callable[[], Submission | None], study_page: bool = True) -> None:
+    """Run ``body`` (a page's card, its answer form and feedback; it returns the answer it
+    submitted, if any) as a Streamlit fragment:
     Check and Next card then run only it again, not the sidebar and the page around it
     (under load, the rest of the app was a third of each click's server time).
 
@@ -118,19 +114,19 @@ def card_fragment(shell: Shell, body: Callable[[], None], study_page: bool = Tru
     def card_area() -> None:
         forget_stale_widgets()  # the cards before this one: their widgets' metadata
         alone = running_alone()  # else a full run: app.py checked the PIN in this run already
-        with database_guard(retry=widgets.give_again):
-            answer_given = widgets.answer_pending()  # its PIN check is made where it is stored
-            st.session_state.pop(PIN_CHECKED_KEY, None)
+        with database_guard(retry=form_answers.give_again):
+            answer_given = form_answers.answer_pending()  # its PIN check is made where it is stored
             if alone and study_page and _closed_book_exam_runs(shell):
                 st.rerun(scope="app")
             if alone and not answer_given and not still_signed_in(shell.store):
                 st.rerun(scope="app")
             try:
-                body()
+                submitted = body()
             except CredentialChangedError:
                 st.rerun(scope="app")
             # an answer given to a form no longer shown is dropped unstored: checked here instead
-            if answer_given and not st.session_state.pop(PIN_CHECKED_KEY, False) and not still_signed_in(shell.store):
+            checked = submitted is not None and submitted.guarded
+            if answer_given and not checked and not still_signed_in(shell.store):
                 st.rerun(scope="app")
             draw_due(shell)
 
