@@ -83,14 +83,14 @@ def test_a_corrupt_snapshot_is_ignored(tree):
 
 
 def test_the_snapshot_brings_each_cards_category_without_judging_again(tree, monkeypatch):
-    from quiz.training import answering as practice
+    from quiz.content import categories
 
-    expected = practice.category_keys(load_content(tree / "rulesets", [tree / "scenarios"], tree))
+    expected = categories.category_keys(load_content(tree / "rulesets", [tree / "scenarios"], tree))
     assert expected["ygo-tardiness-1min-store"] == "yugioh-ocg/tardiness"
     _load(tree)
 
     def refuse(*args, **kwargs):
         raise AssertionError("a card was judged although the snapshot holds its category")
 
-    monkeypatch.setattr(practice, "card_category", refuse)
-    assert practice.category_keys(_load(tree)) == expected
+    monkeypatch.setattr(categories, "card_category", refuse)
+    assert categories.category_keys(_load(tree)) == expected

@@ -88,3 +88,16 @@ def imported_cards(database_url: str, tmp_path: Path, monkeypatch: pytest.Monkey
         return folder
 
     return make
+
+
+@pytest.fixture
+def upload_quota_undone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Streamlit's upload manager as it was before the test, once the test is over: a test that
+    installs the upload quota (as app.py does, once per process) would otherwise leave it in
+    front of every later AppTest of its worker, which registers its files without asking."""
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+    from quiz.ui.streamlit_internals import upload_limit
+
+    for name in upload_limit.PARAMETERS:
+        monkeypatch.setattr(MemoryUploadedFileManager, name, getattr(MemoryUploadedFileManager, name))

@@ -371,7 +371,8 @@ def test_a_rerun_checks_nothing_again_and_checks_without_pause_are_held(open_app
     assert re.match(r"Checked too often: wait [1-5] s, then upload the file again", at.warning[-1].value)
 
 
-def test_the_uploader_arms_its_session_and_another_page_releases_it(open_app, folder, monkeypatch):
+def test_the_uploader_arms_its_session_and_another_page_releases_it(open_app, folder, monkeypatch,
+                                                                     upload_quota_undone):
     assert upload_limit.install()  # as app.py does
     ledger = upload_limit.installed_ledger()
     assert ledger is not None

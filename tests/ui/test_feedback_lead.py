@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 
 from quiz.content.loader import load_content
+from quiz.model.attempt import PartResult
 from quiz.model.cards import JudgementCallCard, KnowledgeCard, ScenarioCard
 from quiz.model.words import t
-from quiz.training.answer_outcomes import verdict_for
+from quiz.training.answer_outcomes import answer_scenario
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from tests.ui import answering
 
@@ -51,8 +53,16 @@ def wrong_answer(at, card) -> ScenarioAnswer | str:
         return right
     assert isinstance(right, ScenarioAnswer)
     ruleset = CONTENT.rulesets[card.ruleset]
-    other = next(p.id for p in ruleset.ladder if p.id not in verdict_for(CONTENT, card, showing).accepted)
-    return ScenarioAnswer(right.infraction, other, right.fixes, right.players, right.findings)
+    candidates = (ScenarioAnswer(right.infraction, penalty.id, right.fixes, right.players, right.findings)
+                  for penalty in ruleset.ladder)
+    # a penalty graded wrong: not one the card's verdict accepts, nor one an arguable finding's
+    # other reading does (that one is graded accepted, with no wrong mark)
+    return next(answer for answer in candidates if _penalty_graded(card, showing, answer) is PartResult.WRONG)
+
+
+def _penalty_graded(card, showing, answer: ScenarioAnswer) -> PartResult:
+    given = GivenAnswer(card=card, chosen=answer, trainee_id=0, seconds=1.0, showing=showing)
+    return answer_scenario(CONTENT, card, given).grade.penalty
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])

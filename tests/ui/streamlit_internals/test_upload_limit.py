@@ -41,7 +41,7 @@ def test_streamlit_keeps_every_upload_of_a_session_until_it_ends() -> None:
     assert len(manager.file_storage[SESSION]) == 3
 
 
-def test_install_wraps_the_upload_manager_once() -> None:
+def test_install_wraps_the_upload_manager_once(upload_quota_undone) -> None:
     assert upload_limit.install()
     ledger = upload_limit.installed_ledger()
     assert ledger is not None
