@@ -3,6 +3,7 @@ pages that draw them (the browser's view is tests/e2e/test_streamlit_words.py)."
 
 from __future__ import annotations
 
+import json
 import re
 
 from hypothesis import given
@@ -14,6 +15,7 @@ from quiz.ui.streamlit_words import (
     ARIA_LABELS,
     EMPTY_LIST,
     HINTS,
+    NAMED,
     SIDEBAR_BUTTON,
     TOUCH,
     css_string,
@@ -68,6 +70,15 @@ def test_the_aria_label_script_says_every_label_and_cannot_leave_its_script() ->
     for english, key in ARIA_LABELS.items():
         assert f'"{english}": "{t(key, "ja")}"' in script
     assert script.count("</script>") == 1  # only its own end: every word is JSON with < escaped
+
+
+def test_a_button_whose_words_are_replaced_is_named_in_the_readers_language() -> None:
+    """The upload button's word hidden and drawn by the style sheet left the button with no
+    name for a screen reader (axe's button-name, critical) on a Japanese page."""
+    script = page_script("ja")
+    for where, key in NAMED.items():
+        assert f"{json.dumps(where)}: {json.dumps(t(key, 'ja'), ensure_ascii=False)}" in script
+    assert json.dumps(next(iter(NAMED))) not in page_script("en")  # Streamlit's own words stay in English
 
 
 def test_every_language_labels_the_sidebar_button() -> None:
