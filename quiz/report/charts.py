@@ -9,6 +9,8 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
+from quiz.report.cell_colours import cell_fill, ink_on
+
 
 def accuracy_over_time(daily: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart | alt.FacetChart:
     """Daily accuracy as bars, with the 7-day rolling accuracy as a line. Dates are written
@@ -61,12 +63,16 @@ def confusion_heatmap(
     pair drawn, so the diagonal, the right answers, runs corner to corner); ``confusion`` has
     ``standard``, ``chosen`` and ``count`` named as in ``order``. The grid is as wide on every
     ladder (``GRID_WIDTH``) and long names are drawn on two lines or more (``wrap_label``), so
-    it fits a phone; the tooltip names a cell's penalties on one line."""
+    it fits a phone; the tooltip names a cell's penalties on one line. A cell's blue darkens
+    with its count, and its number is black or white, readable on it (``cell_colours``)."""
     counts = {(row.standard, row.chosen): int(row.count) for row in confusion.itertuples(index=False)}
     grid = pd.DataFrame(
         [(standard, chosen, counts.get((standard, chosen), 0)) for standard in order for chosen in order],
         columns=["standard", "chosen", "count"],
     )
+    most = max(int(grid["count"].max()), 1)
+    grid["fill"] = [cell_fill(count / most) for count in grid["count"]]
+    grid["ink"] = [ink_on(fill) for fill in grid["fill"]]  # a number readable on its cell
     low, high = CELL_STEPS
     step = max(low, min(high, GRID_WIDTH // max(len(order), 1)))
     lines = _label_lines(order)
@@ -77,11 +83,12 @@ def confusion_heatmap(
                 axis=alt.Axis(labelLimit=0, labelOverlap=False, **lines)),
     )
     cells = base.mark_rect(stroke="#bbbbbb", strokeWidth=0.5).encode(
-        color=alt.Color("count:Q", scale=alt.Scale(scheme="blues", domainMin=0), legend=None),
+        color=alt.Color("fill:N", scale=None, legend=None),
         tooltip=[alt.Tooltip("standard:N", title=labels["standard"]), alt.Tooltip("chosen:N", title=labels["chosen"]),
                  alt.Tooltip("count:Q", title=labels["count"])],
     )
-    text = base.transform_filter(alt.datum.count > 0).mark_text().encode(text="count:Q")
+    text = base.transform_filter(alt.datum.count > 0).mark_text().encode(
+        text="count:Q", color=alt.Color("ink:N", scale=None, legend=None))
     return alt.layer(cells, text).properties(title=title, width=alt.Step(step), height=alt.Step(max(low, step - 4)))
 
 

@@ -7,7 +7,7 @@ opened from the menu could open part way down, as far as the page before had bee
 
 A run that shows something new draws a mark (``to_top_when_new``: an empty, hidden element
 whose ``data-quiz-top`` says what kind of thing is new and which); the page's own script
-(``streamlit_words.page_script``, in the one iframe drawn once per page load) watches the page
+(``streamlit_internals.words.page_script``, in the one iframe drawn once per page load) watches the page
 and scrolls the main area to its top when a mark of a kind shows another value than the last
 of that kind. The page's mark is drawn with every full run (it changes with the page); a
 card's only in the run that deals it after Next card. The marks on the page when the script

@@ -91,6 +91,28 @@ def sidebar(page):
     return page.get_by_test_id("stSidebar")
 
 
+def open_sidebar(page) -> None:
+    """Open the sidebar if it is closed (on a phone it starts closed once signed in)."""
+    from playwright.sync_api import expect
+
+    settle(page)
+    if sidebar(page).get_attribute("data-collapsed") == "true":
+        page.get_by_test_id("stExpandSidebarButton").click()
+    expect(sidebar(page)).to_have_attribute("data-collapsed", "false")
+    settle(page)
+
+
+def close_sidebar(page) -> None:
+    """Close the sidebar if it is open (on a phone it covers the page, and opens signed out)."""
+    from playwright.sync_api import expect
+
+    settle(page)
+    if sidebar(page).get_attribute("data-collapsed") == "false":
+        sidebar(page).get_by_test_id("stSidebarCollapseButton").locator("button").click()
+    expect(sidebar(page)).to_have_attribute("data-collapsed", "true")
+    settle(page)
+
+
 def settle(page, timeout: float = 30_000) -> None:
     """Wait until the app is connected and no script run is going on."""
     page.wait_for_function(

@@ -8,6 +8,7 @@ import re
 import pandas as pd
 import pytest
 
+from quiz.report.cell_colours import cell_fill, ink_on
 from quiz.report.charts import CELL_STEPS, GRID_WIDTH, LABEL_COLUMNS, confusion_heatmap, wrap_label
 
 LABELS = {"chosen": "Chosen", "standard": "Standard", "count": "Answers"}
@@ -87,3 +88,18 @@ def test_the_grid_is_as_wide_on_every_ladder(rungs: int, step: int) -> None:
     rows = spec["datasets"][spec["data"]["name"]]
     assert len(rows) == rungs * rungs and sum(r["count"] for r in rows) == 2
     assert [t["title"] for t in spec["layer"][0]["encoding"]["tooltip"]] == ["Standard", "Chosen", "Answers"]
+
+
+def test_each_number_is_drawn_in_the_ink_of_its_cell() -> None:
+    """Black numbers on the darkest cells were unreadable: each cell carries its fill and the
+    ink of its number, and the chart draws both as they are (no scale)."""
+    confusion = pd.DataFrame({"standard": ["Caution", "Warning", "Warning"], "chosen": ["Caution", "Warning", "Caution"],
+                              "count": [1, 9, 4]})
+    spec = confusion_heatmap(confusion, ["Caution", "Warning"], LABELS, "Game").to_dict()
+    cells, text = spec["layer"]
+    assert cells["encoding"]["color"] == {"field": "fill", "legend": None, "scale": None, "type": "nominal"}
+    assert text["encoding"]["color"] == {"field": "ink", "legend": None, "scale": None, "type": "nominal"}
+    rows = {(row["standard"], row["chosen"]): row for row in next(iter(spec["datasets"].values()))}
+    assert rows[("Warning", "Warning")]["fill"] == cell_fill(1.0) and rows[("Warning", "Warning")]["ink"] == "#ffffff"
+    assert rows[("Caution", "Caution")]["ink"] == ink_on(cell_fill(1 / 9))
+    assert rows[("Caution", "Warning")]["fill"] == cell_fill(0.0)

@@ -43,6 +43,7 @@ from quiz.ui.next_bar import NEXT_BAR_CSS
 from quiz.ui.round_clock import ROUND_CLOCK_CSS
 from quiz.ui.scroll import SCROLL_CSS, WATCH_JS
 from quiz.ui.streamlit_internals.objects import UploadedFile
+from quiz.ui.touch_targets import TOUCH_TARGETS_CSS
 
 ENGLISH = "en"  # Streamlit's own language: nothing to replace
 T = TypeVar("T")
@@ -80,6 +81,9 @@ PAGE_SCRIPT_NAME = "quiz-page-script"  # the script's iframe (its title): out of
 PAGE_SCRIPT_FRAME = (f'[data-testid="stElementContainer"]:has(iframe[title="{PAGE_SCRIPT_NAME}"])'
                      " {position: absolute; width: 1px; height: 1px; overflow: hidden; visibility: hidden}")
 SHORTCUT_BADGE = '[data-has-shortcut="true"] > kbd'  # a button's key (``shortcut=``), beside its label
+# Streamlit draws the key at 60 % opacity: white on a primary button's blue became light blue
+# on blue (2.7:1); drawn opaque, in the button's own text colour, it keeps at least 4.5:1.
+SHORTCUT_BADGE_CSS = f"{SHORTCUT_BADGE} {{opacity: 1}}"
 # Streamlit's English aria-labels -> our string key; "Remove <option>" by its prefix.
 ARIA_LABELS = {"Expand sidebar": "streamlit.label_expand_sidebar",
                "Collapse sidebar": "streamlit.label_collapse_sidebar",
@@ -96,9 +100,12 @@ ARIA_LABELS = {"Expand sidebar": "streamlit.label_expand_sidebar",
 ARIA_PREFIXES = {"Remove ": ("streamlit.label_remove", "item"), "Shortcut ": ("streamlit.label_shortcut", "keys"),
                  "Help for ": ("streamlit.label_help_for", "item")}
 REMOVE_PREFIX = "Remove "
+# Buttons whose words the style sheet replaces (``replaced``: hidden text, generated content
+# shown): named for screen readers by an aria-label in the reader's language -> its string key.
+NAMED = {UPLOAD_BUTTON: "streamlit.upload"}
 _PAGE_SCRIPT = """<!doctype html><html><body><script>
 (function () {
-  var names = %(names)s, prefixes = %(prefixes)s, doc = window.parent.document;
+  var names = %(names)s, prefixes = %(prefixes)s, named = %(named)s, doc = window.parent.document;
   var ICON = "[data-testid='stIconMaterial'], span[role='img'][translate='no']";  // an icon's name ("lightbulb")
   function rename(el) {
     var label = el.getAttribute("aria-label"), said = label;
@@ -116,14 +123,19 @@ _PAGE_SCRIPT = """<!doctype html><html><body><script>
   function reachable() { doc.querySelectorAll(SCROLLER).forEach(function (el) {
     if (el.scrollWidth > el.clientWidth + 1 && !el.hasAttribute("tabindex")) { el.setAttribute("tabindex", "0"); }
   }); }
+  // a button whose words a style sheet replaced is named in the reader's language
+  function name() { Object.keys(named).forEach(function (where) { doc.querySelectorAll(where).forEach(function (el) {
+    if (el.getAttribute("aria-label") !== named[where]) { el.setAttribute("aria-label", named[where]); }
+  }); }); }
   function all() { doc.querySelectorAll("[aria-label]").forEach(rename); doc.querySelectorAll(ICON).forEach(quiet);
-                   reachable(); }
+                   reachable(); name(); }
 %(watch)s
   all();
   toTop(false);
   new MutationObserver(function (changes) {
     toTop(true);
     reachable();
+    name();
     changes.forEach(function (change) {
       if (change.type === "attributes") { rename(change.target); }
       else { change.addedNodes.forEach(function (node) {
@@ -164,7 +176,7 @@ def widget_words_css(language: str) -> str:
              " border-radius: 0.5rem}",
              f"{SIDEBAR_BUTTON}::after {{content: {css_string(t('streamlit.menu', language))}; font-size: 0.875rem}}"]
     rules += [f"{OPTION_TEXT} {{{WRAPPED[0]}}}", f"{OPTION_TEXT} > [data-item-hl] {{{WRAPPED[1]}}}", SCROLL_CSS,
-              NEXT_BAR_CSS, ROUND_CLOCK_CSS, PAGE_SCRIPT_FRAME, MULTISELECT_INPUT]
+              NEXT_BAR_CSS, ROUND_CLOCK_CSS, PAGE_SCRIPT_FRAME, MULTISELECT_INPUT, SHORTCUT_BADGE_CSS]
     if language != ENGLISH:
         for where, key in HINTS:
             rules.append(f"{where} > span:first-child {{display: none}}")
@@ -174,6 +186,7 @@ def widget_words_css(language: str) -> str:
     touch = [f"{where} > span:first-child {{display: none}} {where}::before, {where} > span + span::before"
              " {content: none}" for where, _ in HINTS]  # the hint, ours, and the dot that parted them
     touch.append(f"{SHORTCUT_BADGE} {{display: none}}")  # a button's "Ctrl + Enter"
+    touch.append(TOUCH_TARGETS_CSS)
     rules.append(f"{TOUCH} {{ {' '.join(touch)} }}")
     return "\n".join(rules)
 
@@ -200,14 +213,18 @@ def draw_style(css: str) -> None:
 @cache
 def page_script(language: str) -> str:
     """The iframe's page: it renames Streamlit's aria-labels in ``language`` (none in
-    English), hides the icons' names, and scrolls to the top for what is new
-    (``quiz.ui.scroll``). The words are JSON with ``<`` escaped: no text can end the script
-    element."""
-    names = {} if language == ENGLISH else {english: t(key, language) for english, key in ARIA_LABELS.items()}
+    English), names the buttons whose words the style sheet replaced (``NAMED``), hides the
+    icons' names, and scrolls to the top for what is new (``quiz.ui.scroll``). The words are
+    JSON with ``<`` escaped: no text can end the script element."""
+    names, named = {}, {}
+    if language != ENGLISH:
+        names = {english: t(key, language) for english, key in ARIA_LABELS.items()}
+        named = {where: t(key, language) for where, key in NAMED.items()}
     def literal(value: object) -> str:
         return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
     prefixes = {start: t(key, language, **{name: "{item}"}) for start, (key, name) in ARIA_PREFIXES.items()}
-    return _PAGE_SCRIPT % {"names": literal(names), "prefixes": literal(prefixes), "watch": WATCH_JS}
+    return _PAGE_SCRIPT % {"names": literal(names), "prefixes": literal(prefixes), "named": literal(named),
+                           "watch": WATCH_JS}
 
 
 def multiselect(language: str, label: str, options: Sequence[T], *, placeholder: str | None = None,

@@ -3,6 +3,7 @@ pages that draw them (the browser's view is tests/e2e/test_streamlit_words.py)."
 
 from __future__ import annotations
 
+import json
 import re
 
 from hypothesis import given
@@ -14,6 +15,7 @@ from quiz.ui.streamlit_internals.words import (
     ARIA_LABELS,
     EMPTY_LIST,
     HINTS,
+    NAMED,
     SIDEBAR_BUTTON,
     TOUCH,
     css_string,
@@ -68,6 +70,15 @@ def test_the_aria_label_script_says_every_label_and_cannot_leave_its_script() ->
     for english, key in ARIA_LABELS.items():
         assert f'"{english}": "{t(key, "ja")}"' in script
     assert script.count("</script>") == 1  # only its own end: every word is JSON with < escaped
+
+
+def test_a_button_whose_words_are_replaced_is_named_in_the_readers_language() -> None:
+    """The upload button's word hidden and drawn by the style sheet left the button with no
+    name for a screen reader (axe's button-name, critical) on a Japanese page."""
+    script = page_script("ja")
+    for where, key in NAMED.items():
+        assert f"{json.dumps(where)}: {json.dumps(t(key, 'ja'), ensure_ascii=False)}" in script
+    assert json.dumps(next(iter(NAMED))) not in page_script("en")  # Streamlit's own words stay in English
 
 
 def test_every_language_labels_the_sidebar_button() -> None:
@@ -152,12 +163,15 @@ def test_screen_readers_hear_help_and_the_number_steppers_in_the_readers_languag
 
 def test_every_multiselect_has_the_apps_placeholder_and_no_select_all() -> None:
     """Streamlit's "Choose options", "No options to select" and "Select all" showed on
-    Japanese pages: every multiselect is drawn by ``streamlit_words.multiselect``, or gives
+    Japanese pages: every multiselect is drawn by ``streamlit_internals.words.multiselect``, or gives
     both itself."""
     from pathlib import Path
 
-    ui = Path(__file__).resolve().parents[2] / "quiz" / "ui"
-    for path in (path for path in ui.rglob("*.py") if path.name != "streamlit_words.py"):
+    ui = Path(__file__).resolve().parents[3] / "quiz" / "ui"
+    drawer = ui / "streamlit_internals" / "words.py"
+    sources = [path for path in ui.rglob("*.py") if path != drawer]
+    assert drawer.exists() and len(sources) > 50  # the pages' modules, found where they are
+    for path in sources:
         source = path.read_text(encoding="utf-8")
         calls = re.findall(r"st\.multiselect\((.*?)\n\s*\)", source, re.S)  # each up to its own line's ")"
         assert source.count("st.multiselect(") == len(calls), path
