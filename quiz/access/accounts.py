@@ -44,6 +44,7 @@ from quiz.access.throttles import (
     attempt,
 )
 from quiz.db.answers import WriteGuard
+from quiz.db.assignments import assignments_joined
 from quiz.db.audit import record
 from quiz.db.scoped import refuse_unseen
 from quiz.db.store import Store, Trainee
@@ -152,6 +153,8 @@ def add_trainee(store: Store, name: str, pin: str, join_code: str | None = None)
                 redeem_on(store, conn, trainee_id, join_code, utc_now())
     except IntegrityError as error:
         raise NameTakenError(f"the name {name!r} is taken") from error
+    if join_code:
+        assignments_joined(store)
     name_throttles().for_key(store, throttle_key(name)).lift()
     found = store.find_trainee(name)
     assert found is not None

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from quiz.access.scope import Scope, Supervisor
-from quiz.db.assignments import join_whole_store
+from quiz.db.assignments import assignments_joined, join_whole_store
 from quiz.db.audit import record
 from quiz.db.seen import Seen, change_seen, seen
 from quiz.db.sql import inserted_id
@@ -207,12 +207,13 @@ def redeem(store: Store, trainee_id: int, typed: str, now: Now = utc_now) -> Sto
     with store.engine.begin() as conn:
         store_id = redeem_on(store, conn, trainee_id, typed, now())
         name = conn.execute(select(stores.c.name).where(stores.c.id == store_id)).scalar_one()
+    assignments_joined(store)
     return StoreInfo(store_id, name, 0)
 
 
 def redeem_on(store: Store, conn: Connection, trainee_id: int, typed: str, at: datetime) -> int:
     """``redeem`` in the caller's transaction (a new trainee is added with their code, or
-    not at all); the store's id."""
+    not at all); the store's id. The caller calls ``assignments_joined`` after its commit."""
     code = normal_code(typed)
     if not code or len(code) > CODE_INPUT_MAX:
         raise JoinCodeError(UNUSABLE, "no usable join code")
@@ -240,6 +241,7 @@ def move_trainee(store: Store, actor: Supervisor, row: Seen, store_id: int | Non
             join_whole_store(store, conn, store_id, int(row.key), utc_now())
         name = conn.execute(select(trainees.c.name).where(trainees.c.id == row.key)).scalar_one()
         record(conn, actor, "trainee_moved", name, store_id)
+    assignments_joined(store)
 
 
 def leave_store(store: Store, trainee_id: int) -> None:

@@ -96,7 +96,8 @@ def create_assignment(
 def join_whole_store(store: Store, conn: Connection, store_id: int, trainee_id: int, now: datetime) -> None:
     """In the caller's transaction (a trainee joining ``store_id``): make them a member of the
     store's whole-store assignments that are neither archived nor due yet (and not theirs
-    already)."""
+    already). The caller calls ``assignments_joined`` after its commit: forgotten before it,
+    a read in between would keep the old members again."""
     theirs = select(M.assignment_id).where(M.trainee_id == trainee_id)
     open_ones = list(conn.execute(
         select(A.id).where(A.store_id == store_id, A.whole_store.is_(True), A.archived_at.is_(None), A.due > now,
@@ -107,6 +108,11 @@ def join_whole_store(store: Store, conn: Connection, store_id: int, trainee_id: 
         {"assignment_id": assignment_id, "trainee_id": trainee_id} for assignment_id in open_ones
     ])
     store.watches.notify(conn, ASSIGNED, None)
+
+
+def assignments_joined(store: Store) -> None:
+    """After the commit of a transaction that called ``join_whole_store``: this server's
+    kept assignments are forgotten (other servers forget them at the notice)."""
     store.watches.changed(ASSIGNED, None)
 
 

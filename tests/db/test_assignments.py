@@ -192,3 +192,38 @@ def test_staff_who_join_later_join_a_whole_store_assignment_not_a_chosen_staff_o
     assert [a.title for a, _ in stored.trainee_assignments(store, moved.id)] == ["Everyone"]
     redeem(store, newcomer, code.code)  # joining again adds nothing twice
     assert [a.title for a, _ in stored.trainee_assignments(store, newcomer)] == ["Everyone"]
+
+
+def test_a_joiners_assignments_are_forgotten_only_once_the_join_is_committed(store, monkeypatch):
+    """This server forgets its kept assignments after the joining transaction commits: a read
+    between a forget inside the transaction and its commit kept the old members again, and
+    the server's own notice does not make it forget a second time."""
+    from quiz.access.accounts import add_trainee
+    from quiz.access.stores import make_join_code, move_trainee, redeem, trainee_seen
+    from quiz.access.supervisors import create_account
+    from quiz.model.attempt import utc_now
+    from tests.access.cheap_hash import cheap_hashing
+
+    cheap_hashing(monkeypatch)
+    store_id, scope = make_store(store, "Shop")
+    join(store, "First", store_id)
+    stored.create_assignment(store, scope, "Everyone", Plan(exam="ygo-20"), utc_now() + timedelta(days=3), NOW)
+    code = make_join_code(store, scope.supervisor, store_id)
+    seen_at_forget: list[list[int]] = []
+    changed = store.watches.changed
+
+    def forget(channel, key, change=None):
+        if channel == stored.ASSIGNED:  # what any other connection reads at that moment
+            with store.engine.connect() as conn:
+                seen_at_forget.append(sorted(conn.execute(select(assignment_members.c.trainee_id)).scalars()))
+        changed(channel, key, change)
+
+    monkeypatch.setattr(store.watches, "changed", forget)
+    redeem(store, store.trainee("Newcomer").id, code.code)
+    added = add_trainee(store, "Signed up", "4817", join_code=code.code)
+    moved = store.trainee("Moved")
+    move_trainee(store, create_account(store, "Admin", "admin password", "admin", None, None),
+                 trainee_seen(moved), store_id)
+    members = [len(seen) for seen in seen_at_forget]
+    assert members == [2, 3, 4], seen_at_forget  # each forget saw its own joiner's membership
+    assert added.id in seen_at_forget[1] and moved.id in seen_at_forget[2]
