@@ -14,7 +14,7 @@ from sqlalchemy import ColumnElement, Subquery, case, func, select, true
 
 from quiz.db.store import Store
 from quiz.db.tables import attempts
-from quiz.report.statistics import A, Scope, count_true, query_frame, tallied
+from quiz.report.statistics import A, AnswerScope, count_true, query_frame, tallied
 
 FINDINGS_COLUMNS = ["answered", "findings", "right", "accuracy", "misjudged", "misapplied"]
 FINDING_KEYS = ("trainee_id", "card_id", "ruleset")  # what findings may be counted by
@@ -41,7 +41,7 @@ class FindingsSplit:
 
 
 
-def finding_rows(store: Store, scope: Scope) -> Subquery:
+def finding_rows(store: Store, scope: AnswerScope) -> Subquery:
     """One row per finding of each attempt in ``scope`` (none for an attempt without
     findings): ``attempt_id, trainee_id, card_id, ruleset, follows`` (the attempt's
     ``penalty_follows_findings``), ``fact`` and ``right`` (1 or 0).
@@ -74,7 +74,7 @@ def finding_rows(store: Store, scope: Scope) -> Subquery:
     return query.subquery("findings")
 
 
-def finding_accuracy(store: Store, scope: Scope, by: tuple[str, ...] = ("ruleset",)) -> pd.DataFrame:
+def finding_accuracy(store: Store, scope: AnswerScope, by: tuple[str, ...] = ("ruleset",)) -> pd.DataFrame:
     """``*by, fact, answered, correct, accuracy``: the findings of each fact (per value of the
     ``by`` columns, of ``FINDING_KEYS``: a fact is a ruleset's) and how many were right,
     weakest first."""
@@ -93,14 +93,14 @@ def finding_keys(names: tuple[str, ...]) -> list[str]:
     return list(names)
 
 
-def findings_split(store: Store, scope: Scope) -> FindingsSplit:
+def findings_split(store: Store, scope: AnswerScope) -> FindingsSplit:
     """The answers to cards with findings in ``scope``, their findings, and their wrong
     penalties told apart: misjudged facts or a misapplied document."""
     row = findings_by(store, scope, None).iloc[0]
     return FindingsSplit(*(int(row[name]) for name in ("answered", "findings", "right", "misjudged", "misapplied")))
 
 
-def findings_by(store: Store, scope: Scope, key: str | None) -> pd.DataFrame:
+def findings_by(store: Store, scope: AnswerScope, key: str | None) -> pd.DataFrame:
     """``key, *FINDINGS_COLUMNS`` per value of ``key`` (of ``FINDING_KEYS``) with answers to
     cards with findings, by key; one row of totals (without ``key``) when it is None.
     ``accuracy`` is the share of findings right (NaN without findings)."""

@@ -16,7 +16,7 @@ from sqlalchemy import ColumnElement, Integer, Subquery, and_, case, cast, func,
 from quiz.db.store import Store
 from quiz.db.tables import attempts
 from quiz.report.finding_statistics import finding_keys, finding_rows
-from quiz.report.statistics import TALLY_COLUMNS, A, Scope, count_true, query_frame, tallied
+from quiz.report.statistics import TALLY_COLUMNS, A, AnswerScope, count_true, query_frame, tallied
 
 FLOOR_CALL = "floor_call"
 KIND_COMPARED = ("scenario", FLOOR_CALL)  # floor calls against the cards ruled without investigating
@@ -73,7 +73,7 @@ def _investigated(store: Store) -> ColumnElement[bool]:
     return and_(A.card_kind == FLOOR_CALL, kind == "object")
 
 
-def floor_call_rows(store: Store, scope: Scope) -> Subquery:
+def floor_call_rows(store: Store, scope: AnswerScope) -> Subquery:
     """One row per answer to a floor call in ``scope`` stored with its investigation:
     ``attempt_id, trainee_id, card_id, ruleset, correct`` (1 or 0), ``seconds``,
     ``budget_seconds``, ``leading`` (the leading questions asked) and ``over_budget`` (1 or 0).
@@ -98,7 +98,7 @@ def floor_call_rows(store: Store, scope: Scope) -> Subquery:
     return query.subquery("floor_calls")
 
 
-def evidence_rows(store: Store, scope: Scope) -> Subquery:
+def evidence_rows(store: Store, scope: AnswerScope) -> Subquery:
     """One row per finding of each answer to a floor call in ``scope``, from its
     investigation's ``evidence`` (``[fact, "gathered" | "missed"]`` pairs): ``attempt_id,
     fact, gathered`` (1 or 0). As ``finding_rows``, the one place the databases differ:
@@ -125,7 +125,7 @@ def evidence_rows(store: Store, scope: Scope) -> Subquery:
     return query.subquery("evidence")
 
 
-def _evidence_per_answer(store: Store, scope: Scope) -> Subquery:
+def _evidence_per_answer(store: Store, scope: AnswerScope) -> Subquery:
     """Per answer to a floor call with findings: ``attempt_id, findings, gathered`` and
     ``right_guesses`` (a finding right, by the answer's findings, with its evidence missed)."""
     evidence, found = evidence_rows(store, scope), finding_rows(store, scope)
@@ -141,7 +141,7 @@ def _evidence_per_answer(store: Store, scope: Scope) -> Subquery:
     return query.subquery("per_call")
 
 
-def floor_calls_by(store: Store, scope: Scope, key: str | None) -> pd.DataFrame:
+def floor_calls_by(store: Store, scope: AnswerScope, key: str | None) -> pd.DataFrame:
     """``key, *FLOOR_CALL_COLUMNS`` per value of ``key`` (of ``FINDING_KEYS``) with answers to
     floor calls; one row of totals (without ``key``) when it is None, zeros without any.
     ``gathered_share`` is the share of findings ruled with their evidence gathered (NaN
@@ -153,7 +153,7 @@ def floor_calls_by(store: Store, scope: Scope, key: str | None) -> pd.DataFrame:
     return floor_call_shares(_floor_call_counts(store, scope, names), names)
 
 
-def _floor_call_counts(store: Store, scope: Scope, names: list[str]) -> pd.DataFrame:
+def _floor_call_counts(store: Store, scope: AnswerScope, names: list[str]) -> pd.DataFrame:
     """``names, *FLOOR_CALL_COUNTS`` per group of ``names``; one row of zeros without names
     and without answers."""
     calls, per_call = floor_call_rows(store, scope), _evidence_per_answer(store, scope)
@@ -187,13 +187,13 @@ def floor_call_shares(counts: pd.DataFrame, names: list[str]) -> pd.DataFrame:
     return frame[[*names, *FLOOR_CALL_COLUMNS]].sort_values(names, ignore_index=True)
 
 
-def floor_call_split(store: Store, scope: Scope) -> FloorCallSplit:
+def floor_call_split(store: Store, scope: AnswerScope) -> FloorCallSplit:
     """The answers to floor calls in ``scope``, their rulings and their investigations, together."""
     row = _floor_call_counts(store, scope, []).iloc[0]
     return FloorCallSplit(*(int(row[name]) for name in FLOOR_CALL_COUNTS))
 
 
-def accuracy_by_kind(store: Store, scope: Scope, key: str | None = None) -> pd.DataFrame:
+def accuracy_by_kind(store: Store, scope: AnswerScope, key: str | None = None) -> pd.DataFrame:
     """``key, card_kind, answered, correct, accuracy``: floor calls against scenario cards
     (``KIND_COMPARED``), per value of ``key`` (of ``FINDING_KEYS``; every answer together when
     None), the kinds without answers left out, sorted by ``key`` then kind."""

@@ -40,7 +40,7 @@ class FloorCallFigures:
     kinds: pd.DataFrame
 
 
-def floor_call_figures(store: Store, scope: stats_sql.Scope) -> FloorCallFigures:
+def floor_call_figures(store: Store, scope: stats_sql.AnswerScope) -> FloorCallFigures:
     return FloorCallFigures(floor_sql.floor_call_split(store, scope), floor_sql.accuracy_by_kind(store, scope))
 
 
@@ -112,7 +112,7 @@ class TeamFloorCalls:
 
 def team_floor_calls(store: Store, scope: Scope, rulesets: Iterable[str] | None = None) -> TeamFloorCalls:
     """The floor calls of ``scope``'s trainees in ``rulesets`` (every game when None)."""
-    answers = stats_sql.Scope(rulesets=None if rulesets is None else tuple(rulesets), seen_by=scope)
+    answers = stats_sql.AnswerScope(rulesets=None if rulesets is None else tuple(rulesets), seen_by=scope)
     return TeamFloorCalls(
         by_trainee=floor_sql.floor_calls_by(store, answers, "trainee_id"),
         by_card=floor_sql.floor_calls_by(store, answers, "card_id"),

@@ -167,7 +167,7 @@ def progress_figures(
     day of that zone), a day in the streak when ``goal`` cards were answered on it, of the
     answers from ``source`` (``statistics.ANSWER_SOURCES``: all, practice or exam); only
     aggregated rows leave the database."""
-    scope = stats_sql.Scope(trainee_id, tuple(rulesets), time_zone, modes=stats_sql.ANSWER_SOURCES[source])
+    scope = stats_sql.AnswerScope(trainee_id, tuple(rulesets), time_zone, modes=stats_sql.ANSWER_SOURCES[source])
     counts = stats_sql.daily_counts(store, scope)
     return ProgressFigures(
         summary=stats_sql.summary(store, scope),
@@ -187,7 +187,7 @@ def progress_figures(
     )
 
 
-def penalty_confusion_by_game(store: Store, scope: stats_sql.Scope) -> pd.DataFrame:
+def penalty_confusion_by_game(store: Store, scope: stats_sql.AnswerScope) -> pd.DataFrame:
     """``ruleset, standard_penalty, chosen_penalty, count``: the penalty confusion of each game of
     the scope on its own (each game has its own ladder)."""
     frames = [

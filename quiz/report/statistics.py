@@ -6,7 +6,7 @@ own), computed in SQL on both databases: PostgreSQL's ``timezone()``, and on SQL
 function the store registers on every connection. ``tests/stats_oracle.py`` computes the
 same figures with pandas from the raw attempts, and the tests hold the two equal. The
 statistics of findings (``finding_statistics``) and of floor calls (``floor_call_statistics``)
-are beside it, on the same ``Scope`` and helpers.
+are beside it, on the same ``AnswerScope`` and helpers.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from quiz.db.scoped import sees_trainee
 from quiz.db.sql import local_date
 from quiz.db.store import Store
 from quiz.db.tables import attempt_regrades, attempts
-from quiz.model.attempt import RIGHT_RESULTS
-from quiz.model.scope import Scope as StoreScope
+from quiz.model.attempt import RIGHT_RESULTS, Mode, PartResult
+from quiz.model.scope import Scope
 
 A = attempts.c
 PARTS: dict[str, str] = {"infraction": "infraction_result", "penalty": "penalty_result", "fix": "fixes_result"}
@@ -64,11 +64,12 @@ class Summary:
 
 # Where answers come from, as Progress tells them apart: exam answers are given without
 # feedback against the clock, so a trainee may count them apart from practice and review.
-ANSWER_SOURCES: dict[str, tuple[str, ...] | None] = {"all": None, "practice": ("practice", "review"), "exam": ("exam",)}
+ANSWER_SOURCES: dict[str, tuple[Mode, ...] | None] = {"all": None, "practice": (Mode.PRACTICE, Mode.REVIEW),
+                                                      "exam": (Mode.EXAM,)}
 
 
 @dataclass(frozen=True)
-class Scope:
+class AnswerScope:
     """Which attempts: one trainee's (or everyone's), in some rulesets (or all), of the
     trainees a supervisor sees (``seen_by``; None: a trainee's own figures), given in some
     modes (or all); and the time zone whose calendar days count them (an IANA name, e.g.
@@ -77,8 +78,8 @@ class Scope:
     trainee_id: int | None = None
     rulesets: tuple[str, ...] | None = None
     time_zone: str = UTC
-    seen_by: StoreScope | None = None
-    modes: tuple[str, ...] | None = None  # answers given in these modes (``ANSWER_SOURCES``); None: all
+    seen_by: Scope | None = None
+    modes: tuple[Mode, ...] | None = None  # answers given in these modes (``ANSWER_SOURCES``); None: all
 
     def where(self) -> ColumnElement[bool]:
         clauses = []
@@ -98,7 +99,7 @@ def count_true(column: ColumnElement) -> ColumnElement[int]:
     return func.sum(case((column, 1), else_=0))
 
 
-def _day(store: Store, scope: Scope) -> ColumnElement:
+def _day(store: Store, scope: AnswerScope) -> ColumnElement:
     """The calendar day of each answer in the scope's time zone, as ``YYYY-MM-DD``."""
     return local_date(store.engine, A.answered_at, scope.time_zone)
 
@@ -118,7 +119,7 @@ def tallied(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def summary(store: Store, scope: Scope) -> Summary:
+def summary(store: Store, scope: AnswerScope) -> Summary:
     active_days = func.count(func.distinct(_day(store, scope)))
     query = select(func.count(), count_true(A.correct), active_days).where(scope.where())
     with store.engine.connect() as conn:
@@ -127,7 +128,7 @@ def summary(store: Store, scope: Scope) -> Summary:
     return Summary(answered, correct, correct / answered if answered else 0.0, int(days or 0))
 
 
-def daily_counts(store: Store, scope: Scope) -> pd.DataFrame:
+def daily_counts(store: Store, scope: AnswerScope) -> pd.DataFrame:
     """``date, answered, correct`` per local day with answers, oldest first."""
     day = _day(store, scope).label("day")
     query = select(day, func.count(), count_true(A.correct)).where(scope.where()).group_by(day).order_by(day)
@@ -136,7 +137,7 @@ def daily_counts(store: Store, scope: Scope) -> pd.DataFrame:
     return frame
 
 
-def daily_accuracy(store: Store, scope: Scope) -> pd.DataFrame:
+def daily_accuracy(store: Store, scope: AnswerScope) -> pd.DataFrame:
     daily = tallied(daily_counts(store, scope))
     if daily.empty:
         empty = pd.DataFrame(columns=["date", *TALLY_COLUMNS])
@@ -145,7 +146,7 @@ def daily_accuracy(store: Store, scope: Scope) -> pd.DataFrame:
     return with_rolling_7d(daily.set_index("date")[TALLY_COLUMNS])
 
 
-def accuracy_by_part(store: Store, scope: Scope) -> pd.DataFrame:
+def accuracy_by_part(store: Store, scope: AnswerScope) -> pd.DataFrame:
     columns = {part: A[column] for part, column in PARTS.items()}
     aggregates = []
     for column in columns.values():
@@ -160,14 +161,14 @@ def accuracy_by_part(store: Store, scope: Scope) -> pd.DataFrame:
     return tallied(pd.DataFrame(rows, columns=["part", "answered", "correct"]))[["part", *TALLY_COLUMNS]]
 
 
-def accuracy_by(store: Store, scope: Scope, column: str) -> pd.DataFrame:
+def accuracy_by(store: Store, scope: AnswerScope, column: str) -> pd.DataFrame:
     key = A[column]
     query = select(key, func.count(), count_true(A.correct)).where(scope.where(), key.is_not(None)).group_by(key)
     tally = tallied(query_frame(store, query, [column, "answered", "correct"]))
     return tally.sort_values(["accuracy", column], kind="stable", ignore_index=True)
 
 
-def penalty_confusion(store: Store, scope: Scope) -> pd.DataFrame:
+def penalty_confusion(store: Store, scope: AnswerScope) -> pd.DataFrame:
     query = (
         select(A.standard_penalty, A.chosen_penalty, func.count())
         .where(scope.where(), A.card_kind == "scenario", A.standard_penalty.is_not(None), A.chosen_penalty.is_not(None))
@@ -179,8 +180,8 @@ def penalty_confusion(store: Store, scope: Scope) -> pd.DataFrame:
     return frame
 
 
-def leniency(store: Store, scope: Scope) -> Leniency:
-    wrong = and_(scope.where(), A.penalty_result == "wrong")
+def leniency(store: Store, scope: AnswerScope) -> Leniency:
+    wrong = and_(scope.where(), A.penalty_result == PartResult.WRONG.value)
     with store.engine.connect() as conn:
         errors = conn.execute(select(func.count()).where(wrong)).scalar_one()
     query = (
@@ -201,7 +202,7 @@ def leniency(store: Store, scope: Scope) -> Leniency:
     )
 
 
-def practice_streak(store: Store, scope: Scope, today: date, goal: int = 1) -> Streak:
+def practice_streak(store: Store, scope: AnswerScope, today: date, goal: int = 1) -> Streak:
     """The current run of practice days (to ``today``, a day in the scope's zone, or to the
     day before if today's goal is not met yet), and the longest; a day counts when at least
     ``goal`` cards were answered on it."""
@@ -247,7 +248,7 @@ def with_rolling_7d(daily: pd.DataFrame) -> pd.DataFrame:
     return daily.reset_index()
 
 
-def recent_mistakes(store: Store, scope: Scope, limit: int = 20) -> pd.DataFrame:
+def recent_mistakes(store: Store, scope: AnswerScope, limit: int = 20) -> pd.DataFrame:
     rank = func.row_number().over(partition_by=A.card_id, order_by=(A.answered_at.desc(), A.id.desc())).label("rank")
     latest = select(*(A[c] for c in MISTAKE_COLUMNS), A.correct, A.id, rank).where(scope.where()).subquery()
     query = (
@@ -261,7 +262,7 @@ def recent_mistakes(store: Store, scope: Scope, limit: int = 20) -> pd.DataFrame
     return frame
 
 
-def accuracy_by_category(store: Store, scope: Scope) -> pd.DataFrame:
+def accuracy_by_category(store: Store, scope: AnswerScope) -> pd.DataFrame:
     """``category_key, answered, correct, accuracy`` where the key is ``ruleset/category``
     (``ruleset/knowledge`` for knowledge cards), weakest first."""
     category = func.coalesce(A.category, KNOWLEDGE)
@@ -276,7 +277,7 @@ def accuracy_by_category(store: Store, scope: Scope) -> pd.DataFrame:
     return tally.sort_values(["accuracy", "category_key"], kind="stable", ignore_index=True)
 
 
-def version(store: Store, scope: Scope) -> tuple[int, int]:
+def version(store: Store, scope: AnswerScope) -> tuple[int, int]:
     """The newest attempt id of the scope's trainee (of anyone without one), and the newest
     re-grade: it changes with every answer (attempts are only ever added) and with every
     re-grade (the only change to stored attempts). Two index lookups, whatever the history."""

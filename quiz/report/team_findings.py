@@ -33,7 +33,7 @@ class TeamFindings:
 
 def team_findings(store: Store, scope: Scope, rulesets: Iterable[str] | None = None) -> TeamFindings:
     """The findings of ``scope``'s trainees in ``rulesets`` (every game when None)."""
-    answers = stats_sql.Scope(rulesets=None if rulesets is None else tuple(rulesets), seen_by=scope)
+    answers = stats_sql.AnswerScope(rulesets=None if rulesets is None else tuple(rulesets), seen_by=scope)
     return TeamFindings(
         by_trainee=finding_sql.findings_by(store, answers, "trainee_id"),
         by_card=finding_sql.findings_by(store, answers, "card_id"),

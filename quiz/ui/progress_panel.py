@@ -299,7 +299,7 @@ def _view(shell: Shell, trainee_id: int, zone: str, goal: int, source: str) -> _
     """Figures and charts, recomputed only when the trainee has answered since, the day, the
     zone, the answers' source or the language changed, or other content was loaded."""
     today = dt.datetime.now(ZoneInfo(zone)).date()
-    version = stats_sql.version(shell.store, stats_sql.Scope(trainee_id))
+    version = stats_sql.version(shell.store, stats_sql.AnswerScope(trainee_id))
     return _cached_view(shell.store, shell.content, str(shell.store.url), trainee_id, shell.rulesets, today, zone,
                         goal, source, version, shell.language, shell.content.fingerprint())
 

@@ -46,7 +46,7 @@ def test_a_goal_is_kept_per_trainee_and_checked(store, trainee_id):
 
 
 def test_only_days_that_meet_the_goal_count_in_the_streak(store, trainee_id):
-    scope = statistics.Scope(trainee_id)
+    scope = statistics.AnswerScope(trainee_id)
     assert statistics.practice_streak(store, scope, TODAY) == statistics.Streak(current=4, longest=4)
     # 5 a day: the day with 2 breaks the run; yesterday (6) and today (5) make 2
     assert statistics.practice_streak(store, scope, TODAY, goal=5) == statistics.Streak(current=2, longest=2)

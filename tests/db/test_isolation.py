@@ -90,12 +90,12 @@ def test_the_team_figures_and_their_csvs_hold_only_the_scopes_answers(store, con
 
 
 def test_the_statistics_path_filters_by_the_scope_of_the_supervisor(store, two):
-    seen_by_a = stats_sql.Scope(seen_by=two.scope_a)
+    seen_by_a = stats_sql.AnswerScope(seen_by=two.scope_a)
     assert stats_sql.summary(store, seen_by_a).answered == 3
-    assert stats_sql.summary(store, stats_sql.Scope(seen_by=two.scope_b)).answered == 6
-    assert stats_sql.summary(store, stats_sql.Scope(seen_by=two.admin.scope())).answered == 10
+    assert stats_sql.summary(store, stats_sql.AnswerScope(seen_by=two.scope_b)).answered == 6
+    assert stats_sql.summary(store, stats_sql.AnswerScope(seen_by=two.admin.scope())).answered == 10
     # a trainee of B asked for under A's scope: nothing, not B's figures
-    assert stats_sql.summary(store, stats_sql.Scope(trainee_id=two.ben.id, seen_by=two.scope_a)).answered == 0
+    assert stats_sql.summary(store, stats_sql.AnswerScope(trainee_id=two.ben.id, seen_by=two.scope_a)).answered == 0
 
 
 def test_card_review_figures_and_csvs_hold_only_the_scopes_answers_and_reports(store, content, two):

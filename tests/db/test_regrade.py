@@ -151,7 +151,7 @@ def test_a_right_ruling_once_marked_wrong_is_credited(store: Store, content: Con
     assert plan.by_trainee == {"Aki": Tally(1, 1, 0), "Ken": Tally(1, 0, 1)}
     assert not plan.applied and plan.skipped_total == 0
     assert store.attempts().equals(before) and regrade_rows(store) == 0  # the dry run changed nothing
-    assert stats_sql.summary(store, stats_sql.Scope(aki.id)).correct == 0
+    assert stats_sql.summary(store, stats_sql.AnswerScope(aki.id)).correct == 0
 
     done = apply_regrade(store, content, plan)
     assert done.applied and (done.changed, done.newly_right, done.newly_wrong) == (2, 1, 1)
@@ -163,9 +163,9 @@ def test_a_right_ruling_once_marked_wrong_is_credited(store: Store, content: Con
     assert store.attempts()[kept].equals(before[kept])
     assert original_grade(store, credited) == grade_of(old)  # the original is kept
     # the Progress page's figures read the new grade
-    assert stats_sql.summary(store, stats_sql.Scope(aki.id)).correct == 1
-    assert stats_sql.summary(store, stats_sql.Scope(ken.id)).correct == 0
-    parts = stats_sql.accuracy_by_part(store, stats_sql.Scope(aki.id)).set_index("part")
+    assert stats_sql.summary(store, stats_sql.AnswerScope(aki.id)).correct == 1
+    assert stats_sql.summary(store, stats_sql.AnswerScope(ken.id)).correct == 0
+    parts = stats_sql.accuracy_by_part(store, stats_sql.AnswerScope(aki.id)).set_index("part")
     assert parts.loc["fix", "correct"] == 1
 
 

@@ -33,13 +33,13 @@ def tokyo_trainee(store):
 
 
 def test_an_answer_at_half_past_eight_in_tokyo_counts_on_that_local_day(store, tokyo_trainee):
-    tokyo = statistics.Scope(tokyo_trainee, time_zone=TOKYO)
+    tokyo = statistics.AnswerScope(tokyo_trainee, time_zone=TOKYO)
     days = statistics.daily_counts(store, tokyo)
     assert [d.date() for d in days["date"]] == [date(2026, 12, 1)]
     assert list(days["answered"]) == [2]
     assert statistics.summary(store, tokyo).days_active == 1
     assert statistics.practice_streak(store, tokyo, date(2026, 12, 1)).current == 1
-    utc = statistics.Scope(tokyo_trainee)  # the same answers on UTC days: two days
+    utc = statistics.AnswerScope(tokyo_trainee)  # the same answers on UTC days: two days
     assert [d.date() for d in statistics.daily_counts(store, utc)["date"]] == [date(2026, 11, 30), date(2026, 12, 1)]
     assert statistics.summary(store, utc).days_active == 2
 
@@ -47,7 +47,7 @@ def test_an_answer_at_half_past_eight_in_tokyo_counts_on_that_local_day(store, t
 @pytest.mark.parametrize("zone", [TOKYO, "UTC", "America/Los_Angeles", "Asia/Kolkata"])
 def test_local_days_equal_the_pandas_oracle(store, tokyo_trainee, zone):
     frame = store.attempts(tokyo_trainee)
-    scope = statistics.Scope(tokyo_trainee, time_zone=zone)
+    scope = statistics.AnswerScope(tokyo_trainee, time_zone=zone)
     assert statistics.summary(store, scope) == stats_oracle.summary(frame, zone)
     sql = statistics.daily_accuracy(store, scope)
     oracle = stats_oracle.daily_accuracy(frame, zone)

@@ -19,7 +19,7 @@ from quiz.db.tables import attempts, review_schedules, trainee_name_keys, traine
 from quiz.model.attempt import AttemptRecord, FindingRecord
 from quiz.report import finding_statistics as finding_sql
 from quiz.report.finding_statistics import FINDINGS_COLUMNS, FindingsSplit
-from quiz.report.statistics import Scope
+from quiz.report.statistics import AnswerScope
 from tests import stats_oracle as oracle
 from tests.recording import record
 
@@ -128,10 +128,10 @@ def store_history(store: Store, records: list[AttemptRecord]) -> list[int]:
     return ids
 
 
-def scopes(ids: list[int]) -> list[tuple[Scope, list[int], tuple[str, ...] | None]]:
+def scopes(ids: list[int]) -> list[tuple[AnswerScope, list[int], tuple[str, ...] | None]]:
     """(the scope, its trainees, its games) of each scope the tests compare."""
-    return [(Scope(), ids, None), (Scope(ids[0], GAMES), [ids[0]], None),
-            (Scope(ids[1], ("pokemon-card-ja",), "Asia/Tokyo"), [ids[1]], ("pokemon-card-ja",))]
+    return [(AnswerScope(), ids, None), (AnswerScope(ids[0], GAMES), [ids[0]], None),
+            (AnswerScope(ids[1], ("pokemon-card-ja",), "Asia/Tokyo"), [ids[1]], ("pokemon-card-ja",))]
 
 
 def assert_equal_to_oracle(store: Store, ids: list[int]) -> None:
@@ -181,7 +181,7 @@ def test_attempts_stored_without_findings_in_any_shape_count_for_nothing(store) 
         conn.execute(insert(attempts).values(**(answer(ids[0], "sql-null").values() | {"findings": null()})))
         shapes = dict(conn.execute(select(attempts.c.card_id, attempts.c.findings)).all())
     assert (shapes["none"], shapes["empty-list"], shapes["sql-null"]) == (None, [], None)
-    scope = Scope(ids[0])
+    scope = AnswerScope(ids[0])
     assert finding_sql.findings_split(store, scope) == FindingsSplit(1, 1, 0, 1, 0)
     assert list(finding_sql.findings_by(store, scope, "card_id")["card_id"]) == ["x"]
     assert list(finding_sql.finding_accuracy(store, scope)["fact"]) == ["intentional"]
@@ -190,10 +190,10 @@ def test_attempts_stored_without_findings_in_any_shape_count_for_nothing(store) 
 
 def test_hand_built_history_in_sql(store) -> None:
     ids = store_history(store, HISTORY)
-    assert finding_sql.findings_split(store, Scope()) == FindingsSplit(5, 8, 4, 2, 2)
-    assert finding_sql.findings_split(store, Scope(ids[2], ("yugioh-ocg",))) == FindingsSplit(1, 2, 0, 1, 0)  # Ben
-    assert finding_sql.findings_split(store, Scope(ids[0])) == FindingsSplit(0, 0, 0, 0, 0)  # no answers
-    facts = finding_sql.finding_accuracy(store, Scope(ids[1]))  # Aiko
+    assert finding_sql.findings_split(store, AnswerScope()) == FindingsSplit(5, 8, 4, 2, 2)
+    assert finding_sql.findings_split(store, AnswerScope(ids[2], ("yugioh-ocg",))) == FindingsSplit(1, 2, 0, 1, 0)  # Ben
+    assert finding_sql.findings_split(store, AnswerScope(ids[0])) == FindingsSplit(0, 0, 0, 0, 0)  # no answers
+    facts = finding_sql.finding_accuracy(store, AnswerScope(ids[1]))  # Aiko
     assert facts[["fact", "answered", "correct"]].values.tolist() == [
         ["minutes_late", 1, 0], ["intentional", 2, 1], ["decisive", 2, 2]]
     assert_equal_to_oracle(store, ids)
@@ -201,6 +201,6 @@ def test_hand_built_history_in_sql(store) -> None:
 
 def test_findings_are_counted_only_by_the_attempts_keys(store) -> None:
     with pytest.raises(ValueError, match="answered_at"):
-        finding_sql.findings_by(store, Scope(), "answered_at")
+        finding_sql.findings_by(store, AnswerScope(), "answered_at")
     with pytest.raises(ValueError, match="follows"):
-        finding_sql.finding_accuracy(store, Scope(), ("follows",))
+        finding_sql.finding_accuracy(store, AnswerScope(), ("follows",))

@@ -19,7 +19,7 @@ from quiz.model.attempt import AttemptRecord, FindingRecord
 from quiz.model.investigation import GATHERED, MISSED, InvestigationRecord
 from quiz.report import floor_call_statistics as floor_sql
 from quiz.report.floor_call_statistics import FLOOR_CALL_COLUMNS, FloorCallSplit
-from quiz.report.statistics import Scope
+from quiz.report.statistics import AnswerScope
 from tests import stats_oracle as oracle
 from tests.report.test_finding_statistics import empty, plain_frame, typed_frame
 
@@ -119,8 +119,8 @@ def store_history(store: Store, records: list[AttemptRecord]) -> list[int]:
 
 def assert_equal_to_oracle(store: Store, ids: list[int]) -> None:
     everything = store.attempts()
-    scopes = [(Scope(), ids, None), (Scope(ids[0], GAMES), [ids[0]], None),
-              (Scope(ids[1], ("pokemon-card-ja",), "Asia/Tokyo"), [ids[1]], ("pokemon-card-ja",))]
+    scopes = [(AnswerScope(), ids, None), (AnswerScope(ids[0], GAMES), [ids[0]], None),
+              (AnswerScope(ids[1], ("pokemon-card-ja",), "Asia/Tokyo"), [ids[1]], ("pokemon-card-ja",))]
     for scope, who, games in scopes:
         frame = everything[everything["trainee_id"].isin(who)]
         if games is not None:
@@ -163,10 +163,10 @@ def test_floor_call_statistics_equal_pandas_on_generated_histories(store, answer
 
 def test_hand_built_history_in_sql(store) -> None:
     ids = store_history(store, HISTORY)
-    assert floor_sql.floor_call_split(store, Scope()) == FloorCallSplit(4, 2, 7, 3, 2, 3, 990, 960, 2)
-    assert floor_sql.floor_call_split(store, Scope(ids[1])).right_guesses == 0
-    assert floor_sql.floor_call_split(store, Scope(ids[2])) == FloorCallSplit(0, 0, 0, 0, 0, 0, 0, 0, 0)
-    by_card = floor_sql.floor_calls_by(store, Scope(), "card_id")
+    assert floor_sql.floor_call_split(store, AnswerScope()) == FloorCallSplit(4, 2, 7, 3, 2, 3, 990, 960, 2)
+    assert floor_sql.floor_call_split(store, AnswerScope(ids[1])).right_guesses == 0
+    assert floor_sql.floor_call_split(store, AnswerScope(ids[2])) == FloorCallSplit(0, 0, 0, 0, 0, 0, 0, 0, 0)
+    by_card = floor_sql.floor_calls_by(store, AnswerScope(), "card_id")
     assert by_card[["card_id", "answered", "findings", "gathered"]].values.tolist() == [["a", 3, 6, 3], ["b", 1, 1, 0]]
     assert_equal_to_oracle(store, ids)
 
@@ -181,11 +181,11 @@ def test_floor_calls_stored_without_an_investigation_count_for_nothing(store) ->
         conn.execute(insert(attempts).values(**(call(ids[0], "sql-null").values() | {"investigation": null()})))
         conn.execute(insert(attempts).values(**(call(ids[0], "json-null").values() | {"investigation": None})))
         conn.execute(insert(attempts).values(**(bare.values() | {"investigation": {"seconds": 30}})))
-    split = floor_sql.floor_call_split(store, Scope(ids[0]))
+    split = floor_sql.floor_call_split(store, AnswerScope(ids[0]))
     assert (split.answered, split.findings, split.right_guesses, split.leading, split.seconds) == (2, 1, 1, 1, 150)
     assert_equal_to_oracle(store, ids)
 
 
 def test_floor_calls_are_counted_only_by_the_attempts_keys(store) -> None:
     with pytest.raises(ValueError, match="answered_at"):
-        floor_sql.floor_calls_by(store, Scope(), "answered_at")
+        floor_sql.floor_calls_by(store, AnswerScope(), "answered_at")

@@ -23,7 +23,7 @@ from quiz.report.floor_calls import (
     team_floor_charts,
     trainee_floor_table,
 )
-from quiz.report.statistics import Scope
+from quiz.report.statistics import AnswerScope
 from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
@@ -75,10 +75,10 @@ def test_the_trainees_table_and_charts_in_both_languages(store) -> None:
         spec = team_floor_charts(team, names, language)["evidence"]
         assert spec is not None
         alt.Chart.from_dict(spec)  # a valid Vega-Lite spec
-        figures = floor_call_figures(store, Scope(ids[0]))
+        figures = floor_call_figures(store, AnswerScope(ids[0]))
         specs = progress_floor_charts(figures, language)
         assert specs["evidence"] is not None and specs["kinds"] is not None
-    assert progress_floor_charts(floor_call_figures(store, Scope(ids[2])), "en") == {"evidence": None, "kinds": None}
+    assert progress_floor_charts(floor_call_figures(store, AnswerScope(ids[2])), "en") == {"evidence": None, "kinds": None}
 
 
 @pytest.fixture

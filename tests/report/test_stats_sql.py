@@ -81,11 +81,11 @@ def history(db_url: str, request: pytest.FixtureRequest):
 
 
 SCOPES = [
-    lambda ids: (stats_sql.Scope(ids[0], ("yugioh-ocg", "pokemon-card-ja")), [ids[0]], None),
-    lambda ids: (stats_sql.Scope(ids[1], ("pokemon-card-ja",)), [ids[1]], ["pokemon-card-ja"]),
-    lambda ids: (stats_sql.Scope(), ids, None),
-    lambda ids: (stats_sql.Scope(ids[0], modes=stats_sql.ANSWER_SOURCES["exam"]), [ids[0]], None),
-    lambda ids: (stats_sql.Scope(modes=stats_sql.ANSWER_SOURCES["practice"]), ids, None),
+    lambda ids: (stats_sql.AnswerScope(ids[0], ("yugioh-ocg", "pokemon-card-ja")), [ids[0]], None),
+    lambda ids: (stats_sql.AnswerScope(ids[1], ("pokemon-card-ja",)), [ids[1]], ["pokemon-card-ja"]),
+    lambda ids: (stats_sql.AnswerScope(), ids, None),
+    lambda ids: (stats_sql.AnswerScope(ids[0], modes=stats_sql.ANSWER_SOURCES["exam"]), [ids[0]], None),
+    lambda ids: (stats_sql.AnswerScope(modes=stats_sql.ANSWER_SOURCES["practice"]), ids, None),
 ]
 
 
@@ -124,7 +124,7 @@ def test_every_figure_matches_pandas(history, make_scope):
 
 def test_empty_scope(history):
     store, _ = history
-    scope = stats_sql.Scope(trainee_id=999_999)
+    scope = stats_sql.AnswerScope(trainee_id=999_999)
     assert stats_sql.summary(store, scope) == stats.Summary(0, 0, 0.0, 0)
     assert stats_sql.daily_accuracy(store, scope).empty
     assert stats_sql.accuracy_by_part(store, scope).empty
@@ -135,7 +135,7 @@ def test_empty_scope(history):
 
 def test_accuracy_by_category_keys_by_ruleset(history):
     store, ids = history
-    scope = stats_sql.Scope(ids[0], ("yugioh-ocg", "pokemon-card-ja"))
+    scope = stats_sql.AnswerScope(ids[0], ("yugioh-ocg", "pokemon-card-ja"))
     frame = store.attempts(ids[0])
     frame["category_key"] = [category_key(r, c if isinstance(c, str) else None)
                              for r, c in zip(frame["ruleset"], frame["category"])]
@@ -146,20 +146,20 @@ def test_accuracy_by_category_keys_by_ruleset(history):
 
 def test_version_changes_with_each_answer(history):
     store, ids = history
-    scope = stats_sql.Scope(ids[0])
+    scope = stats_sql.AnswerScope(ids[0])
     before = stats_sql.version(store, scope)
     assert before == (int(store.attempts(ids[0])["id"].max()), 0)
     new_id = record(store, AttemptRecord(trainee_id=ids[0], card_id="new", ruleset="yugioh-ocg", category=None,
                                         card_kind="knowledge", correct=True, seconds=1.0))
     assert stats_sql.version(store, scope) == (new_id, 0) > before
-    assert stats_sql.version(store, stats_sql.Scope()) == (new_id, 0)
-    assert stats_sql.version(store, stats_sql.Scope(ids[1]))[0] < new_id
+    assert stats_sql.version(store, stats_sql.AnswerScope()) == (new_id, 0)
+    assert stats_sql.version(store, stats_sql.AnswerScope(ids[1]))[0] < new_id
 
 
 def test_version_changes_with_a_regrade(history):
     """A re-grade changes stored grades without adding attempts: cached figures must go."""
     store, ids = history
-    scope = stats_sql.Scope(ids[0])
+    scope = stats_sql.AnswerScope(ids[0])
     before = stats_sql.version(store, scope)
     attempt_id = int(store.attempts(ids[0])["id"].max())
     with store.engine.begin() as conn:
@@ -176,7 +176,7 @@ def test_exam_and_practice_answers_are_counted_apart(history):
     the two together are every answer."""
     store, ids = history
     frame = store.attempts(ids[0])
-    counts = {name: stats_sql.summary(store, stats_sql.Scope(ids[0], modes=modes)).answered
+    counts = {name: stats_sql.summary(store, stats_sql.AnswerScope(ids[0], modes=modes)).answered
               for name, modes in stats_sql.ANSWER_SOURCES.items()}
     assert counts["exam"] == int((frame["mode"] == "exam").sum()) > 0
     assert counts["practice"] == int(frame["mode"].isin(["practice", "review"]).sum()) > 0

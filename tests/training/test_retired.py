@@ -69,7 +69,7 @@ def test_answers_to_a_retired_card_stay_in_the_history(retired_content, store):
                                                        6.0))
     record(store, outcome.record)
     assert store.attempts()["card_id"].tolist() == [RETIRED]
-    assert statistics.summary(store, statistics.Scope(trainee.id)).answered == 1
+    assert statistics.summary(store, statistics.AnswerScope(trainee.id)).answered == 1
     spec = ExamSpec(1, 10, 80, ("yugioh-ocg",))
     exam = Exam(id=1, trainee_id=trainee.id, preset="custom", spec=spec, card_ids=(RETIRED,), seeds=(0,),
                 started_at=outcome.record.answered_at, deadline=deadline_for(outcome.record.answered_at, 10))
