@@ -85,12 +85,12 @@ def _next() -> None:
     card.update(_dealt(card["n"] + 1))
 
 
-def _take_step(number: int) -> None:
-    st.session_state["floor-card"]["taken"].append(number)
+def _take_step(card: dict, number: int) -> None:
+    card["taken"].append(number)
 
 
-def _rule(on: bool) -> None:
-    st.session_state["floor-card"]["ruled"] = on
+def _rule(card: dict, on: bool) -> None:
+    card["ruled"] = on
 
 
 def sidebar() -> None:
@@ -164,9 +164,10 @@ def card_area() -> None:
 
 
 def investigation(card: dict, form_key: str) -> bool:
-    """A floor call, as the app draws one: the round clock, the conversation so far, then the
-    open steps as buttons and Rule; or, once Rule is pressed, Back (and the answer form
-    below: True). A step's button adds a reply in its callback, as the app's keeps the step."""
+    """A floor call (``card``: the steps taken, whether Rule was pressed), as the app draws
+    one: the round clock, the conversation so far, then the open steps as buttons and Rule;
+    or, once Rule is pressed, Back (and the answer form below: True). A step's button adds a
+    reply in its callback, as the app's keeps the step."""
     taken = card["taken"]
     with st.container(key="round-clock"):
         used = len(taken) * 20
@@ -181,7 +182,7 @@ def investigation(card: dict, form_key: str) -> bool:
             st.markdown(f"**{person}**  \n{REPLY}")
     if card["ruled"]:
         st.button("Back to the table", key=f"{form_key}-back", type="tertiary", icon=":material/arrow_back:",
-                  on_click=_rule, args=(False,))
+                  on_click=_rule, args=(card, False))
         return True
     with st.container(border=True):
         for number, (person, question) in enumerate(STEPS):
@@ -190,9 +191,9 @@ def investigation(card: dict, form_key: str) -> bool:
             if number % 3 == 0:
                 st.markdown(f"**Ask {person}**")
             st.button(question, key=f"{form_key}-step-{number}", icon=":material/record_voice_over:",
-                      on_click=_take_step, args=(number,), width="stretch")
+                      on_click=_take_step, args=(card, number), width="stretch")
     st.button("Rule", key=f"{form_key}-rule", type="primary", icon=":material/gavel:",
-              help="Stop investigating and give your ruling.", on_click=_rule, args=(True,))
+              help="Stop investigating and give your ruling.", on_click=_rule, args=(card, True))
     st.button("I don't know — show the answer", key=f"{form_key}-dont-know", type="tertiary", icon=":material/help:")
     return False
 
@@ -237,8 +238,11 @@ def feedback(card: dict) -> None:
 
 
 def _start_exam() -> None:
+    # the app's custom exam draws from every kind of card: its floor calls as often as Practice deals them
+    floor_calls = {index: {"taken": [], "ruled": False} for index in range(EXAM_QUESTIONS)
+                   if random.random() < 1 / FLOOR_CALL_EVERY}
     st.session_state["floor-exam"] = {"deadline": time.time() + EXAM_MINUTES * 60, "index": 0, "answers": {},
-                                      "saves": 0, "done": False}
+                                      "saves": 0, "done": False, "floor_calls": floor_calls}
 
 
 def _save_exam_answer(form_key: str) -> None:
@@ -335,6 +339,10 @@ def exam_question(exam: dict) -> None:
     if saved is not None:
         st.info(f"Saved: {saved[0]}, {saved[1]}. You can change it until you hand in; it is marked then.")
     form_key = f"exam-{index}-{exam['saves']}"
+    floor_call = exam["floor_calls"].get(index)
+    if saved is None and floor_call is not None and not investigation(floor_call, form_key):
+        exam_moves(index, answered)
+        return
     with st.form(form_key):
         st.selectbox("Infraction", INFRACTIONS, index=None, placeholder="Choose an infraction",
                      key=f"{form_key}-infraction")
@@ -344,6 +352,11 @@ def exam_question(exam: dict) -> None:
                               on_click=_save_exam_answer, args=(form_key,))
     if st.session_state.pop("floor-incomplete", False):
         st.warning("Choose an infraction and a penalty.")
+    exam_moves(index, answered)
+
+
+def exam_moves(index: int, answered: int) -> None:
+    """The flag, Previous, Next and Hand in, below the question."""
     st.button("Flag for later", key=f"exam-flag-{index}", icon=":material/flag:", type="tertiary")
     with st.container(horizontal=True, vertical_alignment="center"):
         st.button("Previous", key="exam-previous", disabled=index == 0, on_click=_move, args=(-1,))

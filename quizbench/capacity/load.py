@@ -121,6 +121,7 @@ class SessionTally:
     exams_started: int = 0
     exams_resumed: int = 0
     exams_handed_in: int = 0
+    exams_handed_in_unanswered: int = 0  # with questions left: the page offered nothing else
     exam_open: bool = False  # an exam is being taken (started or resumed, not handed in)
     errors: list[str] = field(default_factory=list)  # what stopped the session, if anything
     in_flight: bool = False
@@ -275,6 +276,7 @@ class LoadResult:
                 "started": sum(s.exams_started for s in tallies),
                 "resumed": sum(s.exams_resumed for s in tallies),
                 "handed_in": sum(s.exams_handed_in for s in tallies),
+                "handed_in_unanswered": sum(s.exams_handed_in_unanswered for s in tallies),
                 "late_answers": sum(s.late for s in tallies),
             },
             "servers": servers,
@@ -371,18 +373,20 @@ async def _submit(tab: Tab, run: RunState, tally: SessionTally, widgets, rng: ra
     return seconds
 
 
-def floor_call_buttons(page: Page) -> tuple[list, Any]:
-    """A floor call under investigation on Practice: its open steps' buttons (keys
-    ``answer-N-step-ID``) and its Rule button (``answer-N-rule``); ([], None) on any other card."""
-    buttons = [w for w in page.find("button", root=MAIN, key_prefix="answer-") if not w.form_id]
+def floor_call_buttons(page: Page, prefix: str = "answer-") -> tuple[list, Any]:
+    """A floor call under investigation, on Practice (``prefix`` ``answer-``) or in an exam
+    (``exam-``): its open steps' buttons (keys ``<form>-step-ID``) and its Rule button
+    (``<form>-rule``); ([], None) on any other card."""
+    buttons = [w for w in page.find("button", root=MAIN, key_prefix=prefix) if not w.form_id]
     rule = next((w for w in buttons if (w.key or "").endswith("-rule")), None)
     return [w for w in buttons if "-step-" in (w.key or "")], rule
 
 
-async def _investigate(tab: Tab, run: RunState, tally: SessionTally, rng: random.Random) -> bool:
+async def _investigate(tab: Tab, run: RunState, tally: SessionTally, rng: random.Random,
+                      prefix: str = "answer-") -> bool:
     """On a floor call: take a few of its steps, each after a short think (reading the reply),
     then press Rule, which opens the answer form. False when the card is not a floor call."""
-    steps, rule = floor_call_buttons(tab.page)
+    steps, rule = floor_call_buttons(tab.page, prefix)
     if rule is None:
         return False
     if tally.first_card is None:
@@ -390,7 +394,7 @@ async def _investigate(tab: Tab, run: RunState, tally: SessionTally, rng: random
     low, high = run.spec.floor_call_steps
     think = run.spec.think
     for _ in range(rng.randint(low, high)):
-        steps, rule = floor_call_buttons(tab.page)
+        steps, rule = floor_call_buttons(tab.page, prefix)
         if not steps:
             break
         share = run.spec.step_think_share
@@ -399,7 +403,7 @@ async def _investigate(tab: Tab, run: RunState, tally: SessionTally, rng: random
         tally.step_latencies.append(await _click(tab, press(rng.choice(steps)), tally.step_runs,
                                                  tally.step_full_runs))
         tally.exceptions += tab.page.exceptions
-    _, rule = floor_call_buttons(tab.page)
+    _, rule = floor_call_buttons(tab.page, prefix)
     if rule is None:
         raise SessionStuck(f"no Rule button after a floor call's steps: {_describe(tab.page)}")
     await _click(tab, press(rule), tally.step_runs, tally.step_full_runs)
@@ -455,6 +459,7 @@ async def _exam_step(tab: Tab, run: RunState, tally: SessionTally, rng: random.R
         tally.exam_open = False
         await tab.run(press(confirm[0]))
         tally.exams_handed_in += 1
+        tally.exams_handed_in_unanswered += 1
         return True
     form = page.answer_form(prefix="exam-")
     counts = page.progress_counts()
@@ -482,6 +487,8 @@ async def _exam_step(tab: Tab, run: RunState, tally: SessionTally, rng: random.R
             tally.incomplete += 1
         else:
             tally.late += 1  # the exam closed (time ran out) before the answer counted
+        return True
+    if await _investigate(tab, run, tally, rng, prefix="exam-"):  # a floor call: investigated, then its form
         return True
     hand_in = page.find("button", root=MAIN, key="exam-hand-in")
     if hand_in and (counts is None or counts[0] >= counts[1]):

@@ -36,6 +36,22 @@ def test_a_floor_calls_steps_and_rule_are_found_among_the_buttons() -> None:
     assert floor_call_buttons(Page([_button((MAIN, 6), "next-3", "Next card")])) == ([], None)
 
 
+def test_an_exams_floor_call_is_found_by_the_exams_keys() -> None:
+    """In a mock exam the floor call's form key is the exam's (``exam-<id>-<question>``); the
+    exam's own buttons (flag, Next, Hand in) are neither steps nor Rule."""
+    page = Page([
+        _button((MAIN, 3, 0), "exam-7-4-step-kimura-what", "Tell me what happened."),
+        _button((MAIN, 4), "exam-7-4-rule", "Rule"),
+        _button((MAIN, 5), "exam-flag-7-4", "Flag"),
+        _button((MAIN, 6), "exam-next", "Next"),
+        _button((MAIN, 7), "exam-hand-in", "Hand in"),
+    ])
+    steps, rule = floor_call_buttons(page, prefix="exam-")
+    assert [w.key for w in steps] == ["exam-7-4-step-kimura-what"]
+    assert rule is not None and rule.key == "exam-7-4-rule"
+    assert floor_call_buttons(page) == ([], None)  # Practice's keys: none here
+
+
 @pytest.mark.e2e
 def test_the_floor_app_deals_floor_calls_whose_steps_run_the_card_alone(tmp_path: Path) -> None:
     floor = StreamlitServer(FLOOR_APP, tmp_path / "floor.log").start()
@@ -77,3 +93,42 @@ def test_the_apps_floor_calls_are_investigated_a_step_a_run(server: AppServer) -
     assert figures["exceptions"] == 0
     assert figures["floor_calls_ruled"] >= 1 and figures["floor_call_steps"] >= 2
     assert figures["script_runs_per_step"] == 1 and figures["full_runs_per_step"] == 0  # the card's fragment alone
+
+
+def _exam_floor_calls(url: str, names: list[str], pin: str) -> dict:
+    """One session taking mock exams until it has investigated and ruled two floor calls."""
+
+    async def control(run: RunState, tallies: list[SessionTally]) -> None:
+        while not all(t.floor_calls >= 2 and t.in_flight is False for t in tallies):
+            await asyncio.sleep(0.1)  # an exam's questions are floor calls about one in eight
+        run.stop.set()
+
+    spec = LoadSpec(url=url, trainees=names, pin=pin, duration=300.0, exam_share=1.0, choice="first")
+    return run_load(spec, control).figures()
+
+
+@pytest.mark.e2e
+def test_an_exams_floor_calls_are_investigated_and_answered_not_handed_in_unanswered(server: AppServer) -> None:
+    """Before, an exam session met a floor call's steps with no form and handed the exam in
+    unanswered, then started another: the app's exam sessions did more (and other) work than
+    the floor's, whose exam had no floor calls."""
+    names = ["exam-floor-calls"]
+    create_trainees(server.database_url, names, "floor-2468")
+    figures = _exam_floor_calls(server.url, names, "floor-2468")
+    assert figures["errors"] == 0, figures["error_samples"]
+    assert figures["exceptions"] == 0
+    assert figures["floor_calls_ruled"] >= 2 and figures["floor_call_steps"] >= 4
+    assert figures["exams"]["handed_in_unanswered"] == 0
+    assert figures["script_runs_per_step"] == 1 and figures["full_runs_per_step"] == 0
+
+
+@pytest.mark.e2e
+def test_the_floor_apps_exam_deals_floor_calls_as_the_app_does(tmp_path: Path) -> None:
+    floor = StreamlitServer(FLOOR_APP, tmp_path / "floor.log").start()
+    try:
+        figures = _exam_floor_calls(floor.url, ["floor-exam"], "floor-2468")
+    finally:
+        floor.stop()
+    assert not figures["errors"] and figures["exceptions"] == 0
+    assert figures["floor_calls_ruled"] >= 2 and figures["exams"]["handed_in_unanswered"] == 0
+    assert figures["script_runs_per_step"] == 1 and figures["full_runs_per_step"] == 0
