@@ -56,21 +56,34 @@ REQUIRED_KEYS = (
 )
 
 
-# 1,000 trainees answering one card every 30 s (the human pace's 20-40 s think time); each
-# server process uses at most one core (the GIL) and is kept under half busy, for a p95 well
-# under a second; one server more, so that one can fail without the others going over.
+# 1,000 trainees at the human pace, each using the server CPU a session of the human-pace
+# phase used (its window's CPU seconds per second, over its sessions: answers, a floor call's
+# steps, exams, Next card; a floor call takes longer than a card, so a count of answers alone
+# overstated it); each server process uses at most one core (the GIL) and is kept under half
+# busy, for a p95 well under a second; one server more, so that one can fail without the
+# others going over.
 EVENT_TRAINEES = 1000
-ANSWER_EVERY_S = 30.0
 SERVER_BUSY_SHARE = 0.5
 SPARE_SERVERS = 1
 
 
-def servers_for(trainees: int, cpu_s_per_answer: float | None) -> int | None:
+def servers_for(trainees: int, cores_per_trainee: float | None) -> int | None:
     """App servers (a core each) for ``trainees`` at a human pace, one spare included."""
-    if cpu_s_per_answer is None:
+    if cores_per_trainee is None:
         return None
-    cores = trainees / ANSWER_EVERY_S * cpu_s_per_answer
+    cores = trainees * cores_per_trainee
     return max(math.ceil(cores / SERVER_BUSY_SHARE), 1) + SPARE_SERVERS
+
+
+def cores_per_session(phase: Mapping) -> float | None:
+    """The server CPU seconds per second of one session in a load phase's window (every
+    session connected in it), from the phase's figures; None without a server's CPU."""
+    start, end = phase["window_s"]
+    sessions = phase["sessions_connected_max"]
+    cpu = sum(server["cpu_s_window"] or 0 for server in phase["servers"].values())
+    if not phase["servers"] or end <= start or not sessions:
+        return None
+    return cpu / (end - start) / sessions
 
 
 def _pair(text: str) -> tuple[float, float]:
@@ -284,7 +297,9 @@ def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id
     out["human_floor_cpu_per_answer_s"] = floor_human["server_cpu_s_per_answer"]
     out["human_cpu_ratio_to_floor"] = rounded(ratio(human["server_cpu_s_per_answer"],
                                                     floor_human["server_cpu_s_per_answer"]), 3)
-    out["servers_for_1000"] = servers_for(EVENT_TRAINEES, human["server_cpu_s_per_answer"])
+    per_trainee = cores_per_session(human)
+    out["human_cores_per_trainee"] = rounded(per_trainee, 7)
+    out["servers_for_1000"] = servers_for(EVENT_TRAINEES, per_trainee)
     log(f"capacity:   floor {floor_human['server_cpu_s_per_answer']} CPU s/answer "
         f"({floor_human['answers_acknowledged']} answers, errors {floor_human['errors']}); "
         f"app/floor {out['human_cpu_ratio_to_floor']}; {out['servers_for_1000']} app servers for "
