@@ -40,13 +40,20 @@ def supported() -> bool:
     return problem is None
 
 
+_said: set[str] = set()  # the refusals logged so far in this process
+
+
 def fits(check_internals: Callable[[], list[str]], refusal: str, patch_log: logging.Logger) -> bool:
     """Whether a patch fits the installed Streamlit: a version written for (``supported``) and
     no problem its own ``check_internals`` finds, which are logged on ``patch_log`` after
-    ``refusal`` (what stays off)."""
+    ``refusal`` (what stays off), once per process: a patch asked for on every run (the upload
+    quota, under AppTest's runtime) would log the same error on every run."""
     if not supported():
         return False
     problems = check_internals()
     if problems:
-        patch_log.error("%s: %s", refusal, "; ".join(problems))
+        message = f"{refusal}: {'; '.join(problems)}"
+        if message not in _said:
+            _said.add(message)
+            patch_log.error("%s", message)
     return not problems

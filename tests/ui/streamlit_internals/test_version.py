@@ -45,6 +45,11 @@ def test_a_patch_fits_only_a_version_written_for_and_internals_found_as_written(
     with caplog.at_level("ERROR", logger="a.patch"):
         assert not version.fits(lambda: ["Thing.method is gone", "another"], "the patch stays off", patch_log)
     assert caplog.messages == ["the patch stays off: Thing.method is gone; another"]
+    with caplog.at_level("ERROR", logger="a.patch"):  # asked again (a patch asked for on every run):
+        assert not version.fits(lambda: ["Thing.method is gone", "another"], "the patch stays off", patch_log)
+        assert not version.fits(lambda: ["Thing.other is gone"], "the patch stays off", patch_log)
+    assert caplog.messages == ["the patch stays off: Thing.method is gone; another",  # said once,
+                               "the patch stays off: Thing.other is gone"]  # a new refusal said
 
 
 def test_under_another_streamlit_no_patch_fits_nor_reads_the_internals(another_streamlit) -> None:
