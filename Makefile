@@ -45,8 +45,10 @@ check: setup
 	$(BIN)/ruff check quiz quizbench tests app.py
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_card_kind_dispatch.py
 
+# Every test: two workers for most, then the reliability runs and the benchmark's tests one
+# at a time (scripts/test-all.sh says why).
 test: check browser
-	bash scripts/with-postgres.sh $(BIN)/python -m pytest
+	bash scripts/with-postgres.sh bash scripts/test-all.sh
 
 # The fast suite: no browser, no reliability runs, no PostgreSQL, no minutes-long tools. Work
 # stealing, so one long test does not finish alone; bytecode written (__pycache__, ignored by

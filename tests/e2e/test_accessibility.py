@@ -25,7 +25,7 @@ from quiz.model.attempt import utc_now
 from quiz.model.cards import ScenarioCard
 from quiz.model.scope import Scope
 from quiz.model.words import t
-from quiz.training.answering import verdict_for
+from quiz.training.answer_outcomes import verdict_for
 from quiz.training.assignments import Plan
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
