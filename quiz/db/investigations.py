@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, delete, func, insert, not_, select
+from sqlalchemy import ColumnElement, and_, case, delete, func, insert, not_, select
 from sqlalchemy.exc import IntegrityError
 
 from quiz.db.store import Store
@@ -58,17 +58,24 @@ def steps_taken(store: Store, trainee_id: int, card_id: str, exam_id: int | None
 def take_step(store: Store, trainee_id: int, card_id: str, step_id: str, exam_id: int | None = None,
               now: datetime | None = None) -> tuple[str, ...]:
     """Keep a step taken (taking it twice, in two tabs at once too, keeps it once); the steps
-    of the open investigation after it, read in the same transaction (a step's run reads
-    them nowhere else)."""
+    of the open investigation after it (a step's run reads them nowhere else).
+
+    One read of the call's rows, each marked whether it belongs to an investigation already
+    answered (those are deleted, when there are any: ``forget_steps`` failed after an
+    answer), then the insert: two statements where a delete, a read and the insert were
+    three."""
     row = {"trainee_id": trainee_id, "card_id": card_id, "exam_key": exam_key(exam_id), "step_id": step_id,
            "taken_at": now or utc_now()}
-    this_call = _of_call(trainee_id, card_id, exam_id)
+    answered = _answered_before(trainee_id, card_id, exam_id)
+    rows = (select(investigation_steps.c.id, investigation_steps.c.step_id, case((answered, True), else_=False))
+            .where(_of_call(trainee_id, card_id, exam_id)).order_by(investigation_steps.c.id))
     try:
         with store.engine.begin() as conn:
-            conn.execute(delete(investigation_steps).where(this_call, _answered_before(trainee_id, card_id, exam_id)))
-            # what is left is the open investigation
-            taken = tuple(str(taken_id) for (taken_id,) in conn.execute(
-                select(investigation_steps.c.step_id).where(this_call).order_by(investigation_steps.c.id)))
+            found = conn.execute(rows).all()
+            done = [row_id for row_id, _, before in found if before]
+            if done:
+                conn.execute(delete(investigation_steps).where(investigation_steps.c.id.in_(done)))
+            taken = tuple(str(taken_id) for _, taken_id, before in found if not before)  # the open investigation
             if step_id in taken:
                 return taken
             conn.execute(insert(investigation_steps).values(row))

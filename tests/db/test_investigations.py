@@ -62,6 +62,19 @@ def test_steps_left_behind_by_an_answer_are_never_read_back(store: Store, conten
     assert steps_taken(store, trainee.id, CARD) == ()
 
 
+def test_a_step_left_behind_by_an_answer_can_be_taken_again(store: Store, content) -> None:
+    """The same step as one an answered investigation left behind (its deletion lost): the old
+    row goes, the step is kept anew (the call's steps are unique per step)."""
+    trainee = store.trainee("Aki")
+    card = content.cards[CARD]
+    given = ScenarioAnswer("extra_draw", "warning", ("return_extra_to_top",), None,
+                           (("intentional", False), ("identifiable", True)), ("kimura-what",))
+    submit_answer(store, content, GivenAnswer(card, given, trainee.id, 30.0))
+    take_step(store, trainee.id, CARD, "kimura-what", now=T0)  # before the answer: left behind
+    assert take_step(store, trainee.id, CARD, "kimura-what") == ("kimura-what",)
+    assert steps_taken(store, trainee.id, CARD) == ("kimura-what",)
+
+
 def test_a_step_is_kept_and_the_steps_read_in_one_transaction(store: Store) -> None:
     """A step's run asks the database once: ``take_step`` returns the open investigation's
     steps, read in the transaction that keeps the step (no second connection to read them)."""
@@ -74,14 +87,22 @@ def test_a_step_is_kept_and_the_steps_read_in_one_transaction(store: Store) -> N
     def began(connection: object) -> None:
         begun.append(connection)
 
+    statements: list[str] = []
+
+    def executed(conn, cursor, statement, *args) -> None:
+        statements.append(statement.split()[0].upper())
+
     event.listen(store.engine, "begin", began)
+    event.listen(store.engine, "before_cursor_execute", executed)
     try:
         assert take_step(store, trainee.id, CARD, "hand-count", now=T0 + timedelta(seconds=1)) == (
             "kimura-what", "hand-count")
         assert take_step(store, trainee.id, CARD, "hand-count") == ("kimura-what", "hand-count")  # kept once
     finally:
         event.remove(store.engine, "begin", began)
+        event.remove(store.engine, "before_cursor_execute", executed)
     assert len(begun) == 2  # one transaction a step
+    assert statements == ["SELECT", "INSERT", "SELECT"]  # the read and the insert; the step taken again: the read
     assert steps_taken(store, trainee.id, CARD) == ("kimura-what", "hand-count")
 
 
