@@ -1,4 +1,4 @@
-"""Two stores on one database, for the isolation tests (issue 27) of the core, the pages and the
+"""Two stores on one database, for the isolation tests of the core, the pages and the
 browser: store A (Shibuya) with Aiko, store B (Umeda) with Ben, Solo in no store, their
 answers and problem reports, a supervisor account of each store and an admin.
 

@@ -1,4 +1,4 @@
-"""Staying signed in on a device (issue 30): a reload signs back in with the device's token
+"""Staying signed in on a device: a reload signs back in with the device's token
 until it expires, the trainee signs out there, or their PIN changes on any device; the
 database keeps only a digest of the token. On both databases."""
 

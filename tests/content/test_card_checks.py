@@ -1,4 +1,4 @@
-"""A card's title must not name its answer (issue 13): the infraction or penalty of a scenario
+"""A card's title must not name its answer: the infraction or penalty of a scenario
 card's answer key, or the nearest infraction of a judgement call, in either language."""
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ def test_card_counts(content):
 
 def test_afterword_cases_quote_only_the_rules(content, ygo):
     """The afterword's stories stay as cards, but each quotes the lines that decide it: the
-    afterword (after the rules' last line) is never shown as a rule (issue 30)."""
+    afterword (after the rules' last line) is never shown as a rule."""
     assert ygo.source_lines[-1] == "（Welcome to YU-GI-OH! Trading Card Game -Japan-より引用）"
     assert ygo.after_rules[0] == "追記 †" and len(ygo.source_lines) == 102
     afterword = [c for c in content.scenario_cards if c.ruleset == "yugioh-ocg" and "afterword" in c.tags]

@@ -1,4 +1,4 @@
-"""English titles of a document's headings (``document.outline.titles``, issue 30): every
+"""English titles of a document's headings (``document.outline.titles``): every
 section and item the outline finds has one, checked when the content loads, so that a new
 heading never shows Japanese alone to a judge reading in English."""
 

@@ -1,4 +1,4 @@
-"""Content problems said in the reader's language (issue 13, bug 11): pydantic's errors and
+"""Content problems said in the reader's language: pydantic's errors and
 PyYAML's problems as wordings whose English is exactly the message they always were."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Where a document's rules end (``document.rules_end``): a citation into what follows (an
-afterword, a cut-off fragment of it) is refused, never shown as a rule (issue 30)."""
+afterword, a cut-off fragment of it) is refused, never shown as a rule."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deep nesting is refused before libyaml's composer can recurse into it (issue 17.1).
+"""Deep nesting is refused before libyaml's composer can recurse into it.
 
 The composer recursed once per level without limit: 100,000 ``[`` (100 KB) overflowed the C
 stack and killed the process (SIGSEGV) in the loader and in a pack check alike. Each crash

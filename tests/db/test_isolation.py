@@ -1,4 +1,4 @@
-"""Isolation (issue 27): a supervisor of store A sees and touches nothing of store B, in every
+"""Isolation: a supervisor of store A sees and touches nothing of store B, in every
 query behind the Team and Card review pages and in every CSV made of them; an admin sees
 both, and with a pick one; a trainee, report, PIN, lock or pack of B asked for by id as A is
 refused.

@@ -1,4 +1,4 @@
-"""The games a trainee studies, kept per trainee on both databases (issue 30: a reload or
+"""The games a trainee studies, kept per trainee on both databases (a reload or
 another device started again with every game; a shared computer passed one trainee's filter
 to the next)."""
 

@@ -76,7 +76,7 @@ def test_japanese_interface_renders_cjk_text(page, server, content) -> None:
     found = int(FOUND.match(found_caption.inner_text().strip()).group(1))
     assert 0 < found < everything
     assert_real_glyphs(found_caption)
-    # two words in any order, each found where the document says it (issue 30)
+    # two words in any order, each found where the document says it
     search.fill("取り忘れ サイド")
     search.press("Enter")
     expect(main(page).get_by_text("2件の違反が見つかりました")).to_be_visible()

@@ -1,5 +1,5 @@
 """On a phone the feedback's details, once opened, run ~2 screens below the card: Next card
-stays in view while they are read (issue 30), in both languages, on Practice. With
+stays in view while they are read, in both languages, on Practice. With
 ``QUIZ_SCREENSHOTS=1`` it saves docs/screenshots/next-bar-<lang>-phone.png (the README's)."""
 
 from __future__ import annotations

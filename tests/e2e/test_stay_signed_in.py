@@ -1,4 +1,4 @@
-"""A reload keeps you signed in (issue 30), in Japanese on a phone: sign in, start an exam,
+"""A reload keeps you signed in, in Japanese on a phone: sign in, start an exam,
 reload: still signed in and the exam resumes; sign out, reload: signed out. A PIN changed on
 one device ends the other device's token. Phone browsers reload background tabs all the time.
 """
@@ -103,7 +103,7 @@ def test_a_pin_changed_on_one_device_ends_the_other_device_s_token(new_page, ser
 
 
 def test_a_device_whose_token_ended_is_told_its_exam_still_runs(new_page, server) -> None:
-    """The signed-out page says an exam is running while its clock goes on (issue 30), to the
+    """The signed-out page says an exam is running while its clock goes on, to the
     device that was signed in (its token names the trainee), and to no other."""
     from sqlalchemy import update
 

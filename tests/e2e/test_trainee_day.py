@@ -1,4 +1,4 @@
-"""A trainee's day in a real browser (issue 13): a new trainee adds themselves, answers ten
+"""A trainee's day in a real browser: a new trainee adds themselves, answers ten
 practice cards, takes the 20-question Yu-Gi-Oh! mock exam (navigator, a changed answer, a
 flag, a reload in the middle, hand-in with confirmation), reads the results by section,
 opens Progress and signs out.

@@ -1,4 +1,4 @@
-"""Two stores' supervisors side by side in a real browser (issue 27): each signs in with their
+"""Two stores' supervisors side by side in a real browser: each signs in with their
 own account in a browser context of their own, and each Team page lists, offers and downloads
 only their store's trainees, at the same time."""
 

@@ -1,5 +1,5 @@
 """A pack stored on the two-server cluster is drawn on the other server within seconds, by
-its store's trainees only, without a restart (issue 27).
+its store's trainees only, without a restart.
 
 ``scripts/cluster.sh`` brings up two app servers behind HAProxy on one PostgreSQL database
 (as tests/reliability/test_cluster.py does), here with no shipped cards (``QUIZ_SCENARIOS_DIR``

@@ -355,7 +355,7 @@ async def _rerun_flood(base: str) -> FloodRun:
 
 
 def test_a_rerun_flood_on_one_websocket_does_not_hold_the_server(tmp_path: Path) -> None:
-    """2,000 rerun requests sent at once on one websocket (issue 17.3): the health endpoint and
+    """2,000 rerun requests sent at once on one websocket: the health endpoint and
     a new tab answer within 20 times the time of a plain page run measured just before. Before
     the limit (quiz.ui.streamlit_internals.rerun_limit) Streamlit started a script thread per message: the health
     endpoint and the new tab waited 5.7 s, over 100 such floors."""

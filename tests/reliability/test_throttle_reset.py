@@ -8,7 +8,7 @@ after is refused with a wait. Two servers on one database (a SQLite file, and Po
 ``QUIZ_TEST_DATABASE_URL`` is set) share both: guesses on one hold the other back.
 
 Before the throttles moved to the database, every guess here got the first 1 s answer and
-the right PIN or password then opened the account or the Team page (issue 16: a 4-digit PIN
+the right PIN or password then opened the account or the Team page (a 4-digit PIN
 found after 251 guesses in 69 s).
 """
 

@@ -93,7 +93,7 @@ def test_a_judgement_calls_refusal_names_the_lines_that_leave_it_open(content):
     assert all(citations.refusal(c, content.rulesets[c.ruleset]) is None for c in calls if c.nearest is None or not c.facts)
 
 
-# --- where a citation stands: by the document's own section and item titles (issue 30) ---------
+# --- where a citation stands: by the document's own section and item titles ---------
 
 def test_a_citation_names_its_section_and_item_and_the_line_only_as_a_detail(ygo):
     rule = judge(ygo, "rules_misplay", {}).citations[0]  # was "47-49, 51行目": lines of the app's copy

@@ -1,4 +1,4 @@
-"""CSV exports never hand a spreadsheet a formula (issue 16.8).
+"""CSV exports never hand a spreadsheet a formula.
 
 The Team tables and a trainee's answers are downloaded through ``quiz.report.csv_export.csv_bytes``
 (the one CSV writer: the pages call it, nothing else calls ``to_csv``). Text cells a

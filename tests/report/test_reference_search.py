@@ -1,4 +1,4 @@
-"""quiz.report.reference's search: what people type finds the document's lines (issue 30): the
+"""quiz.report.reference's search: what people type finds the document's lines: the
 words in any order, full/half width and kana folded, a ruleset's synonyms, best matches first."""
 
 from __future__ import annotations

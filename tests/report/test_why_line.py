@@ -1,4 +1,4 @@
-"""The one line of why under a feedback's verdict (issue 30): the first thing wrong, the
+"""The one line of why under a feedback's verdict: the first thing wrong, the
 standard answer and the section that decides it; a wrong finding told apart from a misapplied
 document; in both languages, every case."""
 

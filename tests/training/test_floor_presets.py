@@ -1,4 +1,4 @@
-"""Floor-style mock exams (issue 26): one preset per game draws only cards with findings;
+"""Floor-style mock exams: one preset per game draws only cards with findings;
 every preset, floor or exam style, draws by its blueprint."""
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ def test_discretionary_upgrade_up_to_a_match_loss_counts_as_right(ygo, chosen, s
 
 def test_a_discretionary_penalty_is_accepted_only_for_the_right_infraction(ygo):
     """Line 80's discretion belongs to slow play's rule: the same penalty named under another
-    infraction is not a judge's choice the document allows (issue 30)."""
+    infraction is not a judge's choice the document allows."""
     verdict = judge(ygo, "slow_play", {"affected_result": True})
     grade = grade_scenario(ygo, verdict, ScenarioAnswer("rules_misplay", "duel_loss", ()))
     assert grade.infraction == "wrong" and grade.penalty == "wrong" and not grade.correct

@@ -27,7 +27,7 @@ def test_a_knowledge_card_checked_empty_in_japanese(open_app, store):
 
 def test_switching_language_keeps_the_choices_of_a_scenario_card(open_app):
     """Choices sent with Check (an incomplete answer: no penalty) are kept across a switch.
-    (Choices not yet sent with the form stay in the browser: see the report of issue 13.)"""
+    (Choices not yet sent with the form stay in the browser.)"""
     at = open_app(lang="en")
     card = answering.deal_until(at, CONTENT, ScenarioCard)
     ruleset = CONTENT.rulesets[card.ruleset]

@@ -282,7 +282,7 @@ def test_a_judgement_call_is_previewed_by_its_kind_and_nearest_line(open_app, fo
 
 
 # A pack with one problem of each kind: a schema error (pydantic's and the loader's own), a
-# YAML syntax error, an unknown infraction id and a title naming its answer (issue 13, bug 11).
+# YAML syntax error, an unknown infraction id and a title naming its answer.
 PROBLEM_PACK = {
     "schema.yaml": scenario("pack-schema").replace("    difficulty: 1", "    difficulty: 9\n    colour: blue"),
     "syntax.yaml": scenario("pack-syntax").replace('title: {ja: "十五分後の着席"', "title: {ja: '十五分後の着席"),

@@ -1,4 +1,4 @@
-"""The feedback leads with the verdict and one line of why; the rest is folded (issue 30: on a
+"""The feedback leads with the verdict and one line of why; the rest is folded (on a
 phone it ran ~2.4 screens): for every kind of card, in both languages, on Practice; and in the
 exam's results, inside each question's own expander."""
 

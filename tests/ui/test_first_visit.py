@@ -1,4 +1,4 @@
-"""A new trainee's welcome (issue 30): a Yu-Gi-Oh! candidate's first card was a Pokémon one,
+"""A new trainee's welcome: a Yu-Gi-Oh! candidate's first card was a Pokémon one,
 and the daily goal began at one card. The welcome asks both; the games are kept per trainee,
 so a later session (a reload, another device) starts with them, and the next trainee on a
 shared computer does not inherit them."""

@@ -244,7 +244,7 @@ def test_a_caution_after_a_warning_is_explained_by_the_earlier_warnings(open_app
     # the escalation's line is quoted once, though the prize penalty's line holds it too
     escalation = "このほか、「警告」が科せられた後、再度「注意」または「警告」相当のルール違反が繰り返された場合も"
     assert text.count(escalation) == 1
-    # the same line again, named by its section and item as the document titles them (issue 30)
+    # the same line again, named by its section and item as the document titles them
     assert re.search(r"The card was drawn from .+ › .+ \(line \d+ of the app's copy\), quoted above\.", text)
 
 

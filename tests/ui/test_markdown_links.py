@@ -1,4 +1,4 @@
-"""Untrusted text never becomes a link (issue 16.4).
+"""Untrusted text never becomes a link.
 
 Streamlit's Markdown (remark-gfm) links bare ``https://…``, ``www.…`` and e-mail addresses
 by itself, after backslash escapes are resolved, so escaping the characters was not enough:

@@ -1,4 +1,4 @@
-"""Holes a probe found (issue 27): the content folder's path shown to visitors; a full disk
+"""Holes a probe found: the content folder's path shown to visitors; a full disk
 while adding a trainee shown as Streamlit's exception box; an unsaved answer with no way to
 send it again."""
 

@@ -1,4 +1,4 @@
-"""Isolation on the pages (issue 27): signed in as store A's supervisor, the Team and Card
+"""Isolation on the pages: signed in as store A's supervisor, the Team and Card
 review pages draw nothing of store B, even when the browser sends a widget value naming B's
 trainee or card (a websocket message no page would send: AppTest sends it here); an admin sees
 every store, and with the sidebar's pick one. The tables drawn are the CSVs' rows (each
