@@ -59,21 +59,22 @@ def _set_ruling(form_key: str, on: bool) -> None:
     st.session_state[ruling_key(form_key)] = on
 
 
-def _forget_other_forms(form_key: str) -> None:
-    """Drop what this session kept of the investigation of another form (an earlier card's):
-    one investigation's keys at a time, however many floor calls a session is dealt."""
+def _forget_other_forms(form_key: str, card_id: str) -> None:
+    """Drop what this session kept of the investigation of another form or another call (an
+    earlier card's, or another card shown under the same form): one investigation's keys at a
+    time, however many floor calls a session is dealt."""
     last = st.session_state.get(LAST_FORM_KEY)
-    if isinstance(last, str) and last != form_key:
-        for key in (steps_key(last), ruling_key(last), _pending_key(last)):
+    if isinstance(last, tuple) and last != (form_key, card_id):
+        for key in (steps_key(last[0]), ruling_key(last[0]), _pending_key(last[0])):
             st.session_state.pop(key, None)
-    st.session_state[LAST_FORM_KEY] = form_key
+    st.session_state[LAST_FORM_KEY] = (form_key, card_id)
 
 
 def investigation(shell: Shell, card: FloorCallCard, form_key: str, submit_label: str | None = None,
                   exam_id: int | None = None) -> None:
     """The investigation of ``card`` and, once "Rule" is pressed, its answer form."""
     assert shell.trainee is not None, "an investigation is the trainee's"
-    _forget_other_forms(form_key)
+    _forget_other_forms(form_key, card.id)
     trainee_id = shell.trainee.id
     kept = st.session_state.get(steps_key(form_key))
     earlier = [s for s in kept if isinstance(s, str)] if isinstance(kept, list) else []

@@ -27,6 +27,7 @@ from quiz.model.scope import Scope
 from quiz.model.words import t
 from quiz.training.answer_outcomes import verdict_for
 from quiz.training.assignments import Plan
+from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
 from quiz.ui.page_table import PAGE_TABLE
@@ -70,7 +71,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ConfiguredServe
             for days_ago, card in enumerate(rng.sample(scenarios, 6)):
                 verdict = verdict_for(CONTENT, card)
                 given = ScenarioAnswer(verdict.infraction, rng.choice(ladder), verdict.fixes, verdict.players)
-                outcome = answer_card(CONTENT, card, given, member.id, 30.0)
+                outcome = answer_card(CONTENT, GivenAnswer(card, given, member.id, 30.0))
                 record(store, replace(outcome.record, answered_at=utc_now() - dt.timedelta(days=days_ago)))
     finally:
         store.dispose()

@@ -51,9 +51,29 @@ SMALL_TARGETS = """([root, least]) => {
 }"""
 
 
+# Resolves once the touch screen's rules are on the page (the shell draws them with every full
+# run: a page measured before they arrive has Streamlit's own sizes) and the boxes of the
+# controls in ``root`` have stayed the same for two animation frames (a sidebar opening or a
+# list reflowing is measured when it has come to rest, not on its way).
+LAID_OUT = """([root, least]) => new Promise(done => {
+    const ruled = () => [...document.querySelectorAll('style')].some(s => s.textContent.includes(`min-height: ${least}px`));
+    const boxes = () => [...root.querySelectorAll('button, label, summary, input, [role="tab"]')]
+        .map(el => { const b = el.getBoundingClientRect(); return `${b.x},${b.y},${b.width},${b.height}`; }).join(';');
+    let last = null, still = 0;
+    const look = () => {
+        const now = ruled() ? boxes() : null;
+        still = now !== null && now === last ? still + 1 : 0;
+        last = now;
+        if (still >= 2) done(true); else requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+})"""
+
+
 def small_targets(page, where: str, root_test_id: str = "stMain") -> list[str]:
     settle(page)
     root = page.get_by_test_id(root_test_id)
+    root.evaluate(f"(el) => ({LAID_OUT})([el, {LEAST}])")
     return [f"{where}: {found}" for found in root.evaluate(f"(el) => ({SMALL_TARGETS})([el, {LEAST}])")]
 
 

@@ -75,6 +75,22 @@ def test_a_new_session_resumes_the_investigation_with_every_step_taken(open_app,
     assert not {"hand", "sleeves", "kimura-what"} & step_keys(again)
 
 
+def test_a_call_shown_where_another_call_was_resumes_its_own_steps(open_app, cards):
+    """What a session keeps of an investigation belongs to its call as well as its form: a
+    call shown under the form of another call (the tests' ``show``; before, one new session
+    in eight was first dealt a shipped call) read the other call's steps, none."""
+    at = open_app()
+    show(at, CARD)
+    answering.take_steps(at, "hand", "kimura-what")
+    again = open_app()
+    show(again, "t-floor-call-apart")  # another call first, under the same form
+    assert "Five in hand" not in page_text(again)
+    show(again, CARD)
+    text = page_text(again)
+    assert "Five in hand, the two held apart." in text and "He drew two." in text
+    assert not {"hand", "kimura-what"} & step_keys(again)
+
+
 def test_ruling_stores_the_investigation_and_shows_the_debrief(open_app, cards, store):
     at = open_app()
     card = show(at, CARD)
