@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Every test, as `make test` runs them (inside scripts/with-postgres.sh), in two passes:
-#  1. all but the reliability runs and the minutes-long tools, on two workers, each test file
-#     whole on one worker (a file's tests share its server and its browser): the browser tests
-#     wait on the page's state, so two at a time are slower each but not flaky;
-#  2. the reliability runs and the benchmark's tests, one at a time: they load a server, or
-#     measure against a floor, and a second test beside them would be part of their figure.
+#  1. all but the timed tests, on three workers, each test file whole on one worker (a file's
+#     tests share its server and its browser). Most of a test's time is waiting (for a server,
+#     a page, a deadline): the machine's two cores stay busy with three. The browser tests wait
+#     on the page's state, so a busier machine makes them slower, not flaky.
+#  2. the timed tests (marker `timed`: a server's time or memory measured against a bound
+#     under a load of their own), one at a time: a test beside them would be part of their figure.
 # Both passes run whatever the first gives; the exit status is the first failure's.
 set -u
 cd "$(dirname "$0")/.."
 python=.venv/bin/python
-PYTHONDONTWRITEBYTECODE= "$python" -m pytest -n 2 --dist loadfile -m "not reliability and not slow" "$@"
+PYTHONDONTWRITEBYTECODE= "$python" -m pytest -n 3 --dist loadfile -m "not timed" "$@"
 parallel=$?
-"$python" -m pytest -m "reliability or slow" "$@"
+"$python" -m pytest -m "timed" "$@"
 serial=$?
 if [ "$parallel" -ne 0 ]; then exit "$parallel"; fi
 exit "$serial"

@@ -34,7 +34,7 @@ from quizbench.capacity.cluster import Cluster, ClusterUnavailable, cluster_down
 from quizbench.capacity.load import LoadSpec, RunState, SessionTally, run_load
 from tests.databases import POSTGRES_VARIABLE, postgres_database
 
-pytestmark = pytest.mark.reliability
+pytestmark = [pytest.mark.reliability, pytest.mark.timed]
 
 SESSIONS = 6
 EXAM_SESSIONS = 2

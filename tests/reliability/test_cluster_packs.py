@@ -40,7 +40,7 @@ from quizbench.capacity.protocol import Page, Tab
 from tests.databases import POSTGRES_VARIABLE, postgres_database
 from tests.pack_files import scenario
 
-pytestmark = pytest.mark.reliability
+pytestmark = [pytest.mark.reliability, pytest.mark.timed]
 
 PIN = "cluster-1357"
 OWNER, OWNER_PASSWORD = "Store A owner", "cluster-owner-2468"

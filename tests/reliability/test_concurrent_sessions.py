@@ -27,7 +27,7 @@ from tests.e2e.server import AppServer
 from tests.reliability.load_sessions import active_sessions, rss_kib, run_sessions
 
 CHROMIUM = driver.require_browser()
-pytestmark = [pytest.mark.reliability, pytest.mark.e2e]
+pytestmark = [pytest.mark.reliability, pytest.mark.e2e, pytest.mark.timed]
 
 SESSIONS = 20
 BROWSERS = 4  # of the SESSIONS, the ones in Chromium; the others are websocket clients

@@ -39,7 +39,7 @@ from tests.e2e import driver
 from tests.e2e.configured_server import running
 from tests.e2e.server import ROOT, AppServer
 
-pytestmark = pytest.mark.reliability
+pytestmark = [pytest.mark.reliability, pytest.mark.timed]
 
 WORD_JOINER = "\u2060"
 LINK_TEXTS = (

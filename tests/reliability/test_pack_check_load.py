@@ -32,7 +32,7 @@ from tests.e2e.configured_server import running
 from tests.e2e.server import AppServer
 from tests.reliability.load_sessions import SIGN_IN_FORM, STEP_TIMEOUT
 
-pytestmark = pytest.mark.reliability
+pytestmark = [pytest.mark.reliability, pytest.mark.timed]
 
 PIN = "load-2468"
 HOSTILE_TABS = 3

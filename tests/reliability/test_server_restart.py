@@ -22,7 +22,7 @@ from tests.e2e.driver import go_to, main, metric, open_page, settle
 from tests.e2e.server import AppServer
 
 driver.require_browser()
-pytestmark = [pytest.mark.reliability, pytest.mark.e2e]
+pytestmark = [pytest.mark.reliability, pytest.mark.e2e, pytest.mark.timed]
 
 from playwright.sync_api import expect  # noqa: E402 - only once the browser is known to be there
 

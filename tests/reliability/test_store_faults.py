@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, func, select
 
 from quiz.db.tables import attempts
 
-pytestmark = pytest.mark.reliability
+pytestmark = [pytest.mark.reliability, pytest.mark.timed]
 ROOT = Path(__file__).resolve().parents[2]
 PROCESSES, ANSWERS = 8, 250
 

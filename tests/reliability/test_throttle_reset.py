@@ -30,7 +30,7 @@ from tests.databases import postgres_database, sqlite_url
 from tests.e2e.configured_server import SUPERVISOR_NAME, SUPERVISOR_PASSWORD, SharedDatabaseServer
 from tests.reliability.load_sessions import STEP_TIMEOUT, _StreamlitTab
 
-pytestmark = pytest.mark.reliability
+pytestmark = [pytest.mark.reliability, pytest.mark.timed]
 
 TRAINEE, PIN, WRONG = "Aiko Tanaka", "throttle-2468", "9999"
 SIGN_IN_FORM, SUPERVISOR_FORM = "sign-in", "supervisor-login"

@@ -27,7 +27,7 @@ from quiz.ui.streamlit_internals import upload_limit
 from tests.e2e.configured_server import running
 from tests.e2e.server import AppServer
 
-pytestmark = pytest.mark.reliability
+pytestmark = [pytest.mark.reliability, pytest.mark.timed]
 
 PUTS = 100
 FILE_BYTES = 2 * MIB - 4096  # about the largest file the endpoint takes (server.maxUploadSize counts the framing)
