@@ -10,9 +10,9 @@
 set -u
 cd "$(dirname "$0")/.."
 python=.venv/bin/python
-PYTHONDONTWRITEBYTECODE= "$python" -m pytest -n 3 --dist loadfile -m "not timed" "$@"
+PYTHONDONTWRITEBYTECODE= "$python" -m pytest -n 3 --dist loadfile -m "not timed" --durations=15 "$@"
 parallel=$?
-"$python" -m pytest -m "timed" "$@"
+"$python" -m pytest -m "timed" --durations=10 "$@"
 serial=$?
 if [ "$parallel" -ne 0 ]; then exit "$parallel"; fi
 exit "$serial"

@@ -71,3 +71,20 @@ def store(db_url: str):
     store = Store(migrated(db_url))
     yield store
     store.dispose()
+
+
+def _weight(item: pytest.Item) -> int:
+    """How early a test's file should start: the benchmark's, then the browser's and the
+    reliability runs', then the rest."""
+    if item.get_closest_marker("slow"):
+        return 0
+    if item.get_closest_marker("e2e") or item.get_closest_marker("reliability"):
+        return 1
+    return 2
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest files first (a stable sort: each file's tests stay together and in their
+    order). `make test` hands whole files to its workers in this order; a long file handed out
+    last kept one worker busy for minutes while the others had finished."""
+    items.sort(key=_weight)
