@@ -45,7 +45,7 @@ check: setup
 	$(BIN)/ruff check quiz quizbench tests app.py
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_card_kind_dispatch.py
 
-# Every test: three workers for most, then the timed tests one at a time (scripts/test-all.sh
+# Every test: two workers for most, then the timed tests one at a time (scripts/test-all.sh
 # says why).
 test: check browser
 	bash scripts/with-postgres.sh bash scripts/test-all.sh
