@@ -88,8 +88,9 @@ def investigation(shell: Shell, card: FloorCallCard, form_key: str, submit_label
     taken = resumed_steps(card, earlier, since)
     st.session_state[steps_key(form_key)] = list(taken)  # the form's steps part, read when it is sent
     clock(shell, card, taken)
-    talk(shell, conversation(card, taken))
-    if st.session_state.get(ruling_key(form_key)):
+    ruling = bool(st.session_state.get(ruling_key(form_key)))
+    talk(shell, conversation(card, taken), ruling)
+    if ruling:
         st.button(shell.t("investigation.back"), key=f"{form_key}-back", type="tertiary",
                   icon=":material/arrow_back:", on_click=_set_ruling, args=(form_key, False))
         widgets.scenario_form(shell, card, form_key, submit_label)
@@ -117,11 +118,12 @@ def _who(shell: Shell, person: Person | None, step: Step) -> str:
     return shell.t("investigation.seen" if step.check is not None else "investigation.apart")
 
 
-def talk(shell: Shell, exchanges: list[Exchange]) -> None:
+def talk(shell: Shell, exchanges: list[Exchange], ruling: bool = False) -> None:
     """Each step taken, in order: what the judge asked or did, and the reply with who gave it
-    (or what was seen)."""
+    (or what was seen). With none, what to do: choose a step below, or, once the ruling's form
+    is open (``ruling``), that the call is ruled as told, with Back to the table to ask first."""
     if not exchanges:
-        st.caption(shell.t("investigation.nothing_yet"))
+        st.caption(shell.t("investigation.ruled_unasked" if ruling else "investigation.nothing_yet"))
         return
     lang = shell.language
     for exchange in exchanges:

@@ -75,6 +75,22 @@ def test_a_new_session_resumes_the_investigation_with_every_step_taken(open_app,
     assert not {"hand", "sleeves", "kimura-what"} & step_keys(again)
 
 
+def test_ruling_with_nothing_asked_says_so_and_points_back_to_the_table(open_app, cards):
+    """The ruling's form opened before any step: the conversation's place said "choose whom to
+    ask below", where the form, not the steps, is below."""
+    from quiz.model.words import t
+
+    at = open_app()
+    show(at, CARD)
+    assert t("investigation.nothing_yet", "en") in page_text(at)
+    answering.rule(at)
+    text = page_text(at)
+    assert t("investigation.ruled_unasked", "en") in text and t("investigation.nothing_yet", "en") not in text
+    assert any(str(b.key).endswith("-back") for b in at.button)  # Back to the table, which the words name
+    for lang in ("en", "ja"):  # the words name the button by its own label
+        assert t("investigation.back", lang) in t("investigation.ruled_unasked", lang)
+
+
 def test_a_call_shown_where_another_call_was_resumes_its_own_steps(open_app, cards):
     """What a session keeps of an investigation belongs to its call as well as its form: a
     call shown under the form of another call (the tests' ``show``; before, one new session
