@@ -10,6 +10,7 @@ import pytest
 
 from quiz.content.loader import Content
 from quiz.db.store import Store
+from tests.access.cheap_hash import cheap_hashing
 from tests.databases import migrated, postgres_database, sqlite_url
 from tests.shipped_content import shipped_content
 
@@ -35,6 +36,14 @@ def components_scanned_once() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def cheap_hashes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Passwords and PINs hashed cheaply (``tests.access.cheap_hash``), but in the tests of the
+    real costs (marker ``real_hash_costs``)."""
+    if request.node.get_closest_marker("real_hash_costs") is None:
+        cheap_hashing(monkeypatch)
+
+
 @pytest.fixture(scope="session")
 def content() -> Content:
     return shipped_content()
@@ -50,13 +59,17 @@ def pkm(content: Content):
     return content.rulesets["pokemon-card-ja"]
 
 
+MIGRATED_BY = frozenset({"store", "database_url"})  # the fixtures that open a store at the head revision on db_url
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path):
-    """A database URL: a SQLite file, and (when a server is given) a fresh PostgreSQL database."""
+    """A database URL: a SQLite file, and (when a server is given) a fresh PostgreSQL database,
+    empty, or already at the head revision for a test that opens a store on it (``MIGRATED_BY``)."""
     if request.param == "sqlite":
         yield sqlite_url(tmp_path)
     else:
-        yield from postgres_database()
+        yield from postgres_database(migrated=bool(MIGRATED_BY & set(request.fixturenames)))
 
 
 @pytest.fixture

@@ -31,7 +31,6 @@ from quizbench.bench.timing import alternating_medians, median_seconds, peak_rss
 
 SEED = 20261129
 BENCH_PIN = "bench-pin-2468"  # the heavy trainee's, typed in at each cold start
-COLD_STARTS = 3
 PRACTICE_POOL_KEY = "practice-pool"  # quiz/ui/pages/practice.py's POOL_KEY (a page script: not imported)
 REPORTS_ON_ONE_CARD = 10_000  # a flood from one trainee, as a probe once filed
 
@@ -43,10 +42,11 @@ class Sizes:
     trainees: int
     heavy_attempts: int
     repeats: int
+    cold_starts: int  # of the app, and as many of its floor, in turns
 
 
-FULL = Sizes(cards=10_000, attempts=1_000_000, trainees=200, heavy_attempts=100_000, repeats=5)
-QUICK = Sizes(cards=500, attempts=20_000, trainees=20, heavy_attempts=5_000, repeats=3)
+FULL = Sizes(cards=10_000, attempts=1_000_000, trainees=200, heavy_attempts=100_000, repeats=5, cold_starts=3)
+QUICK = Sizes(cards=500, attempts=20_000, trainees=20, heavy_attempts=5_000, repeats=3, cold_starts=1)
 
 
 def run_bench(quick: bool = False, json_path: Path | None = None, log=print, database_url: str | None = None) -> dict:
@@ -86,7 +86,7 @@ def run_bench(quick: bool = False, json_path: Path | None = None, log=print, dat
             synthetic.write_reports(store, card_ids[0], trainee_ids, REPORTS_ON_ONE_CARD, rng)
             figures["pages"]["items_reports"] = _flooded_card_figures(card_ids[0], sizes.repeats)
         log("measuring cold start ...")
-        figures.update(_cold_start_figures(env, heavy))
+        figures.update(_cold_start_figures(env, heavy, sizes.cold_starts))
         store.dispose()
     figures["peak_rss_mb"] = peak_rss_mb()
     if json_path is not None:
@@ -285,11 +285,11 @@ def _unlock(app) -> None:
     app.run()
 
 
-def _cold_start_figures(env: dict[str, str], heavy: Trainee) -> dict:
+def _cold_start_figures(env: dict[str, str], heavy: Trainee, cold_starts: int) -> dict:
     if cold_start.chromium_path() is None:
         return {"cold_start_s": None, "cold_start_floor_s": None}
     apps, floors = [], []
-    for _ in range(COLD_STARTS):  # in turns, so both see the same machine load; medians
+    for _ in range(cold_starts):  # in turns, so both see the same machine load; medians
         query = urlencode({"trainee": heavy.name, "lang": "en"})
         apps.append(cold_start.cold_start_seconds(APP, env, f"?{query}", "Check", BENCH_PIN))
         floors.append(cold_start.cold_start_seconds(FLOORS / "practice.py", env, f"?{query}",

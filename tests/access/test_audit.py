@@ -11,15 +11,13 @@ from quiz.access.supervisors import create_account
 from quiz.access.throttles import LoginThrottle
 from quiz.db import audit
 from quiz.report.csv_export import csv_bytes
-from tests.access.cheap_hash import cheap_hashing
 from tests.fake_clock import FakeClock
 
 PASSWORD = "店長-password-1"
 
 
 @pytest.fixture
-def world(store, monkeypatch):
-    cheap_hashing(monkeypatch)
+def world(store):
     admin = create_account(store, "Owner", PASSWORD, "admin", None, None)
     shibuya, osaka = create_store(store, "Shibuya", admin), create_store(store, "Osaka", admin)
     tencho = create_account(store, "Tencho", PASSWORD, "supervisor", shibuya.id, admin)

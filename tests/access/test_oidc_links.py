@@ -10,16 +10,10 @@ from quiz.access.stores import create_store
 from quiz.access.supervisors import account, create_account, disable_account
 from quiz.db import audit
 from quiz.model.errors import AccountError, NameTakenError
-from tests.access.cheap_hash import cheap_hashing
 from tests.scopes import EVERY_STORE
 
 ISSUER = "https://id.example.org"
 OTHER_ISSUER = "https://other.example.org"
-
-
-@pytest.fixture(autouse=True)
-def _cheap(monkeypatch):
-    cheap_hashing(monkeypatch)
 
 
 @pytest.fixture

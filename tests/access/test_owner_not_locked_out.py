@@ -20,7 +20,6 @@ from quiz.access.supervisors import create_account
 from quiz.access.supervisors import sign_in as account_sign_in
 from quiz.access.throttles import LoginThrottle
 from quiz.db.store import Store
-from tests.access.cheap_hash import cheap_hashing
 from tests.fake_clock import FakeClock
 
 PIN = "2468"
@@ -85,8 +84,7 @@ def test_a_guesser_going_through_names_is_held_by_its_address(store: Store):
 
 
 @pytest.fixture
-def account(store, monkeypatch):
-    cheap_hashing(monkeypatch)
+def account(store):
     return create_account(store, "Tencho", PASSWORD, "admin", None, None)
 
 

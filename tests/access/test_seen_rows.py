@@ -28,16 +28,14 @@ from quiz.access.supervisors import (
 from quiz.access.throttles import LoginThrottle
 from quiz.db import audit
 from quiz.model.errors import AccountError, ChangedMeanwhileError, OutOfScopeError
-from tests.access.cheap_hash import cheap_hashing
 from tests.scopes import EVERY_STORE
 
 PASSWORD = "店長-password-1"
 
 
 @pytest.fixture
-def world(store, monkeypatch):
+def world(store):
     """An admin (supA), two stores, three supervisors."""
-    cheap_hashing(monkeypatch)
     admin = create_account(store, "supA", PASSWORD, "admin", None, None)
     shibuya, osaka = create_store(store, "Shibuya", admin), create_store(store, "Osaka", admin)
     for name, shop in (("tmpone", shibuya), ("tmptwo", shibuya), ("tmpthree", osaka)):

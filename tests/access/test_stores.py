@@ -25,7 +25,6 @@ from quiz.access.stores import (
 from quiz.access.supervisors import create_account
 from quiz.db import audit
 from quiz.model.errors import JoinCodeError, NameTakenError, OutOfScopeError
-from tests.access.cheap_hash import cheap_hashing
 
 PASSWORD = "店長-password-1"
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -42,9 +41,8 @@ class Calendar:
 
 
 @pytest.fixture
-def world(store, monkeypatch):
+def world(store):
     """Two stores, a supervisor of each, an admin."""
-    cheap_hashing(monkeypatch)
     admin = create_account(store, "Owner", PASSWORD, "admin", None, None)
     shibuya, osaka = create_store(store, "Shibuya", admin), create_store(store, "Osaka", admin)
     tencho = create_account(store, "Tencho", PASSWORD, "supervisor", shibuya.id, admin)

@@ -27,16 +27,11 @@ from quiz.db import audit
 from quiz.db.tables import supervisor_accounts
 from quiz.model.errors import AccountError, NameRuleError, NameTakenError
 from quiz.model.scope import Supervisor
-from tests.access.cheap_hash import CHEAP, cheap_hashing
+from tests.access.cheap_hash import CHEAP
 from tests.fake_clock import FakeClock
 
 PASSWORD = "店長-password-1"
 SHARED = "old shared password"
-
-
-@pytest.fixture(autouse=True)
-def _cheap(monkeypatch):
-    cheap_hashing(monkeypatch)
 
 
 @pytest.fixture

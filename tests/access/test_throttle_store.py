@@ -30,7 +30,6 @@ from quiz.access.supervisors import ACCOUNT_POLICY, create_account
 from quiz.access.supervisors import sign_in as account_sign_in
 from quiz.access.throttles import LoginThrottle, ThrottlePolicy
 from quiz.db.store import Store
-from tests.access.cheap_hash import cheap_hashing
 from tests.fake_clock import FakeClock
 
 PIN = "2468"
@@ -40,9 +39,8 @@ ACCOUNT = "Tencho"
 
 
 @pytest.fixture
-def account(store, monkeypatch):
+def account(store):
     """An admin account of ``PASSWORD`` on ``store``'s database (hashed cheaply)."""
-    cheap_hashing(monkeypatch)
     return create_account(store, ACCOUNT, PASSWORD, "admin", None, None)
 
 
@@ -211,9 +209,8 @@ def test_guesses_sent_at_once_from_many_sessions_are_checked_one_at_a_time(two_s
     assert sum(not r.throttled for r in results) == 1 and sum(r.throttled for r in results) == 15
 
 
-def test_the_supervisor_throttle_is_shared_by_two_servers(two_servers, monkeypatch):
+def test_the_supervisor_throttle_is_shared_by_two_servers(two_servers):
     first, second = two_servers
-    cheap_hashing(monkeypatch)
     create_account(first, ACCOUNT, PASSWORD, "admin", None, None)
     assert supervisor_login(first, "guess-guess").retry_after == 1.0
     assert supervisor_login(second, PASSWORD).throttled

@@ -164,13 +164,12 @@ def test_another_servers_trainee_list_is_kept_until_a_change_and_then_read_again
         other.dispose()
 
 
-def test_staff_who_join_later_join_a_whole_store_assignment_not_a_chosen_staff_one(store, monkeypatch):
+def test_staff_who_join_later_join_a_whole_store_assignment_not_a_chosen_staff_one(store):
     """A whole-store assignment takes in staff who join the store (by a join code, or moved
     there) while it is open; one for chosen staff, an archived one and one past due do not."""
     from quiz.access.stores import make_join_code, move_trainee, redeem, trainee_seen
     from quiz.access.supervisors import create_account
     from quiz.model.attempt import utc_now
-    from tests.access.cheap_hash import cheap_hashing
 
     store_id, scope = make_store(store, "Shop")
     first = join(store, "First", store_id)
@@ -186,7 +185,6 @@ def test_staff_who_join_later_join_a_whole_store_assignment_not_a_chosen_staff_o
     assert [a.title for a, _ in stored.trainee_assignments(store, newcomer)] == ["Everyone"]
     assert whole.whole_store and not chosen.whole_store
     moved = store.trainee("Moved")
-    cheap_hashing(monkeypatch)
     admin = create_account(store, "Admin", "admin password", "admin", None, None)
     move_trainee(store, admin, trainee_seen(moved), store_id)
     assert [a.title for a, _ in stored.trainee_assignments(store, moved.id)] == ["Everyone"]
@@ -202,9 +200,7 @@ def test_a_joiners_assignments_are_forgotten_only_once_the_join_is_committed(sto
     from quiz.access.stores import make_join_code, move_trainee, redeem, trainee_seen
     from quiz.access.supervisors import create_account
     from quiz.model.attempt import utc_now
-    from tests.access.cheap_hash import cheap_hashing
 
-    cheap_hashing(monkeypatch)
     store_id, scope = make_store(store, "Shop")
     join(store, "First", store_id)
     stored.create_assignment(store, scope, "Everyone", Plan(exam="ygo-20"), utc_now() + timedelta(days=3), NOW)

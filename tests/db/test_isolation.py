@@ -37,7 +37,6 @@ from quiz.report.review_queue import QueueRules, queue_table, regraded_counts, r
 from quiz.report.team import card_statistics, team_overview, weakest_categories
 from quiz.report.team_findings import team_findings
 from quiz.report.team_tables import card_table, overview_table
-from tests.access.cheap_hash import cheap_hashing
 from tests.fake_clock import FakeClock
 from tests.pack_files import scenario
 from tests.two_stores import NOW, ONLY_B_CARD, SHARED_CARD, TwoStores, b_leaks, seed_two_stores
@@ -46,8 +45,7 @@ RULES = QueueRules(min_answers=1, strong_min_answers=1, min_strong_answers=1)
 
 
 @pytest.fixture
-def two(store: Store, monkeypatch: pytest.MonkeyPatch) -> TwoStores:
-    cheap_hashing(monkeypatch)
+def two(store: Store) -> TwoStores:
     return seed_two_stores(store)
 
 

@@ -27,7 +27,6 @@ from quiz.report.statistics import AnswerScope
 from quiz.training.given_answer import GivenAnswer
 from quiz.training.grading import ScenarioAnswer
 from quiz.training.kinds import answer_card
-from tests.access.cheap_hash import cheap_hashing
 from tests.report.test_floor_call_statistics import call, scenario, store_history
 from tests.scopes import EVERY_STORE
 from tests.two_stores import NOW, seed_two_stores
@@ -82,8 +81,7 @@ def test_the_trainees_table_and_charts_in_both_languages(store) -> None:
 
 
 @pytest.fixture
-def two(store, monkeypatch):
-    cheap_hashing(monkeypatch)
+def two(store):
     return seed_two_stores(store)
 
 

@@ -9,11 +9,9 @@ from collections.abc import Iterator
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from quiz.access import supervisors
 from quiz.access.supervisors import PASSWORD_ENV, create_account
 from quiz.db.store import Store
 from quiz.model.scope import Role, Supervisor
-from tests.access.cheap_hash import CHEAP
 
 ACCOUNT = "Tencho"
 
@@ -43,10 +41,8 @@ def fresh_gate(monkeypatch: pytest.MonkeyPatch, password: str | None = None) -> 
 
 
 def prepare(monkeypatch: pytest.MonkeyPatch, password: str | None = None) -> None:
-    """The old shared password set to ``password`` (none by default), and account passwords
-    hashed cheaply (argon2's parameters are kept in each hash)."""
+    """The old shared password set to ``password`` (none by default)."""
     if password is None:
         monkeypatch.delenv(PASSWORD_ENV, raising=False)
     else:
         monkeypatch.setenv(PASSWORD_ENV, password)
-    monkeypatch.setattr(supervisors, "hasher", lambda: CHEAP)

@@ -17,7 +17,6 @@ from quiz.report.assignments import FONT_ENV
 from quiz.training.assignments import Plan, plan_cards
 from quiz.training.exams import ExamSpec
 from quiz.ui.supervisor_gate import ACCOUNT_KEY
-from tests.access.cheap_hash import cheap_hashing
 from tests.db.test_assignments import answer
 
 PAGE = "quiz/ui/pages/assignments.py"
@@ -26,9 +25,8 @@ PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
-def shops(store, monkeypatch):
+def shops(store):
     """Shop A (owner and three staff, joined by a join code) and Shop B (owner, nobody)."""
-    cheap_hashing(monkeypatch)
     a = create_store(store, "Shop A", None)
     b = create_store(store, "Shop B", None)
     owner_a = create_account(store, "Owner A", PASSWORD, "supervisor", a.id, None)
