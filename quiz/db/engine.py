@@ -34,7 +34,7 @@ def make_engine(url: URL) -> Engine:
         _make_folder(url.database)
     engine = create_engine(url, **engine_options(backend))
     if backend == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", lambda dbapi_connection, _record: sqlite_pragmas(dbapi_connection))
     else:  # a pooled connection the server closed (a restart) is replaced, not used
         replace_closed_connections(engine)
     return engine
@@ -70,7 +70,7 @@ def _make_folder(database: str | None) -> None:
         Path(file).parent.mkdir(parents=True, exist_ok=True)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def sqlite_pragmas(dbapi_connection: Any) -> None:
     """WAL journal, a 5 s busy timeout, foreign keys, and the local-date function, on every
     new SQLite connection."""
     register_sqlite_functions(dbapi_connection)

@@ -70,7 +70,7 @@ def take_step(store: Store, trainee_id: int, card_id: str, step_id: str, exam_id
     rows = (select(investigation_steps.c.id, investigation_steps.c.step_id, case((answered, True), else_=False))
             .where(_of_call(trainee_id, card_id, exam_id)).order_by(investigation_steps.c.id))
     try:
-        with store.engine.begin() as conn:
+        with store.watches.own_writes() as conn:  # changes no kept value: the page's stay kept
             found = conn.execute(rows).all()
             done = [row_id for row_id, _, before in found if before]
             if done:
@@ -86,5 +86,5 @@ def take_step(store: Store, trainee_id: int, card_id: str, step_id: str, exam_id
 
 def forget_steps(store: Store, trainee_id: int, card_id: str, exam_id: int | None = None) -> None:
     """Delete the steps of the call's investigation (its answer is stored, and keeps them)."""
-    with store.engine.begin() as conn:
+    with store.watches.own_writes() as conn:
         conn.execute(delete(investigation_steps).where(_of_call(trainee_id, card_id, exam_id)))

@@ -6,8 +6,9 @@ value honest:
 
 - **Only while live.** Values are kept only while the watch hears of every change: on
   PostgreSQL while its store's listener hears its own probe notices (``quiz.db.notices``
-  calls ``set_live``), on SQLite while its change counter can be read
-  (``quiz.db.change_counter``: a moved counter forgets everything). Going live or not
+  calls ``set_live``), on SQLite while its store's change counter can be read
+  (``quiz.db.change_counter``: a counter moved since this watch last looked forgets
+  everything). Going live or not
   forgets everything; while not live every ``get`` reads.
 - **A read that a change overtakes is not kept.** Every forgetting or change moves a
   generation counter; a value read under an older generation is returned but not kept.
@@ -44,8 +45,9 @@ class KeptValues(Generic[V]):
 
     def __init__(self, channel: str, counter: ChangeCounter | None = None, max_age: float = MAX_AGE,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        """With a SQLite ``counter`` the watch is live while the counter can be read; without
-        one it keeps nothing until ``set_live`` (its store's listener, on PostgreSQL)."""
+        """With a SQLite ``counter`` (its store's, shared by its watches) the watch is live while
+        the counter can be read; without one it keeps nothing until ``set_live`` (its store's
+        listener, on PostgreSQL)."""
         self.channel = channel
         self.max_age = max_age
         self._clock = clock
@@ -54,7 +56,8 @@ class KeptValues(Generic[V]):
         self._generation = 0
         self._closed = False
         self._counter = counter
-        self._live = counter is not None
+        self._seen: int | None = counter.read() if counter is not None else None  # the counter at the last look
+        self._live = self._seen is not None
 
     @property
     def live(self) -> bool:
@@ -69,9 +72,11 @@ class KeptValues(Generic[V]):
     def get(self, key: int, read: Callable[[], V]) -> V:
         """The value of ``key``: kept, or ``read()`` (and kept when nothing changed meanwhile)."""
         now = self._clock()
+        counter = self._counter
+        version = counter.read() if counter is not None else None  # outside the lock: the counter has its own
         with self._lock:
-            if self._counter is not None:
-                self._follow_counter()
+            if counter is not None and self._counter is counter:
+                self._follow_counter(version)
             live, generation = self._live, self._generation
             kept = self._kept.get(key) if live else None
         if kept is not None and now - kept.read_at < self.max_age:
@@ -117,21 +122,19 @@ class KeptValues(Generic[V]):
             return was
 
     def close(self) -> None:
-        """Stop keeping values, for good; SQLite's counter is closed at once."""
+        """Stop keeping values, for good (the store closes its counter)."""
         with self._lock:
             self._closed = True
-            counter, self._counter = self._counter, None
+            self._counter = None
         self.set_live(False)
-        if counter is not None:
-            counter.close()
 
-    def _follow_counter(self) -> None:
-        """SQLite: forget everything kept when another connection committed since the last look
-        (under ``_lock``); keep nothing while the counter cannot be read."""
-        assert self._counter is not None
-        moved = self._counter.moved()
-        live = moved is not None
-        if moved or live != self._live:
+    def _follow_counter(self, version: int | None) -> None:
+        """SQLite: forget everything kept when the counter (``version``, just read) moved since
+        the last look, another connection having committed; keep nothing while it cannot be
+        read (under ``_lock``)."""
+        live = version is not None
+        if version != self._seen or live != self._live:
             self._generation += 1
             self._kept.clear()
+        self._seen = version
         self._live = live

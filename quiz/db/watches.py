@@ -1,5 +1,5 @@
 """A store's watches: its kept values by channel, the notices its writes send, and what
-hears the other servers' notices.
+hears the other servers' notices (on SQLite, its change counter and own writer).
 
 A transaction that changes a kept value calls ``notify`` (on PostgreSQL a notice to every
 server at commit; nothing on SQLite, whose change counter sees every commit), and after the
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Callable
 
 from sqlalchemy import func, select
@@ -33,6 +35,8 @@ class Watches:
         self._lock = threading.Lock()
         self._kept: dict[str, KeptValues[Any]] = {}
         self._listener = Listener(engine, self._sender) if engine.dialect.name == "postgresql" else None
+        self._counter: ChangeCounter | None = None  # SQLite's, opened with the first watch or own write
+        self._counter_opened = False
 
     @property
     def listener(self) -> Listener | None:
@@ -59,11 +63,40 @@ class Watches:
         with self._lock:
             watch = self._kept.get(channel)
             if watch is None:
-                counter = ChangeCounter.open(self._engine) if self._engine.dialect.name == "sqlite" else None
-                watch = self._kept[channel] = KeptValues(channel, counter)
+                watch = self._kept[channel] = KeptValues(channel, self._sqlite_counter())
                 if self._listener is not None:
                     self._listener.add(watch)
             return watch
+
+    @contextmanager
+    def own_writes(self) -> Iterator[Connection]:
+        """A transaction for a write of this store's, committed at the end: on a SQLite file on
+        the change counter's own connection, so that its commit makes no watch of this store
+        read again (``quiz.db.change_counter``); elsewhere on the pool. A write that changes a
+        kept value still calls ``changed``."""
+        with self._lock:
+            counter = self._sqlite_counter()
+        if counter is None:
+            with self._engine.begin() as conn:
+                yield conn
+        else:
+            with counter.writes() as conn:
+                yield conn
+
+    @property
+    def own_writes_engine(self) -> Engine:
+        """The engine ``own_writes`` writes through (the counter's own on a SQLite file)."""
+        with self._lock:
+            counter = self._sqlite_counter()
+        return self._engine if counter is None else counter.writer
+
+    def _sqlite_counter(self) -> ChangeCounter | None:
+        """The store's SQLite change counter, opened at the first call (under ``_lock``); None
+        on another database, an in-memory one, or once closed."""
+        if not self._counter_opened and self._engine.dialect.name == "sqlite":
+            self._counter_opened = True
+            self._counter = ChangeCounter.open(self._engine)
+        return self._counter
 
     def payload(self, key: int | None) -> str:
         """What this store's notice of ``key`` (every key when None) says (``notice_payload``)."""
@@ -91,11 +124,14 @@ class Watches:
             watch.change(key, change)
 
     def close(self) -> None:
-        """Stop every watch (SQLite's counters closed at once) and the listener (its
+        """Stop every watch (SQLite's counter closed at once) and the listener (its
         connection closed within a second)."""
         with self._lock:
             kept, self._kept = list(self._kept.values()), {}
+            counter, self._counter, self._counter_opened = self._counter, None, True
         for watch in kept:
             watch.close()
+        if counter is not None:
+            counter.close()
         if self._listener is not None:
             self._listener.close()

@@ -92,15 +92,16 @@ def test_a_step_is_kept_and_the_steps_read_in_one_transaction(store: Store) -> N
     def executed(conn, cursor, statement, *args) -> None:
         statements.append(statement.split()[0].upper())
 
-    event.listen(store.engine, "begin", began)
-    event.listen(store.engine, "before_cursor_execute", executed)
+    writes = store.watches.own_writes_engine  # on SQLite its change counter's connection, not the pool
+    event.listen(writes, "begin", began)
+    event.listen(writes, "before_cursor_execute", executed)
     try:
         assert take_step(store, trainee.id, CARD, "hand-count", now=T0 + timedelta(seconds=1)) == (
             "kimura-what", "hand-count")
         assert take_step(store, trainee.id, CARD, "hand-count") == ("kimura-what", "hand-count")  # kept once
     finally:
-        event.remove(store.engine, "begin", began)
-        event.remove(store.engine, "before_cursor_execute", executed)
+        event.remove(writes, "begin", began)
+        event.remove(writes, "before_cursor_execute", executed)
     assert len(begun) == 2  # one transaction a step
     assert statements == ["SELECT", "INSERT", "SELECT"]  # the read and the insert; the step taken again: the read
     assert steps_taken(store, trainee.id, CARD) == ("kimura-what", "hand-count")

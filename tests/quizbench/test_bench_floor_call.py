@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import create_engine, func, select
 
 from quiz.access.accounts import set_pin
 from quiz.content.loader import RULESETS_DIR, load_content
@@ -17,7 +17,7 @@ from quiz.db.store import Store
 from quiz.model.scope import Supervisor
 from quiz.ui import resources
 from quizbench.bench import page_timer, synthetic
-from quizbench.bench.floors.investigation import FLOOR_WRITES
+from quizbench.bench.floors.investigation import FLOOR_WRITES, floor_database_url
 from quizbench.bench.run import _floor_call_step_figures
 
 
@@ -70,8 +70,13 @@ def test_a_floor_call_step_is_measured_against_its_floor(tmp_path: Path, monkeyp
         assert figures["ratio_to_floor"] == figures["rerun_s"] / figures["floor_s"]
         assert figures["steps"] < 12 and figures["card"] in resources.content().cards
         assert steps_taken(store, trainee_id, figures["card"]) == ()  # left as it found it
-        with store.engine.connect() as conn:  # the floor kept each of its steps, as the app does
-            assert conn.execute(select(func.count()).select_from(FLOOR_WRITES)).scalar_one() >= 12
+        floor = create_engine(floor_database_url(url))  # beside the app's file
+        try:
+            with floor.connect() as conn:  # the floor kept each of its steps, as the app does
+                assert conn.execute(select(func.count()).select_from(FLOOR_WRITES)).scalar_one() >= 12
+        finally:
+            floor.dispose()
+        assert floor_database_url(url) != url and floor_database_url("postgresql://h/quiz") == "postgresql://h/quiz"
     finally:
         store.dispose()
         resources.reload_content()

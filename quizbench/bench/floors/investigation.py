@@ -6,15 +6,19 @@ A step is kept the moment it is taken, so the floor's step pays what any way of 
 must: one row inserted and committed in the app's database (``QUIZ_DATABASE_URL``, an engine
 made as the app makes its own, ``quiz.db.engine.make_engine``), in a table of the floor's own.
 On SQLite that commit is a write of the journal to the disk, most of a step's time on a slow
-disk; without it the floor would compare the app's durable step with one that keeps nothing."""
+disk; without it the floor would compare the app's durable step with one that keeps nothing.
+On SQLite the table is in a file beside the app's (``floor_database_url``): the same write,
+but not a commit to the app's file, which the app, measured in the same process, would take
+for another server's and read its kept values again (its own sessions' steps do not)."""
 
 from functools import cache
+from pathlib import Path
 
 import streamlit as st
 from sqlalchemy import Column, DateTime, Engine, Integer, MetaData, Table, func, insert
 from sqlalchemy.engine import make_url
 
-from quiz.db.engine import database_url, make_engine
+from quiz.db.engine import database_url, make_engine, sqlite_file
 from quiz.ui.round_clock import ROUND_CLOCK_KEY
 
 STEPS_KEY = "floor-call-steps"  # how many steps the call has (set by the benchmark)
@@ -30,6 +34,16 @@ FLOOR_WRITES = Table("bench_floor_writes", MetaData(), Column("id", Integer, pri
                      Column("taken_at", DateTime, nullable=False))
 
 
+def floor_database_url(url: str) -> str:
+    """Where the floor keeps its steps: beside a SQLite file (``quiz.db`` → ``quiz.floor.db``),
+    else the app's database itself."""
+    parsed = make_url(url)
+    file = sqlite_file(parsed.database)
+    if parsed.get_backend_name() != "sqlite" or file is None:
+        return url
+    return parsed.set(database=str(Path(file).with_suffix(".floor.db"))).render_as_string(hide_password=False)
+
+
 @cache
 def _floor_database(url: str) -> Engine:
     engine = make_engine(make_url(url))
@@ -38,7 +52,7 @@ def _floor_database(url: str) -> Engine:
 
 
 def _take() -> None:
-    with _floor_database(database_url()).begin() as conn:  # the step kept, as the app keeps its own
+    with _floor_database(floor_database_url(database_url())).begin() as conn:  # the step kept, as the app keeps its own
         conn.execute(insert(FLOOR_WRITES).values(taken_at=func.now()))
     st.session_state[TAKEN_KEY] = st.session_state.get(TAKEN_KEY, 0) + 1
 
