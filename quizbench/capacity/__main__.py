@@ -29,7 +29,8 @@ def _pair(text: str) -> tuple[float, float]:
 
 def _load(args: argparse.Namespace) -> int:
     from quizbench.capacity.accounts import create_trainees
-    from quizbench.capacity.load import LoadSpec, run_load
+    from quizbench.capacity.load import run_load
+    from quizbench.capacity.load_run_state import LoadSpec
 
     names = [f"{args.prefix}-{n:03d}" for n in range(1, args.sessions + 1)]
     if args.database_url:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from quizbench.capacity.load import Controller, RunState, SessionTally
+from quizbench.capacity.load_run_state import Controller, RunState, SessionTally
 from quizbench.capacity.servers import ROOT, wait_state
 from quizbench.capacity.stats import summary
 

@@ -44,7 +44,8 @@ from typing import Callable, Mapping
 from quiz.ui.streamlit_internals.rerun_limit import SESSION_RATE
 from quizbench.capacity.accounts import create_trainees, stored_answers
 from quizbench.capacity.cluster import Cluster, kill_report, kill_when, running_cluster
-from quizbench.capacity.load import LoadResult, LoadSpec, RunState, SessionTally, run_load
+from quizbench.capacity.load import run_load
+from quizbench.capacity.load_run_state import LoadResult, LoadSpec, RunState, SessionTally
 from quizbench.capacity.servers import FLOOR_APP, StreamlitServer
 from quizbench.capacity.stats import losses, median, ratio, rounded
 

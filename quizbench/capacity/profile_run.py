@@ -22,7 +22,8 @@ from pathlib import Path
 
 from quizbench.capacity.accounts import create_trainees
 from quizbench.capacity.cluster import running_cluster
-from quizbench.capacity.load import LoadSpec, run_load
+from quizbench.capacity.load import run_load
+from quizbench.capacity.load_run_state import LoadSpec
 from quizbench.capacity.profiles import read_collapsed, top_costs
 from quizbench.capacity.servers import FLOOR_APP, StreamlitServer
 

@@ -24,8 +24,10 @@ import pytest
 from quiz.access.accounts import set_pin
 from quiz.db.store import Store
 from quizbench.capacity.accounts import create_trainees, stored_answers
-from quizbench.capacity.load import SIGN_IN_FORM, LoadSpec, SessionTally, open_socket, run_in_own_loop, sign_in
+from quizbench.capacity.load import run_in_own_loop
+from quizbench.capacity.load_run_state import LoadSpec, SessionTally
 from quizbench.capacity.protocol import MAIN, Page, Tab, fill_form, press
+from quizbench.capacity.session import SIGN_IN_FORM, open_socket, sign_in
 from tests.e2e.configured_server import module_server
 from tests.e2e.server import AppServer
 

@@ -22,7 +22,7 @@ from streamlit.proto.TextInput_pb2 import TextInput
 
 from quizbench.capacity import haproxy, measure, profiles, stats
 from quizbench.capacity.cluster import kill_report, parse_state
-from quizbench.capacity.load import LoadResult, LoadSpec, Sample, SessionTally, require_loopback
+from quizbench.capacity.load_run_state import LoadResult, LoadSpec, Sample, SessionTally, require_loopback
 from quizbench.capacity.procstat import parse_cpu_seconds
 from quizbench.capacity.protocol import MAIN, SIDEBAR, Page, Widget, fill_form, widget_key
 

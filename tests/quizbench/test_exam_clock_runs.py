@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from quizbench.capacity.accounts import create_trainees
-from quizbench.capacity.load import LoadSpec, RunState, SessionTally, run_load
+from quizbench.capacity.load import run_load
+from quizbench.capacity.load_run_state import LoadSpec, RunState, SessionTally
 from quizbench.capacity.servers import FLOOR_APP, StreamlitServer
 from tests.e2e.configured_server import module_server
 from tests.e2e.server import AppServer

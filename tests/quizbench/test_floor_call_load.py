@@ -11,9 +11,11 @@ import pytest
 from streamlit.proto.Button_pb2 import Button
 
 from quizbench.capacity.accounts import create_trainees
-from quizbench.capacity.load import LoadSpec, RunState, SessionTally, floor_call_buttons, run_load
+from quizbench.capacity.load import run_load
+from quizbench.capacity.load_run_state import LoadSpec, RunState, SessionTally
 from quizbench.capacity.protocol import MAIN, SIDEBAR, Page, Widget
 from quizbench.capacity.servers import FLOOR_APP, StreamlitServer
+from quizbench.capacity.session import floor_call_buttons
 from tests.e2e.configured_server import module_server
 from tests.e2e.server import AppServer
 

@@ -15,7 +15,8 @@ import asyncio
 import pytest
 
 from quizbench.capacity.accounts import create_trainees, stored_answers
-from quizbench.capacity.load import LoadSpec, RunState, SessionTally, run_load
+from quizbench.capacity.load import run_load
+from quizbench.capacity.load_run_state import LoadSpec, RunState, SessionTally
 from tests.e2e.configured_server import module_server
 from tests.e2e.server import AppServer
 

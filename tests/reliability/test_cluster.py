@@ -4,7 +4,7 @@ PostgreSQL database, one of them killed with SIGKILL while trainees answer.
 ``scripts/cluster.sh`` brings the cluster up exactly as docs/DEPLOYMENT.md describes it
 (HAProxy from Debian, installed when missing; the database is a fresh one on the server
 of ``QUIZ_TEST_DATABASE_URL`` when ``make test`` gives one, else a throwaway PostgreSQL of
-the script's own). Six websocket sessions (``quizbench.capacity.load``), two of them in
+the script's own). Six websocket sessions (``quizbench.capacity.session``), two of them in
 mock exams, sign in through HAProxy and answer. Once every session has three answers
 acknowledged and every exam session is inside an exam, the server holding an exam session
 is killed. Its sessions must reconnect through HAProxy to the other server, sign in again,
@@ -31,7 +31,8 @@ import pytest
 
 from quizbench.capacity.accounts import create_trainees, stored_answers
 from quizbench.capacity.cluster import Cluster, ClusterUnavailable, cluster_down, cluster_up, kill_report, kill_when
-from quizbench.capacity.load import LoadSpec, RunState, SessionTally, run_load
+from quizbench.capacity.load import run_load
+from quizbench.capacity.load_run_state import LoadSpec, RunState, SessionTally
 from tests.databases import POSTGRES_VARIABLE, postgres_database
 
 pytestmark = [pytest.mark.reliability, pytest.mark.timed]

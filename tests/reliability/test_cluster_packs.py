@@ -35,8 +35,10 @@ from quiz.model.attempt import utc_now
 from quiz.model.words import t
 from quizbench.capacity.accounts import create_trainees
 from quizbench.capacity.cluster import Cluster, ClusterUnavailable, cluster_down, cluster_up
-from quizbench.capacity.load import LoadSpec, SessionTally, open_socket, run_in_own_loop, sign_in
+from quizbench.capacity.load import run_in_own_loop
+from quizbench.capacity.load_run_state import LoadSpec, SessionTally
 from quizbench.capacity.protocol import Page, Tab
+from quizbench.capacity.session import open_socket, sign_in
 from tests.databases import POSTGRES_VARIABLE, postgres_database
 from tests.pack_files import scenario
 
