@@ -32,10 +32,15 @@ from quizbench.capacity.session import run_session
 
 
 def active_sessions(url: str, timeout: float = 5.0) -> int | None:
-    """A server's count of connected sessions (Streamlit's /_stcore/metrics); None if it does not answer."""
+    """A server's count of connected sessions (Streamlit's /_stcore/metrics); None if it does not answer.
+
+    Only that family is asked for: the whole page also walks every session's state from a
+    thread of its own, which fails now and then while a script run changes that state
+    ("dictionary changed size during iteration" in the server's log), and costs the server
+    CPU the load would be measured with."""
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
-        with opener.open(f"{url.rstrip('/')}/_stcore/metrics", timeout=timeout) as response:
+        with opener.open(f"{url.rstrip('/')}/_stcore/metrics?families=active_sessions", timeout=timeout) as response:
             for line in response.read().decode("utf-8").splitlines():
                 if line.startswith("active_sessions "):
                     return int(float(line.split()[1]))

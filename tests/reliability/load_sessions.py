@@ -30,13 +30,13 @@ import asyncio
 import random
 import re
 import time
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from quizbench.capacity import load
 from quizbench.capacity.protocol import Page, Widget, fill_form
 from tests.e2e.driver import (
     CHOSEN,
@@ -107,12 +107,11 @@ def rss_kib(pid: int, field_name: str = "VmRSS") -> int:
 
 
 def active_sessions(base: str) -> int:
-    """The server's count of connected sessions (Streamlit's /_stcore/metrics, on 127.0.0.1)."""
-    with urllib.request.urlopen(f"{base}/_stcore/metrics", timeout=10) as response:  # noqa: S310 - our local server
-        for line in response.read().decode("utf-8").splitlines():
-            if line.startswith("active_sessions "):
-                return int(float(line.split()[1]))
-    raise LookupError("no active_sessions in /_stcore/metrics")
+    """The server's count of connected sessions (``quizbench.capacity.load.active_sessions``)."""
+    count = load.active_sessions(base, timeout=10)
+    if count is None:
+        raise LookupError(f"no active_sessions in {base}/_stcore/metrics")
+    return count
 
 
 def _keep_going(tally: SessionTally, started: float, duration: float, cap: int) -> bool:
