@@ -43,7 +43,9 @@ def migrated(url: str) -> str:
     if not _migrated:
         from quiz.db.store import Store
 
-        template = Path(tempfile.mkdtemp(prefix="quiz-migrated-")) / "quiz.db"
+        folder = Path(tempfile.mkdtemp(prefix="quiz-migrated-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        template = folder / "quiz.db"
         Store(f"sqlite:///{template}").dispose()
         _migrated.append(template)
     copy_database(_migrated[0], url)

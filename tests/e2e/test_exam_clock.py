@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import timedelta
 
 import pytest
+from sqlalchemy import update
 
 from quiz.db import exams as exam_store
 from quiz.db.store import Store
+from quiz.db.tables import exams
 from quiz.model.attempt import utc_now
 from quiz.training.exams import Exam
 from tests.e2e import driver
@@ -108,9 +111,28 @@ def test_the_time_left_counts_down_with_no_server_run(page, server) -> None:
     assert_no_exception(page)
 
 
+def bring_deadline_forward(page, server, trainee: str, seconds: float) -> None:
+    """The trainee's open exam made to end ``seconds`` from now (a time limit is whole minutes
+    on the page), and the exam resumed after a reload, so the page's clock counts down to
+    the new deadline: the test waits for it, not for a whole minute."""
+    store = Store(server.database_url)
+    try:
+        exam = open_exam(server, trainee)
+        with store.engine.begin() as conn:
+            conn.execute(update(exams).where(exams.c.id == exam.id)
+                         .values(deadline=utc_now() + timedelta(seconds=seconds)))
+    finally:
+        store.dispose()
+    page.reload()
+    main(page).get_by_role("button", name="Resume").click()
+    expect(main(page).get_by_text("Question 1 of 2", exact=True)).to_be_visible()
+    settle(page)
+
+
 def test_a_background_tab_hands_its_exam_in_at_the_deadline(page, server) -> None:
     frames = SentFrames(page)
     start_custom_exam(page, server, "Background examinee", minutes=1)
+    bring_deadline_forward(page, server, "Background examinee", 25)
     deadline = open_exam(server, "Background examinee").deadline.timestamp()
     # a Save first: the question's own run leaves the clock, drawn with the page, armed
     driver.answer_with_first_choices(page, button="Save answer")
