@@ -295,18 +295,34 @@ def _chart(spec: Spec | None, width: Literal["stretch", "content"] = "stretch") 
         st.vega_lite_chart(spec=spec, width=width)
 
 
+@dataclass(frozen=True)
+class _ViewKey:
+    """What a trainee's progress view is computed from, besides the store and the content:
+    the cache key of ``_cached_view`` (Streamlit hashes a dataclass by its fields)."""
+
+    url: str
+    trainee_id: int
+    rulesets: tuple[str, ...]
+    today: dt.date
+    zone: str
+    goal: int
+    source: str
+    version: tuple[int, int]  # the trainee's answers (``stats_sql.version``)
+    language: str
+    content_fingerprint: str
+
+
 def _view(shell: Shell, trainee_id: int, zone: str, goal: int, source: str) -> _View:
     """Figures and charts, recomputed only when the trainee has answered since, the day, the
     zone, the answers' source or the language changed, or other content was loaded."""
     today = dt.datetime.now(ZoneInfo(zone)).date()
     version = stats_sql.version(shell.store, stats_sql.AnswerScope(trainee_id))
-    return _cached_view(shell.store, shell.content, str(shell.store.url), trainee_id, shell.rulesets, today, zone,
-                        goal, source, version, shell.language, shell.content.fingerprint())
+    key = _ViewKey(str(shell.store.url), trainee_id, shell.rulesets, today, zone, goal, source, version,
+                   shell.language, shell.content.fingerprint())
+    return _cached_view(shell.store, shell.content, key)
 
 
 @st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
-def _cached_view(_store: Store, _content: Content, url: str, trainee_id: int, rulesets: tuple[str, ...],
-                 today: dt.date, zone: str, goal: int, source: str, version: tuple[int, int], language: str,
-                 content_fingerprint: str) -> _View:
-    figures = progress_figures(_store, trainee_id, rulesets, today, zone, goal, source)
-    return _View(figures, progress_charts(figures, _content, language))
+def _cached_view(_store: Store, _content: Content, key: _ViewKey) -> _View:
+    figures = progress_figures(_store, key.trainee_id, key.rulesets, key.today, key.zone, key.goal, key.source)
+    return _View(figures, progress_charts(figures, _content, key.language))
