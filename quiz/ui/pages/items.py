@@ -22,11 +22,11 @@ from quiz.ui import shell as shell_module
 from quiz.ui import tables
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.report_list import report_list
+from quiz.ui.scope_figures import REFRESH_MINUTES, FiguresKey, figures_key
 from quiz.ui.supervisor_gate import scope_shell, supervisor_scope
 from quiz.ui.time_zone import viewer_zone
 
 RULES = QueueRules()
-REFRESH_MINUTES = 5
 
 shell = shell_module.current()
 st.title(shell.t("items.title"), anchor=False)
@@ -39,36 +39,30 @@ st.caption(shell.t(f"items.method_{DISCRIMINATION_METHOD}"))
 
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
-def _figures(_store: Store, _content: Content, _scope: Scope, url: str, store_id: int | None, fingerprint: str,
-             rulesets: tuple[str, ...],
-             period: str, reports: tuple[int, int, str], language: str,
+def _figures(_store: Store, _content: Content, _scope: Scope, key: FiguresKey, reports: tuple[int, int, str],
              ) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame, list[str]]:
     """When they were computed, the queue as shown (``queue_table``), every card's statistics
     and the cards with problem reports (``report_list`` reads the reports a page at a time),
-    of ``_scope``'s trainees (kept under its ``store_id``; None: every store, an admin's alone).
+    of ``_scope``'s trainees (kept under its store, ``FiguresKey``).
 
     They read every answer (three passes, a few seconds on a million answers), so they are
-    computed once per ``period`` of a few minutes, when a report is filed or resolved, or
-    when asked; the per-card-and-trainee counts (``answer_pairs``) serve both. A rerun only
-    asks the database whether a report changed (``reports_version``).
+    computed once per period of a few minutes, when a report is filed or resolved
+    (``reports``), or when asked; the per-card-and-trainee counts (``answer_pairs``) serve
+    both. A rerun only asks the database whether a report changed (``reports_version``).
     """
+    rulesets = key.rulesets
     pairs = answer_pairs(_store, _scope, rulesets)
     stats = item_statistics(_store, _scope, rulesets, pairs=pairs)
     queue = review_queue(_store, _content, _scope, rulesets, RULES, stats=stats, pairs=pairs)
-    reason_names = {reason: t(f"items.reason_{reason}", language) for reason in REASONS}
+    reason_names = {reason: t(f"items.reason_{reason}", key.language) for reason in REASONS}
     return utc_now(), queue_table(queue, reason_names), stats, reported_cards(_store, _scope)
 
 
 @st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def _choices(_store: Store, _scope: Scope, url: str, store_id: int | None, rulesets: tuple[str, ...], card_id: str,
-             period: str) -> pd.DataFrame:
-    """What ``_scope``'s trainees chose on one card (``distractors``): read once per ``period``,
+def _choices(_store: Store, _scope: Scope, key: FiguresKey, card_id: str) -> pd.DataFrame:
+    """What ``_scope``'s trainees chose on one card (``distractors``): read once per period,
     as the figures are, not on every rerun of the card's page."""
-    return distractors(_store, _scope, rulesets, [card_id])
-
-
-def _period(now: dt.datetime) -> str:
-    return now.replace(minute=now.minute - now.minute % REFRESH_MINUTES, second=0, microsecond=0).isoformat()
+    return distractors(_store, _scope, key.rulesets, [card_id])
 
 
 def show_table(table: pd.DataFrame, name: str) -> None:
@@ -79,11 +73,8 @@ def show_table(table: pd.DataFrame, name: str) -> None:
 
 version = reports_version(shell.store)  # changes with every report filed or resolved
 with st.spinner(shell.t("team.computing")):
-    computed_at, queue, stats, reported = _figures(
-        shell.store, shell.content, scope, str(shell.store.url), scope.store_id, shell.content.fingerprint(),
-        shell.rulesets,
-        _period(utc_now()), version, shell.language,
-    )
+    computed_at, queue, stats, reported = _figures(shell.store, shell.content, scope,
+                                                   figures_key(shell, scope, utc_now()), version)
 freshness, refresh = st.columns([4, 1], vertical_alignment="center")
 zone = viewer_zone(shell)
 freshness.caption(shell.t("team.as_of", time=f"{local_text(computed_at, zone)} ({zone})", minutes=REFRESH_MINUTES))
@@ -134,8 +125,7 @@ if not row.empty:
         discrimination="—" if pd.isna(figures["discrimination"]) else f"{figures['discrimination']:.2f}",
         seconds=f"{figures['median_seconds']:.1f}",
     )))
-    chosen = _choices(shell.store, scope, str(shell.store.url), scope.store_id, shell.rulesets, picked,
-                      _period(utc_now()))
+    chosen = _choices(shell.store, scope, figures_key(shell, scope, utc_now()), picked)
     if not chosen.empty:
         st.markdown(f"**{shell.t('items.distractors')}**")
         no_fix = shell.t("items.no_fix")

@@ -25,6 +25,7 @@ from quiz.ui import shell as shell_module
 from quiz.ui import tables
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.pin_forms import new_pin_form
+from quiz.ui.scope_figures import REFRESH_MINUTES, FiguresKey, figures_key
 from quiz.ui.supervisor_gate import scope_shell, supervisor_scope
 from quiz.ui.time_zone import viewer_zone
 from quiz.ui.trainee_report import render_trainee_report
@@ -37,22 +38,18 @@ if scope is None:
 shell = scope_shell(shell, scope)  # the cards of the scope's store, its packs included
 
 
-REFRESH_MINUTES = 5
-
-
 @st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
 def _team_tables(
-    _store: Store, _content: Content, _scope: Scope, url: str, store_id: int | None, rulesets: tuple[str, ...],
-    language: str, content_fingerprint: str,
-    period: str, zone: str,
+    _store: Store, _content: Content, _scope: Scope, key: FiguresKey, zone: str,
 ) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[str, Spec | None]]:
     """When they were computed, the overview (raw and as shown), the per-card table, and the
     charts of findings (per trainee, and per fact across the team).
 
     They read every attempt of every trainee (seconds on a million answers), so they are
-    computed once per ``period`` of a few minutes, or when asked, not on every rerun. They are
-    ``_scope``'s, kept under its ``store_id`` (None: every store, an admin's alone).
+    computed once per period of a few minutes, or when asked, not on every rerun. They are
+    ``_scope``'s, kept under its store (``FiguresKey``).
     """
+    rulesets, language = key.rulesets, key.language
     overview = team_overview(_store.engine, _scope, utc_now(), rulesets)
     names = category_labels(_content, language, t("shell.knowledge", language))
     findings = team_findings(_store, _scope, rulesets)
@@ -64,30 +61,23 @@ def _team_tables(
 
 @st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
 def _floor_tables(
-    _store: Store, _content: Content, _scope: Scope, url: str, store_id: int | None, rulesets: tuple[str, ...],
-    language: str, content_fingerprint: str, period: str, names: tuple[tuple[int, str], ...],
+    _store: Store, _content: Content, _scope: Scope, key: FiguresKey, names: tuple[tuple[int, str], ...],
 ) -> tuple[pd.DataFrame, pd.DataFrame, Spec | None] | None:
     """The floor calls of ``_scope``'s trainees: per trainee (as shown), the calls whose
     evidence is most often missed, and each trainee's findings by evidence; None when no
-    trainee has answered one. Computed as ``_team_tables`` is, once per ``period``."""
-    floor = team_floor_calls(_store, _scope, rulesets)
+    trainee has answered one. Computed as ``_team_tables`` is, once per period."""
+    floor = team_floor_calls(_store, _scope, key.rulesets)
     if not floor.answered:
         return None
     trainee_names = dict(names)
-    return (trainee_floor_table(floor, trainee_names), most_missed(floor.by_card, _content, language),
-            team_floor_charts(floor, trainee_names, language)["evidence"])
-
-
-def _period(now: dt.datetime) -> str:
-    return now.replace(minute=now.minute - now.minute % REFRESH_MINUTES, second=0, microsecond=0).isoformat()
+    return (trainee_floor_table(floor, trainee_names), most_missed(floor.by_card, _content, key.language),
+            team_floor_charts(floor, trainee_names, key.language)["evidence"])
 
 
 zone = viewer_zone(shell)
 with st.spinner(shell.t("team.computing")):
     computed_at, overview, overview_shown, cards_shown, findings_charts = _team_tables(
-        shell.store, shell.content, scope, str(shell.store.url), scope.store_id, shell.rulesets, shell.language,
-        shell.content.fingerprint(),
-        _period(utc_now()), zone,
+        shell.store, shell.content, scope, figures_key(shell, scope, utc_now()), zone,
     )
 freshness, refresh = st.columns([4, 1], vertical_alignment="center")
 freshness.caption(shell.t("team.as_of", time=f"{local_text(computed_at, zone)} ({zone})", minutes=REFRESH_MINUTES))
@@ -102,8 +92,8 @@ if overview.empty and not everyone:
 
 
 floor_tables = _floor_tables(
-    shell.store, shell.content, scope, str(shell.store.url), scope.store_id, shell.rulesets, shell.language,
-    shell.content.fingerprint(), _period(computed_at), tuple(zip(overview["trainee_id"], overview["trainee"])),
+    shell.store, shell.content, scope, figures_key(shell, scope, computed_at),
+    tuple(zip(overview["trainee_id"], overview["trainee"])),
 )
 
 
