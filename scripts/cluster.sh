@@ -98,12 +98,16 @@ write_state() {  # KEY=VALUE lines, values in single quotes (readable by bash an
   mv "$STATE.tmp" "$STATE"
 }
 
-stop_pid() {  # stop_pid PID: TERM, then KILL after 15 s
-  local pid=$1 i
-  alive "$pid" || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for i in $(seq 150); do alive "$pid" || return 0; sleep 0.1; done
-  kill -KILL "$pid" 2>/dev/null || true
+stop_pids() {  # stop_pids PID...: TERM to all at once, then KILL those left after 15 s
+  local pid i left
+  for pid in "$@"; do alive "$pid" && kill -TERM "$pid" 2>/dev/null || true; done
+  for i in $(seq 150); do
+    left=0
+    for pid in "$@"; do alive "$pid" && left=1; done
+    [ "$left" = 0 ] && return 0
+    sleep 0.1  # polling the processes' exit, not waiting on a page
+  done
+  for pid in "$@"; do alive "$pid" && kill -KILL "$pid" 2>/dev/null || true; done
 }
 
 up() {
@@ -178,13 +182,12 @@ down() {
   [ -f "$STATE" ] || { say "nothing to stop in $DIR"; remove_dir; return 0; }
   # shellcheck disable=SC1090
   . "$STATE"
-  local f pid
-  if [ -f "$DIR/haproxy.pid" ]; then
-    for pid in $(cat "$DIR/haproxy.pid"); do stop_pid "$pid"; done
-  fi
+  local f pids=()
+  if [ -f "$DIR/haproxy.pid" ]; then pids+=($(cat "$DIR/haproxy.pid")); fi
   for f in "$DIR"/app*.pid; do
-    [ -f "$f" ] && stop_pid "$(cat "$f")"
+    [ -f "$f" ] && pids+=("$(cat "$f")")
   done
+  [ "${#pids[@]}" = 0 ] || stop_pids "${pids[@]}"  # HAProxy and every server at once
   if [ "${CLUSTER_PG_OWNED:-0}" = 1 ] && [ -d "${CLUSTER_PG_DATA:-}" ]; then
     local as=()
     [ "$(id -u)" = 0 ] && as=(runuser -u postgres --)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, case, delete, func, insert, not_, select
+from sqlalchemy import ColumnElement, TextClause, and_, delete, func, insert, not_, select, text
 from sqlalchemy.exc import IntegrityError
 
 from quiz.db.store import Store
@@ -46,6 +46,31 @@ def _answered_before(trainee_id: int, card_id: str, exam_id: int | None) -> Colu
     return and_(answered.is_not(None), investigation_steps.c.taken_at <= answered)
 
 
+# The read of a step's transaction: the call's rows, each marked 1 when taken before the call's
+# latest answer (``_answered_before``, the same SQL on SQLite and PostgreSQL, the attempts found
+# through the card's index). Written out once: built from SQLAlchemy's expressions on every step
+# it took 0.4 ms of Python, eight times the query itself. The two differ in fixed words only.
+_CALL_ROWS = """
+    SELECT id, step_id, CASE WHEN taken_at <= (
+        SELECT max(answered_at) FROM attempts
+        WHERE trainee_id + 0 = :trainee_id AND card_id = :card_id AND {in_exam}
+    ) THEN 1 ELSE 0 END
+    FROM investigation_steps
+    WHERE trainee_id = :trainee_id AND card_id = :card_id AND exam_key = :exam_key
+    ORDER BY id"""
+_ROWS_OUTSIDE_EXAMS: TextClause = text(_CALL_ROWS.format(in_exam="exam_id IS NULL"))
+_ROWS_IN_EXAM: TextClause = text(_CALL_ROWS.format(in_exam="exam_id = :exam_id"))
+_INSERT_STEP = insert(investigation_steps)
+
+
+def call_rows(trainee_id: int, card_id: str, exam_id: int | None) -> tuple[TextClause, dict[str, object]]:
+    """The statement and parameters of a step's read (``take_step``)."""
+    parameters: dict[str, object] = {"trainee_id": trainee_id, "card_id": card_id, "exam_key": exam_key(exam_id)}
+    if exam_id is None:
+        return _ROWS_OUTSIDE_EXAMS, parameters
+    return _ROWS_IN_EXAM, parameters | {"exam_id": exam_id}
+
+
 def steps_taken(store: Store, trainee_id: int, card_id: str, exam_id: int | None = None) -> tuple[str, ...]:
     """The steps of the open investigation of the call, in the order they were taken."""
     query = (select(investigation_steps.c.step_id)
@@ -66,19 +91,17 @@ def take_step(store: Store, trainee_id: int, card_id: str, step_id: str, exam_id
     three."""
     row = {"trainee_id": trainee_id, "card_id": card_id, "exam_key": exam_key(exam_id), "step_id": step_id,
            "taken_at": now or utc_now()}
-    answered = _answered_before(trainee_id, card_id, exam_id)
-    rows = (select(investigation_steps.c.id, investigation_steps.c.step_id, case((answered, True), else_=False))
-            .where(_of_call(trainee_id, card_id, exam_id)).order_by(investigation_steps.c.id))
+    rows, parameters = call_rows(trainee_id, card_id, exam_id)
     try:
         with store.watches.own_writes() as conn:  # changes no kept value: the page's stay kept
-            found = conn.execute(rows).all()
+            found = conn.execute(rows, parameters).all()
             done = [row_id for row_id, _, before in found if before]
             if done:
                 conn.execute(delete(investigation_steps).where(investigation_steps.c.id.in_(done)))
             taken = tuple(str(taken_id) for _, taken_id, before in found if not before)  # the open investigation
             if step_id in taken:
                 return taken
-            conn.execute(insert(investigation_steps).values(row))
+            conn.execute(_INSERT_STEP, row)
             return (*taken, step_id)
     except IntegrityError:  # the same step, taken at the same moment in another tab: it is taken
         return steps_taken(store, trainee_id, card_id, exam_id)

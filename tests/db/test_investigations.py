@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from quiz.db.investigations import forget_steps, steps_taken, take_step
+from sqlalchemy import text
+
+from quiz.db.investigations import call_rows, forget_steps, steps_taken, take_step
 from quiz.db.store import Store
 from quiz.db.submissions import submit_answer
 from quiz.training.given_answer import GivenAnswer
@@ -123,3 +125,9 @@ def test_the_latest_answer_is_found_through_the_cards_index_not_every_answer_of_
     with store.engine.connect() as conn:
         plan = " ".join(str(row[-1]) for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
     assert "ix_attempts_card" in plan and "ix_attempts_trainee_answered" not in plan, plan
+    for exam_id in (None, 7):  # a step's own read, written out in SQL, finds the answer the same way
+        statement, parameters = call_rows(1, CARD, exam_id)
+        with store.engine.connect() as conn:
+            plan = " ".join(str(row[-1]) for row in conn.execute(text(f"EXPLAIN QUERY PLAN {statement.text}"),
+                                                                 parameters))
+        assert "ix_attempts_card" in plan and "ix_attempts_trainee_answered" not in plan, plan
