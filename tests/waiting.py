@@ -7,10 +7,11 @@ import time
 from typing import Callable
 
 
-def wait_until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
-    """Return once ``condition()`` holds; fail after ``timeout`` seconds naming ``what``."""
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = 10.0, every: float = 0.01) -> None:
+    """Return once ``condition()`` holds, asking every ``every`` seconds (more for a condition
+    that costs its server a request); fail after ``timeout`` seconds naming ``what``."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"not within {timeout} s: {what}")
-        time.sleep(0.01)
+        time.sleep(every)

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, TextClause, and_, delete, func, insert, not_, select, text
+from sqlalchemy import ColumnElement, TextClause, and_, delete, insert, text
 from sqlalchemy.exc import IntegrityError
 
 from quiz.db.store import Store
-from quiz.db.tables import attempts, investigation_steps
+from quiz.db.tables import investigation_steps
 from quiz.model.attempt import utc_now
 
 OUTSIDE_EXAMS = 0  # the exam key of a call investigated in practice or review
@@ -32,24 +32,13 @@ def _of_call(trainee_id: int, card_id: str, exam_id: int | None) -> ColumnElemen
                 investigation_steps.c.exam_key == exam_key(exam_id))
 
 
-def _answered_before(trainee_id: int, card_id: str, exam_id: int | None) -> ColumnElement[bool]:
-    """The call's steps taken before its latest stored answer: an investigation answered.
-
-    The answer is found through the card's index: ``trainee_id + 0`` keeps SQLite off the
-    trainee's (trainee, answered_at) index, which it picked for the ``max`` and then walked
-    through every answer of the trainee, all 100,000 of them, for a call never answered
-    (a step's run went from 10 ms to 180 ms on the benchmark's trainee)."""
-    answered = (select(func.max(attempts.c.answered_at))
-                .where((attempts.c.trainee_id + 0) == trainee_id, attempts.c.card_id == card_id,
-                       attempts.c.exam_id.is_(None) if exam_id is None else attempts.c.exam_id == exam_id)
-                .scalar_subquery())
-    return and_(answered.is_not(None), investigation_steps.c.taken_at <= answered)
-
-
-# The read of a step's transaction: the call's rows, each marked 1 when taken before the call's
-# latest answer (``_answered_before``, the same SQL on SQLite and PostgreSQL, the attempts found
-# through the card's index). Written out once: built from SQLAlchemy's expressions on every step
-# it took 0.4 ms of Python, eight times the query itself. The two differ in fixed words only.
+# The call's rows, each marked 1 when taken before the call's latest stored answer (an
+# investigation answered), the same SQL on SQLite and PostgreSQL. The answer is found through
+# the card's index: ``trainee_id + 0`` keeps SQLite off the trainee's (trainee, answered_at)
+# index, which it picked for the ``max`` and then walked through every answer of the trainee,
+# all 100,000 of them, for a call never answered (a step's run went from 10 ms to 180 ms on
+# the benchmark's trainee). Written out once: built from SQLAlchemy's expressions on every
+# step it took 0.4 ms of Python, eight times the query itself. The two differ in fixed words.
 _CALL_ROWS = """
     SELECT id, step_id, CASE WHEN taken_at <= (
         SELECT max(answered_at) FROM attempts
@@ -64,7 +53,7 @@ _INSERT_STEP = insert(investigation_steps)
 
 
 def call_rows(trainee_id: int, card_id: str, exam_id: int | None) -> tuple[TextClause, dict[str, object]]:
-    """The statement and parameters of a step's read (``take_step``)."""
+    """The statement and parameters that read the call's rows (id, step id, answered before)."""
     parameters: dict[str, object] = {"trainee_id": trainee_id, "card_id": card_id, "exam_key": exam_key(exam_id)}
     if exam_id is None:
         return _ROWS_OUTSIDE_EXAMS, parameters
@@ -73,11 +62,9 @@ def call_rows(trainee_id: int, card_id: str, exam_id: int | None) -> tuple[TextC
 
 def steps_taken(store: Store, trainee_id: int, card_id: str, exam_id: int | None = None) -> tuple[str, ...]:
     """The steps of the open investigation of the call, in the order they were taken."""
-    query = (select(investigation_steps.c.step_id)
-             .where(_of_call(trainee_id, card_id, exam_id), not_(_answered_before(trainee_id, card_id, exam_id)))
-             .order_by(investigation_steps.c.id))
+    rows, parameters = call_rows(trainee_id, card_id, exam_id)
     with store.engine.connect() as conn:
-        return tuple(str(step_id) for (step_id,) in conn.execute(query))
+        return tuple(str(step_id) for _, step_id, before in conn.execute(rows, parameters) if not before)
 
 
 def take_step(store: Store, trainee_id: int, card_id: str, step_id: str, exam_id: int | None = None,

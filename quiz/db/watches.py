@@ -57,13 +57,14 @@ class Watches:
         return all(watch.live for watch in kept)
 
     def kept(self, channel: str) -> KeptValues[Any]:
-        """This store's values kept on ``channel``: on SQLite followed by a change counter of
-        their own, on PostgreSQL heard by the store's listener (on another database, never
+        """This store's values kept on ``channel``: on SQLite followed by the store's change
+        counter, on PostgreSQL heard by the store's listener (on another database, never
         kept)."""
+        counter = self._sqlite_counter()
         with self._lock:
             watch = self._kept.get(channel)
             if watch is None:
-                watch = self._kept[channel] = KeptValues(channel, self._sqlite_counter())
+                watch = self._kept[channel] = KeptValues(channel, counter)
                 if self._listener is not None:
                     self._listener.add(watch)
             return watch
@@ -74,8 +75,7 @@ class Watches:
         the change counter's own connection, so that its commit makes no watch of this store
         read again (``quiz.db.change_counter``); elsewhere on the pool. A write that changes a
         kept value still calls ``changed``."""
-        with self._lock:
-            counter = self._sqlite_counter()
+        counter = self._sqlite_counter()
         if counter is None:
             with self._engine.begin() as conn:
                 yield conn
@@ -86,17 +86,17 @@ class Watches:
     @property
     def own_writes_engine(self) -> Engine:
         """The engine ``own_writes`` writes through (the counter's own on a SQLite file)."""
-        with self._lock:
-            counter = self._sqlite_counter()
+        counter = self._sqlite_counter()
         return self._engine if counter is None else counter.writer
 
     def _sqlite_counter(self) -> ChangeCounter | None:
-        """The store's SQLite change counter, opened at the first call (under ``_lock``); None
-        on another database, an in-memory one, or once closed."""
-        if not self._counter_opened and self._engine.dialect.name == "sqlite":
-            self._counter_opened = True
-            self._counter = ChangeCounter.open(self._engine)
-        return self._counter
+        """The store's SQLite change counter, opened at the first call; None on another
+        database, an in-memory one, or once closed."""
+        with self._lock:
+            if not self._counter_opened and self._engine.dialect.name == "sqlite":
+                self._counter_opened = True
+                self._counter = ChangeCounter.open(self._engine)
+            return self._counter
 
     def payload(self, key: int | None) -> str:
         """What this store's notice of ``key`` (every key when None) says (``notice_payload``)."""

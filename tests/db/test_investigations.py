@@ -112,20 +112,11 @@ def test_a_step_is_kept_and_the_steps_read_in_one_transaction(store: Store) -> N
 def test_the_latest_answer_is_found_through_the_cards_index_not_every_answer_of_the_trainee(store: Store) -> None:
     """SQLite picked the trainee's (trainee, answered_at) index for the answered-before check
     and walked every answer of the trainee (100,000 on the benchmark) for a call never
-    answered: a step's run took 180 ms."""
-    from sqlalchemy import not_, select
-
-    from quiz.db.investigations import _answered_before, _of_call
-    from quiz.db.tables import investigation_steps
-
+    answered: a step's run took 180 ms. The one statement that reads a call's steps, in
+    practice and in an exam."""
     if store.engine.dialect.name != "sqlite":
         return  # PostgreSQL plans with its statistics
-    query = select(investigation_steps.c.step_id).where(_of_call(1, CARD, None), not_(_answered_before(1, CARD, None)))
-    sql = str(query.compile(store.engine, compile_kwargs={"literal_binds": True}))
-    with store.engine.connect() as conn:
-        plan = " ".join(str(row[-1]) for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
-    assert "ix_attempts_card" in plan and "ix_attempts_trainee_answered" not in plan, plan
-    for exam_id in (None, 7):  # a step's own read, written out in SQL, finds the answer the same way
+    for exam_id in (None, 7):
         statement, parameters = call_rows(1, CARD, exam_id)
         with store.engine.connect() as conn:
             plan = " ".join(str(row[-1]) for row in conn.execute(text(f"EXPLAIN QUERY PLAN {statement.text}"),

@@ -115,9 +115,9 @@ def bring_deadline_forward(page, server, trainee: str, seconds: float) -> None:
     """The trainee's open exam made to end ``seconds`` from now (a time limit is whole minutes
     on the page), and the exam resumed after a reload, so the page's clock counts down to
     the new deadline: the test waits for it, not for a whole minute."""
+    exam = open_exam(server, trainee)
     store = Store(server.database_url)
     try:
-        exam = open_exam(server, trainee)
         with store.engine.begin() as conn:
             conn.execute(update(exams).where(exams.c.id == exam.id)
                          .values(deadline=utc_now() + timedelta(seconds=seconds)))

@@ -25,6 +25,7 @@ from tests.e2e.configured_server import module_server
 from tests.e2e.driver import seed_trainee
 from tests.e2e.server import AppServer
 from tests.reliability.load_sessions import active_sessions, rss_kib, run_sessions
+from tests.waiting import wait_until
 
 CHROMIUM = driver.require_browser()
 pytestmark = [pytest.mark.reliability, pytest.mark.e2e, pytest.mark.timed]
@@ -56,11 +57,10 @@ def stored_per_trainee(server: AppServer, names: list[str]) -> dict[str, int]:
 
 
 def wait_until_no_session(base: str, timeout: float) -> None:
-    """Poll the server's session count until every closed tab and socket is gone from it."""
-    deadline = time.monotonic() + timeout
-    while active_sessions(base) > 0:
-        assert time.monotonic() < deadline, "sessions still connected after every client closed"
-        time.sleep(0.2)  # polling /_stcore/metrics, at most 5 requests a second
+    """Until every closed tab and socket is gone from the server's session count (asked at
+    most five times a second: each is a request the measured server answers)."""
+    wait_until(lambda: active_sessions(base) == 0, "no session connected after every client closed", timeout,
+               every=0.2)
 
 
 def wait_for_memory(pid: int, limit_kib: int, timeout: float) -> int:

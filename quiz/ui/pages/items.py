@@ -73,8 +73,8 @@ def show_table(table: pd.DataFrame, name: str) -> None:
 
 version = reports_version(shell.store)  # changes with every report filed or resolved
 with st.spinner(shell.t("team.computing")):
-    computed_at, queue, stats, reported = _figures(shell.store, shell.content, scope,
-                                                   figures_key(shell, scope, utc_now()), version)
+    key = figures_key(shell, scope, utc_now())  # the figures' and the picked card's choices'
+    computed_at, queue, stats, reported = _figures(shell.store, shell.content, scope, key, version)
 freshness, refresh = st.columns([4, 1], vertical_alignment="center")
 zone = viewer_zone(shell)
 freshness.caption(shell.t("team.as_of", time=f"{local_text(computed_at, zone)} ({zone})", minutes=REFRESH_MINUTES))
@@ -125,7 +125,7 @@ if not row.empty:
         discrimination="—" if pd.isna(figures["discrimination"]) else f"{figures['discrimination']:.2f}",
         seconds=f"{figures['median_seconds']:.1f}",
     )))
-    chosen = _choices(shell.store, scope, figures_key(shell, scope, utc_now()), picked)
+    chosen = _choices(shell.store, scope, key, picked)
     if not chosen.empty:
         st.markdown(f"**{shell.t('items.distractors')}**")
         no_fix = shell.t("items.no_fix")
