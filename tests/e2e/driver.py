@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -676,12 +677,16 @@ PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebK
                "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
 
 
+FAILURE_LINES = 40  # of the pages' console and each server's log, printed with a failed test
+
+
 @contextmanager
 def page_maker(request: pytest.FixtureRequest, browser, servers: Sequence[Any]) -> Iterator[Callable[..., Any]]:
     """A maker of pages, each in a browser context of its own (viewport, locale, time zone, a
     touch phone or not); on failure every page is saved in test-artifacts/e2e/, with the log of
     each of ``servers``."""
     opened: list = []
+    console: list[str] = []  # every page's console and websocket events, in order, for a failure's report
 
     def make(viewport: dict[str, int] = VIEWPORT, locale: str = "en-US", timezone: str = "UTC", phone: bool = False):
         context = browser.new_context(viewport=viewport, locale=locale, timezone_id=timezone,
@@ -689,7 +694,13 @@ def page_maker(request: pytest.FixtureRequest, browser, servers: Sequence[Any]) 
         context.set_default_timeout(30_000)
         context.set_default_navigation_timeout(60_000)
         opened.append(context)
-        return context.new_page()
+        page = context.new_page()
+        number = len(opened)
+        page.on("console", lambda message: console.append(
+            f"{time.monotonic():.3f} page{number} {message.type}: {message.text[:300]}"))
+        page.on("websocket", lambda socket: socket.on("close", lambda _: console.append(
+            f"{time.monotonic():.3f} page{number} websocket closed: {socket.url}")))
+        return page
 
     try:
         yield make
@@ -704,8 +715,13 @@ def page_maker(request: pytest.FixtureRequest, browser, servers: Sequence[Any]) 
                     full_page_screenshot(page, ARTIFACTS / f"{stem}-{number}.png")
                 except Exception as error:  # noqa: BLE001 - keep the test's own failure visible
                     print(f"e2e: no screenshot of {page.url}: {error}")
+            (ARTIFACTS / f"{stem}-console.log").write_text("\n".join(console) + "\n", encoding="utf-8")
             for number, server in enumerate(servers, start=1):
                 if server.log_path.exists():
                     (ARTIFACTS / f"{stem}-server{number}.streamlit.log").write_bytes(server.log_path.read_bytes())
+            # in the test's report too: a CI run keeps its output, not its artifacts
+            print("e2e: the pages' last console lines:", *console[-FAILURE_LINES:], sep="\n")
+            for number, server in enumerate(servers, start=1):
+                print(f"e2e: the last lines of server {number}'s log:", server.log_tail(FAILURE_LINES), sep="\n")
         for context in opened:
             context.close()
