@@ -13,6 +13,7 @@ from quiz.db.store import Store
 from tests.access.cheap_hash import cheap_hashing
 from tests.databases import migrated, postgres_database, sqlite_url
 from tests.shipped_content import shipped_content
+from tests.timed_tests import TIMED_FOLDER, timed_strays
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -104,6 +105,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     def file_of(item: pytest.Item) -> str:
         return item.nodeid.split("::")[0]
 
+    strays = timed_strays(items)
+    if strays:  # the timed pass would never run them, and the parallel pass skips them
+        raise pytest.UsageError(f"timed tests outside {TIMED_FOLDER}/, the only folder `make test`'s "
+                                f"timed pass collects (scripts/test-all.sh): {', '.join(strays)}")
     files: dict[str, int] = {}
     for item in items:
         files[file_of(item)] = min(files.get(file_of(item), 2), _weight(item))

@@ -115,11 +115,21 @@ def close_sidebar(page) -> None:
 
 
 def settle(page, timeout: float = 30_000) -> None:
-    """Wait until the app is connected and no script run is going on."""
+    """Wait until the app is connected, no script run is going on, and every element drawn is
+    in place.
+
+    Streamlit loads most widgets' code when a page first shows one (``React.lazy``), and draws
+    a placeholder of its own height until then (``stSkeleton``, 40 px for a text box of 68).
+    On a fresh browser that is slow, the run can have finished while the placeholders are
+    still there: the real widgets then push what is below them down, and a press begun
+    meanwhile ends elsewhere (a phone's sign-up expander moved 28 px between pointer down and
+    up, and did not open).
+    """
     page.wait_for_function(
         """() => {
             const app = document.querySelector('[data-testid="stApp"]');
             if (!app) return false;
+            if (document.querySelector('[data-testid="stSkeleton"]')) return false;
             const run = app.getAttribute('data-test-script-state');
             const link = app.getAttribute('data-test-connection-state');
             if (run === null) {  // a Streamlit without the test attributes: go by the status widget
