@@ -6,12 +6,9 @@ grouped (``look_alike_groups``); ``visible_name`` spells out what the eye cannot
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
-from sqlalchemy import select
-
-from quiz.db.scoped import sees_store
 from quiz.db.store import Store, Trainee
-from quiz.db.tables import trainees
 from quiz.model.names import HIDDEN_CATEGORIES, mixed_scripts, name_key
 from quiz.model.scope import Scope
 
@@ -34,12 +31,14 @@ def look_alike_groups(store: Store, scope: Scope) -> list[list[Trainee]]:
     spacing, hidden characters, or Cyrillic/Greek letters that look Latin), each group ordered
     by id, groups by their first id. Names made under today's rules cannot share a canonical
     form; these are older trainees, or whole words in look-alike letters (for the Team page)."""
+    return look_alike_groups_of(store.trainees(scope))
+
+
+def look_alike_groups_of(seen: Iterable[Trainee]) -> list[list[Trainee]]:
+    """The groups of ``look_alike_groups`` among ``seen`` (trainees a page has read already)."""
     groups: dict[str, list[Trainee]] = {}
-    with store.engine.connect() as conn:
-        seen = select(trainees).where(sees_store(trainees.c.store_id, scope)).order_by(trainees.c.id)
-        for row in conn.execute(seen):
-            trainee = Trainee(**row._mapping)
-            groups.setdefault(look_alike_key(trainee.name), []).append(trainee)
+    for trainee in sorted(seen, key=lambda trainee: trainee.id):
+        groups.setdefault(look_alike_key(trainee.name), []).append(trainee)
     return [group for group in groups.values() if len(group) > 1]
 
 

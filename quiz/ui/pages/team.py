@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pandas as pd
 import streamlit as st
 
-from quiz.access.look_alikes import look_alike_groups, visible_name
-from quiz.content.categories import category_labels
-from quiz.content.loader import Content
-from quiz.db.store import Store
+from quiz.access.look_alikes import look_alike_groups_of, visible_name
 from quiz.model.attempt import utc_now
 from quiz.model.errors import OutOfScopeError
 from quiz.model.local_time import local_text
-from quiz.model.scope import Scope
-from quiz.model.words import t
-from quiz.report.floor_calls import most_missed, team_floor_calls, team_floor_charts, trainee_floor_table
 from quiz.report.progress_findings import Spec
-from quiz.report.team import card_statistics, team_overview
-from quiz.report.team_findings import team_findings, team_findings_charts
-from quiz.report.team_tables import card_table, overview_table
 from quiz.ui import shell as shell_module
-from quiz.ui import tables
+from quiz.ui import tables, team_figures
 from quiz.ui.markdown import escape_markdown
 from quiz.ui.pin_forms import new_pin_form
-from quiz.ui.scope_figures import REFRESH_MINUTES, FiguresKey, figures_key
+from quiz.ui.scope_figures import REFRESH_MINUTES, figures_key
 from quiz.ui.supervisor_gate import scope_shell, supervisor_scope
 from quiz.ui.time_zone import viewer_zone
 from quiz.ui.trainee_report import render_trainee_report
@@ -37,64 +26,25 @@ if scope is None:
     st.stop()
 shell = scope_shell(shell, scope)  # the cards of the scope's store, its packs included
 
-
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _team_tables(
-    _store: Store, _content: Content, _scope: Scope, key: FiguresKey, zone: str,
-) -> tuple[dt.datetime, pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[str, Spec | None]]:
-    """When they were computed, the overview (raw and as shown), the per-card table, and the
-    charts of findings (per trainee, and per fact across the team).
-
-    They read every attempt of every trainee (seconds on a million answers), so they are
-    computed once per period of a few minutes, or when asked, not on every rerun. They are
-    ``_scope``'s, kept under its store (``FiguresKey``).
-    """
-    rulesets, language = key.rulesets, key.language
-    overview = team_overview(_store.engine, _scope, utc_now(), rulesets)
-    names = category_labels(_content, language, t("shell.knowledge", language))
-    findings = team_findings(_store, _scope, rulesets)
-    cards = card_table(card_statistics(_store.engine, _scope, rulesets), _content, language, findings)
-    trainee_names = dict(zip(overview["trainee_id"], overview["trainee"]))
-    charts = team_findings_charts(findings, trainee_names, _content, language)
-    return utc_now(), overview, overview_table(overview, names, zone, findings), cards, charts
-
-
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _floor_tables(
-    _store: Store, _content: Content, _scope: Scope, key: FiguresKey, names: tuple[tuple[int, str], ...],
-) -> tuple[pd.DataFrame, pd.DataFrame, Spec | None] | None:
-    """The floor calls of ``_scope``'s trainees: per trainee (as shown), the calls whose
-    evidence is most often missed, and each trainee's findings by evidence; None when no
-    trainee has answered one. Computed as ``_team_tables`` is, once per period."""
-    floor = team_floor_calls(_store, _scope, key.rulesets)
-    if not floor.answered:
-        return None
-    trainee_names = dict(names)
-    return (trainee_floor_table(floor, trainee_names), most_missed(floor.by_card, _content, key.language),
-            team_floor_charts(floor, trainee_names, key.language)["evidence"])
-
-
 zone = viewer_zone(shell)
 with st.spinner(shell.t("team.computing")):
-    computed_at, overview, overview_shown, cards_shown, findings_charts = _team_tables(
+    computed_at, overview, overview_shown, cards_shown, findings_charts = team_figures.team_tables(
         shell.store, shell.content, scope, figures_key(shell, scope, utc_now()), zone,
     )
 freshness, refresh = st.columns([4, 1], vertical_alignment="center")
 freshness.caption(shell.t("team.as_of", time=f"{local_text(computed_at, zone)} ({zone})", minutes=REFRESH_MINUTES))
 if refresh.button(shell.t("team.refresh"), icon=":material/refresh:"):
-    _team_tables.clear()
-    _floor_tables.clear()
+    team_figures.clear()
     st.rerun()
-everyone = [trainee.name for trainee in shell.store.trainees(scope)]  # answers or not, whatever the sidebar's games
+seen = shell.store.trainees(scope)  # answers or not, whatever the sidebar's games
+everyone = [trainee.name for trainee in seen]
 if overview.empty and not everyone:
     st.info(shell.t("team.empty"))
     st.stop()
 
 
-floor_tables = _floor_tables(
-    shell.store, shell.content, scope, figures_key(shell, scope, computed_at),
-    tuple(zip(overview["trainee_id"], overview["trainee"])),
-)
+floor_tables = team_figures.floor_tables(shell.store, shell.content, scope, figures_key(shell, scope, computed_at),
+                                         overview)
 
 
 def show_floor_table(table: pd.DataFrame, name: str) -> None:
@@ -122,7 +72,7 @@ trainees_tab, cards_tab, trainee_tab = st.tabs(
 )
 with trainees_tab:
     st.caption(shell.t("team.trainees_help"))
-    look_alikes = look_alike_groups(shell.store, scope)  # names made before the name rules, told apart
+    look_alikes = look_alike_groups_of(seen)  # names made before the name rules, told apart
     if look_alikes:
         st.warning(shell.t("accounts.look_alikes", names="; ".join(
             " / ".join(escape_markdown(visible_name(t.name)) for t in group) for group in look_alikes
