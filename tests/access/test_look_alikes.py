@@ -8,8 +8,9 @@ import pytest
 from sqlalchemy import insert
 
 from quiz.access.accounts import add_trainee, name_throttles, set_pin, sign_in
-from quiz.access.look_alikes import look_alike_groups, visible_name
+from quiz.access.look_alikes import look_alike_groups, look_alike_groups_of, visible_name
 from quiz.access.throttles import LoginThrottle
+from quiz.db.store import Trainee
 from quiz.db.tables import trainees
 from quiz.model.attempt import utc_now
 from quiz.model.errors import NameTakenError
@@ -47,3 +48,12 @@ def test_a_whole_word_of_cyrillic_look_alikes_is_flagged_with_the_latin_name(sto
     add_trainee(store, "Maxim", PIN)
     add_trainee(store, "\u041c\u0430\u0445\u0456\u043c", PIN)  # Махім, all Cyrillic: allowed, but flagged
     assert [sorted(t.name for t in group) for group in look_alike_groups(store, EVERY_STORE)] == [["Maxim", "Махім"]]
+
+
+def test_groups_of_a_list_read_already_are_ordered_by_id_whatever_order_it_came_in():
+    """The Team page reads its trainees once, by name, and groups that list."""
+    made = utc_now()
+    by_name = [Trainee(4, "ALICE\u200b", made), Trainee(2, "Alice", made), Trainee(9, "Ben", made),
+               Trainee(3, "alic\u0435", made), Trainee(7, "Bob", made)]
+    assert [[t.id for t in group] for group in look_alike_groups_of(by_name)] == [[2, 3, 4]]
+    assert look_alike_groups_of([]) == [] and look_alike_groups_of(by_name[2:3]) == []
