@@ -62,10 +62,18 @@ def plan_steps(card: FloorCallCard) -> list[Step]:
     return taken
 
 
+def step_button(page, step: Step, lang: str):
+    """The step's button, by its words inside the step's own element (``st-key-…-step-<id>``):
+    one question is often put to two people in the same words ("Tell me how the match ended."),
+    each under their name."""
+    own = main(page).locator(f"xpath=.//div[contains(concat(' ', normalize-space(@class), ' '), '-step-{step.id} ')]")
+    return own.get_by_role("button", name=step.text.get(lang), exact=True)
+
+
 def take(page, card: FloorCallCard, step: Step, lang: str, keyboard: bool = False) -> None:
     """Press the step's button (or focus it and press Enter); its reply then shows in the
     conversation, and the button goes."""
-    button = main(page).get_by_role("button", name=step.text.get(lang), exact=True)
+    button = step_button(page, step, lang)
     driver.scroll_into_view(page, button)
     if keyboard:
         button.focus()
@@ -75,7 +83,7 @@ def take(page, card: FloorCallCard, step: Step, lang: str, keyboard: bool = Fals
     expect(main(page).get_by_test_id("stChatMessage").filter(has_text=step.reply.get(lang)).first).to_be_visible()
     expect(button).to_have_count(0)
     for follow_up in (s for s in card.steps if step.id in s.after and set(s.after) <= {step.id}):
-        expect(main(page).get_by_role("button", name=follow_up.text.get(lang), exact=True)).to_be_visible()
+        expect(step_button(page, follow_up, lang)).to_be_visible()
     settle(page)
 
 
