@@ -351,9 +351,17 @@ LIST_SETTLED = """(option) => new Promise(done => {
 
 
 def settle_list(option) -> None:
-    """Bring ``option`` of an open list into view and wait until the list and the page stay
-    still: a press on an option that moves between its pointer's down and up chooses nothing."""
+    """Bring ``option`` of an open list into view, point at it, and wait until it shows the
+    pointer over it and the list and the page stay still: a press on an option that moves
+    between its pointer's down and up chooses nothing, and the list draws itself again when
+    the pointer first comes over an option (React Aria's ``data-hovered``; each option's
+    collection is made anew), which must not fall between the press's down and up."""
+    from playwright.sync_api import expect
+
     option.scroll_into_view_if_needed()
+    option.evaluate(LIST_SETTLED)
+    option.hover()
+    expect(option).to_have_attribute("data-hovered", "true")
     option.evaluate(LIST_SETTLED)
 
 
@@ -398,6 +406,7 @@ def pick_option(page, combobox, name: str | None = None) -> str:
     option = options.first if name is None else options.filter(has_text=name).first
     expect(option).to_be_visible()
     text = option.inner_text().strip()
+    settle_list(option)
     option.click()
     listbox = page.get_by_role("listbox")
     if many:  # a multiselect keeps its list open for more choices: Escape closes it
@@ -685,6 +694,11 @@ def distinct_glyphs(locator) -> dict[str, object]:
 # a phone's browser: Streamlit closes the sidebar after a page is picked in it on a phone only
 PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
                "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
+
+
+def as_phone_browser(page) -> None:
+    """Make ``page`` report a phone's browser (``PHONE_AGENT``, over CDP)."""
+    page.context.new_cdp_session(page).send("Emulation.setUserAgentOverride", {"userAgent": PHONE_AGENT})
 
 
 FAILURE_LINES = 40  # of the pages' console and each server's log, printed with a failed test

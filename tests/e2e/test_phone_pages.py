@@ -194,7 +194,7 @@ def test_a_page_picked_on_a_phone_closes_the_sidebar(phone_page, server) -> None
     picking one there closes the sidebar over the new page (Streamlit does it on a phone's
     browser, told by its user agent; a desktop browser's narrow window keeps it open)."""
     page = phone_page
-    page.context.new_cdp_session(page).send("Emulation.setUserAgentOverride", {"userAgent": driver.PHONE_AGENT})
+    driver.as_phone_browser(page)
     day = Day(page, JA, TRAINEE, phone=True, shots="phone-ja")
     page.goto(driver.app_url(server.url, ""))
     expect(main(page).get_by_role("heading", name="練習", level=1)).to_be_visible()

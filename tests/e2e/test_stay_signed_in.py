@@ -27,7 +27,7 @@ PIN, NEW_PIN = "stay-2468", "stay-9753"
 
 def phone(new_page) -> Any:
     page = new_page(PHONE, "ja-JP", "Asia/Tokyo", phone=True)
-    page.context.new_cdp_session(page).send("Emulation.setUserAgentOverride", {"userAgent": driver.PHONE_AGENT})
+    driver.as_phone_browser(page)
     return page
 
 

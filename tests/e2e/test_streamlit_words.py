@@ -174,7 +174,7 @@ def test_on_a_phone_the_menu_button_is_labelled_and_opens_the_page_list(new_page
     trainee = f"Menu {lang}"
     driver.seed_trainee(server.database_url, trainee, PIN)
     page = new_page(PHONE, "ja-JP" if lang == "ja" else "en-US", phone=True)
-    page.context.new_cdp_session(page).send("Emulation.setUserAgentOverride", {"userAgent": driver.PHONE_AGENT})
+    driver.as_phone_browser(page)
     open_page(page, server.url, "", lang=lang)
     # no key to press on a touch screen: the keyboard hint is left out, the character count kept
     name = driver.sign_in_form(page, lang).get_by_test_id("stTextInput").first
