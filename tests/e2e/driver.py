@@ -28,9 +28,23 @@ from quiz.db.store import Store, Trainee
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "e2e"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
+SHM_NEEDED = 1 << 30  # bytes free in /dev/shm for Chromium to keep its shared memory there
+
+
+def shm_too_small(path: str = "/dev/shm") -> bool:
+    """Whether Chromium must keep its shared memory in /tmp files instead of /dev/shm: none, or
+    too small (a container's default is 64 MB, and Chromium crashes once it is full). Where
+    /dev/shm has room, files in /tmp cost the kernel a disk's writing of every frame drawn."""
+    try:
+        stats = os.statvfs(path)
+    except OSError:
+        return True
+    return stats.f_bavail * stats.f_frsize < SHM_NEEDED
+
+
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--no-sandbox", "--disable-gpu", *(["--disable-dev-shm-usage"] if shm_too_small() else []),
+    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
 VIEWPORT = {"width": 1400, "height": 1000}
 MAX_SHOT_HEIGHT = 8000  # px; a full-page screenshot taller than this is cut
@@ -400,11 +414,11 @@ def pick_option(page, combobox, name: str | None = None) -> str:
     from playwright.sync_api import expect
 
     many = is_multiselect(combobox)
-    scroll_into_view(page, combobox)
-    combobox.click()
     options = page.get_by_role("option")
     option = options.first if name is None else options.filter(has_text=name).first
-    expect(option).to_be_visible()
+    # a touch screen's tap on the box is cancelled when the page moves under it (the box takes
+    # the focus, its list does not open): a person taps again, as open_list does on a phone
+    open_list(page, combobox, option, taps=2 if is_touch(page) else 1)
     text = option.inner_text().strip()
     settle_list(option)
     option.click()
@@ -416,6 +430,11 @@ def pick_option(page, combobox, name: str | None = None) -> str:
     # list clears the value just picked (what a test racing the list's closing used to do)
     expect(listbox).to_have_count(0)
     return text
+
+
+def is_touch(page) -> bool:
+    """Whether the page is a touch screen's (a context made with ``has_touch``, as a phone's)."""
+    return bool(page.evaluate("() => navigator.maxTouchPoints > 0"))
 
 
 def is_multiselect(combobox) -> bool:
