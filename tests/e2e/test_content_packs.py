@@ -119,7 +119,7 @@ def test_a_supervisor_removes_a_pack_after_confirming(page, server) -> None:
 
 
 def test_a_corrected_file_under_the_same_name_is_checked_afresh(page, server) -> None:
-    """Issue 30: re-checking a corrected file under the same name was said to show the old
+    """Re-checking a corrected file under the same name was said to show the old
     result. Each upload is checked as sent, whatever its name."""
     open_page(page, server.url, "content", title="Content", lang="en")
     as_author(page)

@@ -131,7 +131,7 @@ def test_the_no_line_choice_of_a_judgement_call_says_no_line_comes_near():
 
 @pytest.mark.parametrize("stem", ["カテゴリ", "ユーザ", "サーバ", "メモリ", "エディタ"])
 def test_a_japanese_loanword_is_spelt_one_way(stem):
-    """Issue 30: カテゴリ and カテゴリー were both used; a word is written one way throughout."""
+    """カテゴリ and カテゴリー were both used; a word is written one way throughout."""
     texts = " ".join(text for text in strings("ja").values() if isinstance(text, str))
     with_mark, without = len(re.findall(stem + "ー", texts)), len(re.findall(stem + "(?!ー)", texts))
     assert not (with_mark and without), (stem, with_mark, without)
@@ -139,7 +139,7 @@ def test_a_japanese_loanword_is_spelt_one_way(stem):
 
 @pytest.mark.parametrize("stage", ["rules", "report"])
 def test_the_core_s_words_are_in_the_string_tables_not_inline(stage):
-    """Issue 28: words were translated three ways. What the rules and the reports say comes
+    """Words were once translated three ways. What the rules and the reports say comes
     from the string tables; no ``Text(ja=..., en=...)`` or ``{"ja": ...}`` literal is left."""
     inline = re.compile(r"""Text\(\s*ja\s*=|\{\s*["']ja["']\s*:""")
     found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted((ROOT / "quiz" / stage).rglob("*.py"))

@@ -99,7 +99,7 @@ def test_every_problem_of_a_pack_at_once(open_app, folder):
 
 
 def test_the_authoring_guide_is_on_the_page_in_the_reader_s_language(open_app, folder):
-    """Issue 30: the guide in the app was English only and written for developers."""
+    """The guide in the app was once English only and written for developers."""
     at = open_app(page=PAGE)
     guide = next(e for e in at.expander if e.label == "Authoring guide: how to write cards")
     assert any(m.value.startswith("# Writing cards (for store staff") for m in guide.markdown)

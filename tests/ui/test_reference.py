@@ -104,7 +104,7 @@ def test_comparison_in_japanese(open_app):
 
 
 def test_search_finds_what_people_type_and_names_where_it_is_written(open_app):
-    """Issue 30: the search's own example ドロー, 引きすぎ and two words サイド 取り忘れ each find
+    """The search's own example ドロー, 引きすぎ and two words サイド 取り忘れ each find
     the lines; each result says where in the document (section and item, the line as a detail)."""
     at = open_app(lang="ja", page="quiz/ui/pages/reference.py")
     at.text_input(key="reference-search").set_value("ドロー").run()

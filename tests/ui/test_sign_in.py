@@ -272,7 +272,7 @@ def test_a_pin_typed_in_full_width_digits_is_the_same_pin(aiko, store, open_sign
 
 
 def test_signing_in_keeps_the_browsers_time_zone_for_the_supervisors_view(aiko, store, open_signed_out):
-    """Issue 30: a trainee who only ever practised showed on the Team drill-down in UTC (12月2日)
+    """A trainee who only ever practised once showed on the Team drill-down in UTC (12月2日)
     while their own Progress said 12月3日: signing in keeps the browser's zone at once."""
     from quiz.db.time_zones import time_zone_of
 

@@ -55,7 +55,7 @@ def test_english_keeps_streamlit_s_own_words() -> None:
 
 
 def test_every_language_leaves_the_keyboard_hints_out_on_a_touch_screen_last() -> None:
-    """Issue 30: "Ctrl + Enter" showed on phones. The touch rule comes last, so that it wins
+    """"Ctrl + Enter" must not show on phones. The touch rule comes last, so that it wins
     over a language's own hint of the same specificity."""
     for language in LANGUAGES:
         css = widget_words_css(language)
