@@ -10,6 +10,7 @@ from quiz.ui.errors import database_guard
 from quiz.ui.page_table import PAGE_TABLE, PAGES_DIR, draws_uploader
 from quiz.ui.scroll import page_from_its_top
 from quiz.ui.shell import page_language, render_sidebar
+from quiz.ui.streamlit_internals.loop_handoff import install as install_loop_handoff
 from quiz.ui.streamlit_internals.rerun_limit import install as install_rerun_limit
 from quiz.ui.streamlit_internals.upload_limit import install as install_upload_limit
 from quiz.ui.streamlit_internals.upload_limit import release_uploads
@@ -44,6 +45,9 @@ install_rerun_limit()
 # within a bound per session and per server: Streamlit keeps any upload to any open session
 # in memory until the session ends (quiz.ui.streamlit_internals.upload_limit).
 install_upload_limit()
+# A script run's messages reach the event loop in batches, not one wake-up of the loop each
+# (quiz.ui.streamlit_internals.loop_handoff): under load, fewer CPU seconds per answer.
+install_loop_handoff()
 # The sidebar holds the sign-in: open while nobody is signed in, on a phone too; once signed in,
 # "auto" (open on a desktop, closed on a phone) closes it over the page. Streamlit applies a
 # change of this setting only until the visitor opens or closes the sidebar by hand: it then

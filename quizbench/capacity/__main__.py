@@ -120,7 +120,7 @@ def _profile(args: argparse.Namespace) -> int:
 
     result = profile(args.py_spy, target=args.target, seconds=args.seconds, sessions=args.sessions,
                      exam_share=args.exam_share, output=Path(args.output) if args.output else None,
-                     think=args.think)
+                     think=args.think, gil_only=not args.all_threads)
     text = json.dumps(result, indent=2)
     if args.json:
         Path(args.json).write_text(text + "\n", encoding="utf-8")
@@ -195,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     prof.add_argument("--sessions", type=int, default=8)
     prof.add_argument("--exam-share", type=float, default=0.0)
     prof.add_argument("--think", type=_pair, default=(0.0, 0.0), help="think time range in seconds")
+    prof.add_argument("--all-threads", action="store_true",
+                      help="sample every running thread, not only the one holding the GIL")
     prof.add_argument("--output", help="keep the raw profile (collapsed stacks) here")
     prof.add_argument("--json", help="write the top costs to this file")
     prof.set_defaults(func=_profile)

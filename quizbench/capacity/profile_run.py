@@ -32,12 +32,12 @@ RATE = 100  # samples per second
 
 
 def _profiled_load(py_spy: str, url: str, pid: int, names: list[str], seconds: float, raw: Path,
-                   exam_share: float, think: tuple[float, float]) -> tuple[dict, Counter]:
+                   exam_share: float, think: tuple[float, float], gil_only: bool) -> tuple[dict, Counter]:
     warm = LoadSpec(url=url, trainees=names[:1], pin=PIN, duration=60.0, max_answers=3)
     run_load(warm)
     spy = subprocess.Popen(  # noqa: S603 - the py-spy the caller named
-        [py_spy, "record", "--pid", str(pid), "--rate", str(RATE), "--duration", str(int(seconds)), "--gil",
-         "--format", "raw", "--output", str(raw)],
+        [py_spy, "record", "--pid", str(pid), "--rate", str(RATE), "--duration", str(int(seconds)),
+         *(["--gil"] if gil_only else ["--threads"]), "--format", "raw", "--output", str(raw)],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
     output: list[bytes] = []
@@ -54,7 +54,10 @@ def _profiled_load(py_spy: str, url: str, pid: int, names: list[str], seconds: f
 
 
 def profile(py_spy: str, target: str = "app", seconds: float = 45.0, sessions: int = 8, exam_share: float = 0.0,
-            output: Path | None = None, think: tuple[float, float] = (0.0, 0.0)) -> dict:
+            output: Path | None = None, think: tuple[float, float] = (0.0, 0.0), gil_only: bool = True) -> dict:
+    """With ``gil_only`` py-spy samples the thread holding the GIL (the server's Python work);
+    without it, every thread that is running, each stack under its thread, so that native work
+    done without the GIL (compression, a driver's C code) shows at its Python caller."""
     with tempfile.TemporaryDirectory(prefix="quiz-profile-") as tmp:
         os.chmod(tmp, 0o755)
         raw = output or Path(tmp) / f"{target}.raw"
@@ -62,7 +65,8 @@ def profile(py_spy: str, target: str = "app", seconds: float = 45.0, sessions: i
         if target == "floor":
             floor = StreamlitServer(FLOOR_APP, Path(tmp) / "floor.log").start()
             try:
-                figures, stacks = _profiled_load(py_spy, floor.url, floor.pid, names, seconds, raw, 0.0, think)
+                figures, stacks = _profiled_load(py_spy, floor.url, floor.pid, names, seconds, raw, 0.0, think,
+                                                 gil_only)
             finally:
                 floor.stop()
         else:
@@ -70,7 +74,7 @@ def profile(py_spy: str, target: str = "app", seconds: float = 45.0, sessions: i
                                  content_dir=str(Path(tmp) / "no-imported-content")) as cluster:
                 create_trainees(cluster.database_url, names, PIN)
                 figures, stacks = _profiled_load(py_spy, cluster.app_urls[0], cluster.app_pids[0], names, seconds,
-                                                 raw, exam_share, think)
+                                                 raw, exam_share, think, gil_only)
     answers = max(figures["answers_acknowledged"], 1)
     top = top_costs(stacks, limit=30)
     for section in ("self", "inclusive"):

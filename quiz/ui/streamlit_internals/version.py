@@ -1,6 +1,6 @@
 """The Streamlit versions this package is written for, defined and checked once.
 
-The patches (``rerun_limit``, ``upload_limit``, ``stale_widgets``) reach into Streamlit's
+The patches (``rerun_limit``, ``upload_limit``, ``stale_widgets``, ``loop_handoff``) reach into Streamlit's
 private modules, and ``words`` follows its markup. Under a Streamlit outside
 ``STREAMLIT_VERSIONS`` the patches stay off, and one error in the log says so and what to do;
 requirements.txt pins a version inside it (``tests/ui/streamlit_internals/test_version.py``).
@@ -34,7 +34,8 @@ def supported() -> bool:
     process; when it is not, one error in the log names what stays off)."""
     problem = version_problem()
     if problem is not None:
-        log.error("%s: the rerun limit, the upload quota and the forgetting of stale widgets stay off. "
+        log.error("%s: the rerun limit, the upload quota, the forgetting of stale widgets and the batched "
+                  "hand-off to the event loop stay off. "
                   "Read quiz/ui/streamlit_internals against this version (its tests name what changed), "
                   "then widen STREAMLIT_VERSIONS", problem)
     return problem is None

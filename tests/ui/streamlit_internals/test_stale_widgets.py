@@ -81,7 +81,7 @@ def test_under_another_streamlit_it_forgets_nothing_and_streamlit_keeps_every_ca
     assert kept >= ANSWERS * 4  # at least a form's three parts and its Check button per answer
     problem = version.version_problem()  # said once, whatever asked
     said = [r.getMessage() for r in caplog.records if problem and r.getMessage().startswith(problem)]
-    assert len(said) == 1 and "the forgetting of stale widgets stay off" in said[0]
+    assert len(said) == 1 and "the forgetting of stale widgets and the batched" in said[0]
 
 
 def test_outside_a_run_nothing_is_forgotten() -> None:

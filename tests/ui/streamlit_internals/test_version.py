@@ -36,7 +36,8 @@ def test_another_streamlit_is_refused_with_one_clear_error(another_streamlit, ca
     message = record.getMessage()
     assert message.startswith(f"Streamlit {streamlit.__version__} is installed; quiz.ui.streamlit_internals "
                               "is written for Streamlit ==0.0.0: ")
-    assert "the rerun limit, the upload quota and the forgetting of stale widgets stay off" in message
+    assert ("the rerun limit, the upload quota, the forgetting of stale widgets and the batched "
+            "hand-off to the event loop stay off") in message
 
 
 def test_a_patch_fits_only_a_version_written_for_and_internals_found_as_written(caplog) -> None:
