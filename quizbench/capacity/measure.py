@@ -53,7 +53,7 @@ PIN = "capacity-2468"
 REQUIRED_KEYS = (
     "per_server_answers_per_min", "floor_answers_per_min", "per_server_ratio_to_floor", "two_server_scale",
     "p95_click_to_feedback_s", "sessions", "answers_acknowledged", "answers_lost", "kill_answers_lost",
-    "human_cpu_per_answer_s", "human_cpu_ratio_to_floor", "servers_for_1000",
+    "human_cpu_per_answer_s", "human_cpu_ratio_to_floor", "servers_for_1000", "floor_servers_for_1000",
 )
 
 
@@ -301,10 +301,15 @@ def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id
     per_trainee = cores_per_session(human)
     out["human_cores_per_trainee"] = rounded(per_trainee, 7)
     out["servers_for_1000"] = servers_for(EVENT_TRAINEES, per_trainee)
+    # the same sizing for the floor, side by side: what this machine allows Streamlit itself
+    # (on a slower machine the floor alone can need more servers than the target)
+    floor_per_trainee = cores_per_session(floor_human)
+    out["human_floor_cores_per_trainee"] = rounded(floor_per_trainee, 7)
+    out["floor_servers_for_1000"] = servers_for(EVENT_TRAINEES, floor_per_trainee)
     log(f"capacity:   floor {floor_human['server_cpu_s_per_answer']} CPU s/answer "
         f"({floor_human['answers_acknowledged']} answers, errors {floor_human['errors']}); "
         f"app/floor {out['human_cpu_ratio_to_floor']}; {out['servers_for_1000']} app servers for "
-        f"{EVENT_TRAINEES} trainees")
+        f"{EVENT_TRAINEES} trainees (the floor's own: {out['floor_servers_for_1000']})")
 
     think = _pair(settings.kill_think)
     log(f"capacity: kill: {settings.kill_sessions} sessions, think {think[0]:.0f}-{think[1]:.0f} s, "
