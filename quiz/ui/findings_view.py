@@ -4,6 +4,7 @@ showed them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from functools import partial
 from typing import Any
 
@@ -25,12 +26,33 @@ def finding_key(form_key: str, fact: str) -> str:
     return f"{form_key}-finding-{fact}"
 
 
-def found_in_form(form_key: str) -> dict[str, Any]:
+class FormFindings(Mapping[str, Any]):
+    """What the finding widgets of one form hold, fact -> value, each read when asked for:
+    ``answer_from_form`` asks for the card's facts only, and a walk over the whole session
+    state (Streamlit builds every value of it for an ``items()``) cost more than the form."""
+
+    def __init__(self, form_key: str) -> None:
+        self._prefix = finding_key(form_key, "")
+
+    def __getitem__(self, fact: str) -> Any:
+        key = self._prefix + fact
+        if key not in st.session_state:
+            raise KeyError(fact)
+        return st.session_state[key]
+
+    def __iter__(self) -> Iterator[str]:
+        prefix = self._prefix
+        return iter([key[len(prefix):] for key in st.session_state.keys()
+                     if isinstance(key, str) and key.startswith(prefix)])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def found_in_form(form_key: str) -> Mapping[str, Any]:
     """What the finding widgets of the form ``form_key`` hold: fact -> value (None while
     unanswered); ``quiz.training.kinds.answer_from_form`` checks them against the card."""
-    prefix = finding_key(form_key, "")
-    return {key[len(prefix):]: value for key, value in st.session_state.items()
-            if isinstance(key, str) and key.startswith(prefix)}
+    return FormFindings(form_key)
 
 
 def prefill_findings(form_key: str, record: AttemptRecord) -> None:

@@ -87,6 +87,19 @@ def cores_per_session(phase: Mapping) -> float | None:
     return cpu / (end - start) / sessions
 
 
+def cores_busy(phase: Mapping) -> dict[str, float | None]:
+    """The cores a load phase kept busy: its servers' (CPU seconds per second of the window)
+    and the load tool's own (over the run). Beside the machine's cores they say whether the
+    machine, not the app, set a phase's pace (PostgreSQL and HAProxy come on top)."""
+    start, end = phase["window_s"]
+    servers = [server["cpu_s_window"] for server in phase["servers"].values()]
+    server_cores = sum(servers) / (end - start) if servers and None not in servers and end > start else None
+    client = phase.get("client_cpu_s")
+    duration = phase.get("duration_s") or 0
+    return {"servers": rounded(server_cores, 2),
+            "load_client": rounded(client / duration, 2) if client is not None and duration else None}
+
+
 def _pair(text: str) -> tuple[float, float]:
     low, _, high = text.partition("-")
     return float(low), float(high or low)
@@ -262,7 +275,9 @@ def _phases(cluster: Cluster, floor: StreamlitServer, settings: Settings, run_id
     out["two_server_answers_per_min"] = two["answers_per_min"]
     out["two_server_scale"] = rounded(ratio(two["answers_per_min"], out["per_server_answers_per_min"]), 3)
     out["two_servers"] = two
-    log(f"capacity:   {two['answers_per_min']} answers/min, scale {out['two_server_scale']}"
+    out["two_server_cores_busy"] = {**cores_busy(two), "machine": os.cpu_count()}
+    log(f"capacity:   {two['answers_per_min']} answers/min, scale {out['two_server_scale']}; cores busy "
+        f"{out['two_server_cores_busy']}"
         + (" (AT THE PER-SESSION RERUN LIMIT: more sessions needed)" if two["at_session_rerun_limit"] else ""))
 
     think = _pair(settings.human_think)

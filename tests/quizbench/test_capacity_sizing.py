@@ -3,7 +3,7 @@ human-pace phase used."""
 
 from __future__ import annotations
 
-from quizbench.capacity.measure import REQUIRED_KEYS, cores_per_session, servers_for
+from quizbench.capacity.measure import REQUIRED_KEYS, cores_busy, cores_per_session, servers_for
 
 
 def test_servers_for_keeps_each_under_half_busy_and_one_spare() -> None:
@@ -34,3 +34,12 @@ def test_the_human_pace_figures_are_required_in_the_json() -> None:
     assert {"human_cpu_per_answer_s", "human_cpu_ratio_to_floor", "servers_for_1000",
             "floor_servers_for_1000"} <= set(REQUIRED_KEYS)
 
+
+
+def test_the_cores_a_phase_kept_busy_are_its_servers_and_the_load_tools() -> None:
+    """Two servers at 0.7 cores each and the load tool at 0.27 on a 2-core machine: the
+    machine, not the app, set the two-server phase's pace."""
+    phase = {**_phase({"1": 25.06, "2": 25.2}, (4.2, 40.0), 32), "client_cpu_s": 10.93, "duration_s": 40.0}
+    assert cores_busy(phase) == {"servers": 1.4, "load_client": 0.27}
+    assert cores_busy({**_phase({"1": None}, (4.2, 40.0), 32), "duration_s": 40.0}) == {
+        "servers": None, "load_client": None}  # a server not measured: no figure, not a low one

@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 
 ATTRIBUTE = "_quiz_loop_handoff"
 MARK = "_quiz_batches_handoff"
+STREAMLITS_OWN = AppSession.__dict__["_call_soon_on_event_loop"]  # before ``install``: as Streamlit has it
 
 
 class Handoff:

@@ -81,12 +81,19 @@ def hold_the_loop(running: CountedLoop) -> threading.Event:
     return release
 
 
-def test_written_for_the_pinned_streamlit() -> None:
+def test_written_for_the_pinned_streamlit(streamlits_own) -> None:
     assert loop_handoff.check_internals() == []  # the version: test_version.py
 
 
-def test_install_replaces_the_hand_off_once(monkeypatch) -> None:
-    monkeypatch.setattr(AppSession, "_call_soon_on_event_loop", AppSession._call_soon_on_event_loop)
+@pytest.fixture
+def streamlits_own(monkeypatch) -> None:
+    """AppSession's hand-off as Streamlit has it, whatever an app run before in this process
+    installed (restored after the test)."""
+    monkeypatch.setattr(AppSession, "_call_soon_on_event_loop", loop_handoff.STREAMLITS_OWN)
+
+
+def test_install_replaces_the_hand_off_once(streamlits_own) -> None:
+    assert not loop_handoff.installed()
     assert loop_handoff.install()
     batched = AppSession._call_soon_on_event_loop
     assert loop_handoff.installed()
@@ -94,18 +101,14 @@ def test_install_replaces_the_hand_off_once(monkeypatch) -> None:
     assert AppSession._call_soon_on_event_loop is batched
 
 
-def test_install_is_refused_under_another_streamlit(monkeypatch, another_streamlit, caplog) -> None:
-    monkeypatch.setattr(AppSession, "_call_soon_on_event_loop", AppSession._call_soon_on_event_loop)
-    monkeypatch.setattr(loop_handoff, "installed", lambda: False)
+def test_install_is_refused_under_another_streamlit(streamlits_own, another_streamlit, caplog) -> None:
     with caplog.at_level(logging.ERROR):
         assert not loop_handoff.install()
     assert f"is written for Streamlit {NOT_WRITTEN_FOR}" in caplog.text
-    assert not getattr(AppSession._call_soon_on_event_loop, loop_handoff.MARK, False)
+    assert not loop_handoff.installed()
 
 
-def test_install_is_refused_when_events_no_longer_pass_through_it(monkeypatch, caplog) -> None:
-    monkeypatch.setattr(AppSession, "_call_soon_on_event_loop", AppSession._call_soon_on_event_loop)
-
+def test_install_is_refused_when_events_no_longer_pass_through_it(streamlits_own, monkeypatch, caplog) -> None:
     def elsewhere(self, sender, event, **kwargs) -> None:
         self._event_loop.call_soon_threadsafe(lambda: None)
 
