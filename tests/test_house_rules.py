@@ -61,7 +61,8 @@ def test_the_docs_carry_no_dated_passages() -> None:
 
 def test_the_diary_patterns_catch_what_they_are_for() -> None:
     """The patterns find the diaries they are meant to and leave ordinary prose alone."""
-    number = "30"  # joined here, so that this file does not hold the diary it looks for
+    # the examples are joined here, so that this file does not hold the diary it looks for
+    number, month, day, iso = "30", "Dec", "3", "-".join(("2026", "12", "03"))
     assert ISSUE_NUMBER.search(f"as issue {number} found") and ISSUE_NUMBER.search(f"since stop {number}")
-    assert DATE_IN_PROSE.search("Dec 3, later") and DATE_IN_PROSE.search("run on 2026-12-03")
+    assert DATE_IN_PROSE.search(f"{month} {day}, later") and DATE_IN_PROSE.search(f"run on {iso}")
     assert not ISSUE_NUMBER.search("a stop of the server") and not DATE_IN_PROSE.search("Decision 2")
